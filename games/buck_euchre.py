@@ -1,0 +1,442 @@
+"""The rules of Buck Euchre (Dirty Clubs): four players, 24 cards, each
+counting down from 25.
+
+:class:`BuckEuchre` is the game; :class:`BuckEuchreHand` the state of one
+hand: calls for trump, the dealer's discard, drops, then the tricks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import ClassVar, Final, Literal
+
+from games.cards import EUCHRE_DECK, Card, Suit
+from games.errors import IllegalMove, InvalidRecord, shown
+from games.results import HandResult
+from games.tricks import TrickPlay, TrickRules
+
+NAME: Final = "buck_euchre"
+PLAYERS: Final = 4
+HAND_SIZE: Final = 5
+STARTING_SCORE: Final = 25
+PENALTY: Final = 5
+"""Added to a maker who takes fewer than 3 tricks, or to anyone else still
+in who takes none ("bucked")."""
+
+Call = Literal["pass", "order"] | Suit
+
+
+class Phase(str, Enum):
+    CALL = "call"
+    DISCARD = "discard"
+    DROP = "drop"
+    PLAY = "play"
+    OVER = "over"
+
+
+def hand_points(*, tricks: Sequence[int], maker: int | None, playing: Iterable[int]) -> tuple[int, ...]:
+    """Each seat's change of score: -1 a trick, +5 when bucked, 0 when out."""
+    points = [0] * PLAYERS
+    for seat in playing:
+        took = tricks[seat]
+        bucked = took < 3 if seat == maker else took == 0
+        points[seat] = -took + (PENALTY if bucked else 0)
+    return tuple(points)
+
+
+@dataclass(frozen=True, slots=True)
+class BuckEuchre:
+    """Buck Euchre; it has no rule options."""
+
+    players: int = PLAYERS
+    name: ClassVar[str] = NAME
+
+    def __post_init__(self) -> None:
+        if self.players != PLAYERS:
+            raise InvalidRecord("invalid", f"Buck Euchre is for 4 players, not {shown(self.players)}")
+
+    @property
+    def options(self) -> dict[str, object]:
+        return {}
+
+    def trick_rules(self, trump: Suit | None) -> TrickRules:
+        return _TRICK_RULES[trump]
+
+    def new_hand(
+        self, *, dealer: int, deal: Sequence[Sequence[Card]], turn_up: Card
+    ) -> BuckEuchreHand:
+        """A hand ready for the calls; raises :class:`InvalidRecord` for a bad deal."""
+        return BuckEuchreHand(self, dealer=dealer, deal=deal, turn_up=turn_up)
+
+    def deal_random(self, rng: random.Random) -> tuple[list[list[Card]], Card]:
+        """A shuffled deal of five cards a seat, and the turned-up card."""
+        pack = sorted(EUCHRE_DECK, key=lambda c: c.index)
+        rng.shuffle(pack)
+        return [pack[s * HAND_SIZE : (s + 1) * HAND_SIZE] for s in range(PLAYERS)], pack[20]
+
+    def score_results(
+        self,
+        *,
+        trump: Suit | None,
+        maker: int | None,
+        drops: Sequence[int],
+        tricks: Sequence[int],
+    ) -> HandResult:
+        """Check a hand given as results only and score it."""
+        if maker is not None and not 0 <= maker < PLAYERS:
+            raise InvalidRecord("invalid", f"maker {maker} is not a seat of 4", seat=maker)
+        if trump is None and maker is not None:
+            raise InvalidRecord(
+                "bad_call", f"seat {maker} cannot be maker of a hand with no trump", seat=maker
+            )
+        if trump not in (None, Suit.CLUBS) and maker is None:
+            raise InvalidRecord(
+                "bad_call",
+                f"trump is {trump.word} but nobody made it: only a turned-up club "  # type: ignore[union-attr]
+                "makes trump without a maker",
+            )
+        club_turned = trump is Suit.CLUBS and maker is None
+        dropped = _check_drop_list(drops)
+        for seat in drops:
+            if club_turned:
+                raise IllegalMove(
+                    "bad_drop", f"seat {seat} cannot drop: a club was turned up", seat=seat
+                )
+            if seat == maker:
+                raise IllegalMove("bad_drop", f"seat {seat} is the maker and cannot drop", seat=seat)
+        if len(tricks) != PLAYERS:
+            raise InvalidRecord("bad_tricks", f"tricks has {len(tricks)} entries for 4 seats")
+        for seat, took in enumerate(tricks):
+            if not 0 <= took <= HAND_SIZE:
+                raise InvalidRecord("bad_tricks", f"seat {seat} took {took} tricks of 5", seat=seat)
+            if seat in dropped and took:
+                raise InvalidRecord(
+                    "bad_tricks", f"seat {seat} dropped out but took {took} tricks", seat=seat
+                )
+        playing = [s for s in range(PLAYERS) if s not in dropped]
+        expected = HAND_SIZE if playing else 0
+        if sum(tricks) != expected:
+            raise InvalidRecord(
+                "bad_tricks", f"tricks add up to {sum(tricks)}, not {expected}"
+            )
+        return _result(trump, maker, dropped, tuple(tricks), playing, winners=None)
+
+
+class BuckEuchreHand:
+    """One hand of Buck Euchre, from the calls to the last trick."""
+
+    def __init__(
+        self, game: BuckEuchre, *, dealer: int, deal: Sequence[Sequence[Card]], turn_up: Card
+    ) -> None:
+        if not 0 <= dealer < PLAYERS:
+            raise InvalidRecord("invalid", f"dealer {dealer} is not a seat of 4")
+        self.hands = _check_deal(deal, turn_up)
+        self.game = game
+        self.dealer = dealer
+        self.deal: tuple[tuple[Card, ...], ...] = tuple(tuple(h) for h in deal)
+        self.turn_up = turn_up
+        self.calls: list[Call] = []
+        self.trump: Suit | None = None
+        self.maker: int | None = None
+        self.discarded: Card | None = None
+        self.dropped: set[int] = set()
+        self.tricks: TrickPlay | None = None
+        self._lone: int | None = None
+        self._phase = Phase.CALL
+        self._turn: int | None = self.left_of_dealer
+        self._drop_queue: list[int] = []
+        if turn_up.suit is Suit.CLUBS:
+            self.trump = Suit.CLUBS
+            self._start_play()
+
+    @property
+    def left_of_dealer(self) -> int:
+        return (self.dealer + 1) % PLAYERS
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def club_turned(self) -> bool:
+        return self.turn_up.suit is Suit.CLUBS
+
+    @property
+    def ordered(self) -> bool:
+        """Whether trump was ordered up in round one (the dealer then discards)."""
+        return "order" in self.calls
+
+    @property
+    def to_act(self) -> int | None:
+        if self._phase is Phase.PLAY:
+            return self.tricks.to_play  # type: ignore[union-attr]
+        return self._turn
+
+    def is_terminal(self) -> bool:
+        return self._phase is Phase.OVER
+
+    def legal_actions(self) -> list[str] | list[Card]:
+        """Calls (``"pass"``, ``"order"``, suit letters), the dealer's
+        discards, ``"drop"``/``"stay"``, or the cards the seat may play."""
+        phase = self._phase
+        if phase is Phase.CALL:
+            if len(self.calls) < PLAYERS:
+                return ["pass", "order"]
+            turned = self.turn_up.suit
+            return ["pass"] + [s.value for s in Suit if s is not turned]
+        if phase is Phase.DISCARD:
+            return sorted(self.hands[self.dealer], key=lambda c: c.index)
+        if phase is Phase.DROP:
+            return ["stay", "drop"]
+        if phase is Phase.PLAY:
+            return self.tricks.legal_cards()  # type: ignore[union-attr]
+        return []
+
+    def apply_action(self, action: str | Suit | Card) -> None:
+        """Apply the next action of whichever phase the hand is in."""
+        phase = self._phase
+        if phase is Phase.CALL:
+            self.call(action)  # type: ignore[arg-type]
+        elif phase is Phase.DISCARD:
+            self.discard(action)  # type: ignore[arg-type]
+        elif phase is Phase.DROP:
+            if action not in ("drop", "stay"):
+                raise IllegalMove("bad_drop", f"expected 'drop' or 'stay', not {shown(action)}", seat=self._turn)
+            self.decide_drop(action == "drop")
+        elif phase is Phase.PLAY:
+            self.play(action)  # type: ignore[arg-type]
+        else:
+            raise IllegalMove("wrong_number_of_plays", "the hand is over")
+
+    # -- calls --------------------------------------------------------------
+
+    def call(self, call: str | Suit) -> None:
+        """``"pass"``, ``"order"`` in round one, or a suit in round two."""
+        seat = self._turn
+        if self._phase is not Phase.CALL or seat is None:
+            raise IllegalMove("bad_call", "trump is already settled")
+        round_one = len(self.calls) < PLAYERS
+        normal = _normal_call(call)
+        if normal is None:
+            raise IllegalMove("bad_call", f"seat {seat} made an unknown call {shown(call)}", seat=seat)
+        if normal == "pass":
+            self.calls.append("pass")
+            if len(self.calls) == 2 * PLAYERS:
+                self._settle(trump=None, maker=None)
+            else:
+                self._turn = (seat + 1) % PLAYERS
+            return
+        if normal == "order":
+            if not round_one:
+                raise IllegalMove(
+                    "bad_call", f"seat {seat} cannot order up in round two: name a suit", seat=seat
+                )
+            self.calls.append("order")
+            self.maker = seat
+            self.trump = self.turn_up.suit
+            self.hands[self.dealer].add(self.turn_up)
+            self._phase = Phase.DISCARD
+            self._turn = self.dealer
+            return
+        if round_one:
+            raise IllegalMove(
+                "bad_call", f"seat {seat} named {normal.word} in round one: order or pass", seat=seat
+            )
+        if normal is self.turn_up.suit:
+            raise IllegalMove(
+                "bad_call", f"seat {seat} cannot name {normal.word}: it was turned down", seat=seat
+            )
+        self.calls.append(normal)
+        self._settle(trump=normal, maker=seat)
+
+    def discard(self, card: Card) -> None:
+        """The dealer's discard after an order; any of their six cards."""
+        if self._phase is not Phase.DISCARD:
+            raise IllegalMove("bad_discard", "nobody ordered up, so the dealer does not discard")
+        held = self.hands[self.dealer]
+        if card not in held:
+            raise IllegalMove(
+                "bad_discard",
+                f"the dealer (seat {self.dealer}) does not hold {_code(card)} to discard",
+                seat=self.dealer,
+                card=_code(card),
+            )
+        held.remove(card)
+        self.discarded = card
+        self._settle(trump=self.trump, maker=self.maker)
+
+    def _settle(self, *, trump: Suit | None, maker: int | None) -> None:
+        self.trump, self.maker = trump, maker
+        order = [(self.dealer + 1 + k) % PLAYERS for k in range(PLAYERS)]
+        self._drop_queue = [s for s in order if s != maker]
+        self._phase = Phase.DROP
+        self._turn = self._drop_queue[0]
+
+    # -- drops --------------------------------------------------------------
+
+    def decide_drop(self, drop: bool) -> None:
+        """The seat to decide drops out (``True``) or stays in."""
+        if self._phase is not Phase.DROP:
+            raise IllegalMove("bad_drop", "nobody may drop now")
+        seat = self._drop_queue.pop(0)
+        if drop:
+            self.dropped.add(seat)
+        if self._drop_queue:
+            self._turn = self._drop_queue[0]
+        else:
+            self._start_play()
+
+    def apply_drops(self, seats: Sequence[int]) -> None:
+        """Every remaining drop decision at once: ``seats`` drop, the rest stay."""
+        dropped = _check_drop_list(seats)
+        for seat in seats:
+            if self.club_turned:
+                raise IllegalMove("bad_drop", f"seat {seat} cannot drop: a club was turned up", seat=seat)
+            if seat == self.maker:
+                raise IllegalMove("bad_drop", f"seat {seat} is the maker and cannot drop", seat=seat)
+            if self._phase is not Phase.DROP or seat not in self._drop_queue:
+                raise IllegalMove("bad_drop", f"seat {seat} cannot drop now", seat=seat)
+        while self._phase is Phase.DROP:
+            self.decide_drop(self._drop_queue[0] in dropped)
+
+    # -- play ---------------------------------------------------------------
+
+    def _start_play(self) -> None:
+        order = [(self.dealer + 1 + k) % PLAYERS for k in range(PLAYERS)]
+        playing = [s for s in order if s not in self.dropped]
+        self._turn = None
+        if len(playing) <= 1:
+            self._lone = playing[0] if playing else None
+            self._phase = Phase.OVER
+            return
+        hands = [h if s in playing else set() for s, h in enumerate(self.hands)]
+        self.tricks = TrickPlay(self.game.trick_rules(self.trump), hands, playing, playing[0])
+        self._phase = Phase.PLAY
+
+    def play(self, card: Card) -> None:
+        self.play_many((card,))
+
+    def play_many(self, cards: Sequence[Card]) -> None:
+        """Play cards in order; raises :class:`IllegalMove` at the first illegal one."""
+        if self._phase is Phase.PLAY:
+            try:
+                self.tricks.play(cards)  # type: ignore[union-attr]
+            finally:
+                if self.tricks.is_over:  # type: ignore[union-attr]
+                    self._phase = Phase.OVER
+        elif cards:
+            if self._phase is Phase.OVER:
+                raise IllegalMove(
+                    "wrong_number_of_plays",
+                    "nobody plays a card: fewer than two players are still in",
+                    play=0,
+                    card=_code(cards[0]),
+                )
+            raise IllegalMove("wrong_number_of_plays", f"the hand is still in the {self._phase.value} phase", play=0)
+
+    def result(self) -> HandResult:
+        if self._phase is not Phase.OVER:
+            raise IllegalMove("wrong_number_of_plays", "the hand is not finished")
+        playing = [s for s in range(PLAYERS) if s not in self.dropped]
+        if self.tricks is not None:
+            tricks = tuple(self.tricks.tricks)
+            winners = tuple(self.tricks.winners)
+        else:
+            tricks = tuple(HAND_SIZE if s == self._lone else 0 for s in range(PLAYERS))
+            winners = (self._lone,) * HAND_SIZE if self._lone is not None else ()
+        return _result(self.trump, self.maker, self.dropped, tricks, playing, winners=winners)
+
+
+def _result(
+    trump: Suit | None,
+    maker: int | None,
+    dropped: set[int],
+    tricks: tuple[int, ...],
+    playing: list[int],
+    *,
+    winners: tuple[int, ...] | None,
+) -> HandResult:
+    takes_all = next((s for s in playing if tricks[s] == HAND_SIZE), None)
+    return HandResult(
+        game=NAME,
+        trump=trump,
+        tricks=tricks,
+        points=hand_points(tricks=tricks, maker=maker, playing=playing),
+        winners=winners,
+        maker=maker,
+        drops=tuple(sorted(dropped)),
+        takes_all=takes_all,
+    )
+
+
+def _check_drop_list(seats: Sequence[int]) -> set[int]:
+    seen: set[int] = set()
+    for seat in seats:
+        if type(seat) is not int or not 0 <= seat < PLAYERS:
+            raise InvalidRecord("bad_drop", f"drops holds {shown(seat)}, which is not a seat of 4")
+        if seat in seen:
+            raise InvalidRecord("bad_drop", f"seat {seat} drops twice", seat=seat)
+        seen.add(seat)
+    return seen
+
+
+def _check_deal(deal: Sequence[Sequence[Card]], turn_up: Card) -> list[set[Card]]:
+    if len(deal) != PLAYERS:
+        raise InvalidRecord("bad_deal", f"deal has {len(deal)} hands for 4 players")
+    seen: set[Card] = set()
+    for seat, dealt in enumerate(deal):
+        if len(dealt) != HAND_SIZE:
+            raise InvalidRecord(
+                "bad_deal", f"seat {seat} was dealt {len(dealt)} cards, not 5", seat=seat
+            )
+        for dealt_card in dealt:
+            if dealt_card not in EUCHRE_DECK:
+                raise InvalidRecord(
+                    "bad_card", f"{dealt_card} is not in the Buck Euchre deck (9 to A)",
+                    seat=seat, card=dealt_card.code,
+                )
+            if dealt_card in seen:
+                raise InvalidRecord(
+                    "duplicate_card", f"{dealt_card} is dealt twice", seat=seat, card=dealt_card.code
+                )
+            seen.add(dealt_card)
+    if turn_up not in EUCHRE_DECK:
+        raise InvalidRecord(
+            "bad_card", f"the turned-up {turn_up} is not in the Buck Euchre deck", card=turn_up.code
+        )
+    if turn_up in seen:
+        raise InvalidRecord("duplicate_card", f"the turned-up {turn_up} is also dealt", card=turn_up.code)
+    return [set(dealt) for dealt in deal]
+
+
+def _normal_call(call: object) -> Literal["pass", "order"] | Suit | None:
+    if isinstance(call, Suit):
+        return call
+    if not isinstance(call, str):
+        return None
+    lowered = call.lower()
+    if lowered in ("pass", "order"):
+        return lowered  # type: ignore[return-value]
+    return Suit.parse(call)
+
+
+def _make_trick_rules(trump: Suit | None) -> TrickRules:
+    suit_of: dict[Card, Suit | None] = {c: c.suit for c in EUCHRE_DECK}
+    power: dict[Card, int] = {}
+    if trump is not None:
+        right = next(c for c in EUCHRE_DECK if c.suit is trump and c.rank == 11)
+        left = next(c for c in EUCHRE_DECK if c.suit is trump.partner and c.rank == 11)
+        suit_of[left] = trump
+        power = {c: 50 + c.rank for c in EUCHRE_DECK if c.suit is trump}
+        power[right], power[left] = 101, 100
+    return TrickRules(trump=trump, suit_of=suit_of, follow_after=dict(suit_of), power=power)
+
+
+_TRICK_RULES: Final = {trump: _make_trick_rules(trump) for trump in (*Suit, None)}
+
+
+def _code(card: object) -> str:
+    return card.code if isinstance(card, Card) else str(card)

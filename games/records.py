@@ -1,0 +1,464 @@
+"""Reading the JSON records of hands and games, and answering them.
+
+The entry point is :func:`check_record`, which takes one parsed JSON value
+and returns the answer object: ``{"ok": true, ...}`` or
+``{"ok": false, "error": {...}}``. :func:`parse_record` turns JSON text into
+a value with the bounds of :mod:`games.limits` applied.
+
+Every move log is replayed through the same state API that bots and score
+pads use (:class:`~games.bluke.BlukeHand`,
+:class:`~games.buck_euchre.BuckEuchreHand`): replay is the validation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from games import bluke, buck_euchre
+from games.bluke import Bluke, BlukeHand
+from games.buck_euchre import BuckEuchre, BuckEuchreHand
+from games.cards import CARD_BY_CODE, Card, Suit
+from games.errors import IllegalMove, InvalidRecord, RecordError, kind as _kind, shown as _shown, shown_card as _shown_card
+from games.limits import (
+    MAX_BUCK_EUCHRE_HANDS,
+    MAX_INT_DIGITS,
+    MAX_NESTING,
+    MAX_RECORD_CHARS,
+    MAX_STRING_SHOWN,
+)
+from games.results import GameResult, HandResult, competition_ranks
+
+GAMES = (bluke.NAME, buck_euchre.NAME)
+
+_HAND_LOG_FIELDS = {
+    bluke.NAME: ({"deal", "turn_up", "bids", "plays"}, set()),
+    buck_euchre.NAME: ({"deal", "turn_up", "plays"}, {"calls", "discard", "drops"}),
+}
+_HAND_RESULT_FIELDS = {
+    bluke.NAME: ({"trump", "bids", "tricks"}, {"cards"}),
+    buck_euchre.NAME: ({"trump", "tricks"}, {"maker", "drops"}),
+}
+_HEADER_FIELDS = {"game", "dealer", "options"}
+"""Fields a hand of its own carries and a hand inside a game may omit."""
+
+_GAME_FIELDS = ({"game", "first_dealer", "hands"}, {"players", "options"})
+
+RulesT = Bluke | BuckEuchre
+
+
+class TooLarge(Exception):
+    """Raised by the JSON reader's hooks for input beyond the limits."""
+
+
+# -- entry points ------------------------------------------------------------
+
+
+def check_record(record: object) -> dict[str, Any]:
+    """The answer object for one record (a hand or a whole game)."""
+    try:
+        return evaluate_record(record).to_json()
+    except RecordError as error:
+        return {"ok": False, "error": error.to_json()}
+
+
+def evaluate_record(record: object) -> HandResult | GameResult:
+    """The result of a valid record; raises :class:`RecordError` otherwise."""
+    if not isinstance(record, dict):
+        raise InvalidRecord("invalid", f"a record is a JSON object, not {_kind(record)}")
+    if "hands" in record:
+        return evaluate_game(record)
+    return evaluate_hand(record)
+
+
+def parse_record(text: str | bytes) -> object:
+    """One JSON value, within the size limits. Raises :class:`InvalidRecord`
+    (``too_large``) beyond them and ``ValueError`` for text that is not JSON."""
+    if len(text) > MAX_RECORD_CHARS:
+        raise InvalidRecord(
+            "too_large", f"a record is at most {MAX_RECORD_CHARS} characters, not {len(text)}"
+        )
+    try:
+        return json.loads(text, parse_int=_parse_int)
+    except TooLarge as error:
+        raise InvalidRecord("too_large", str(error)) from None
+    except RecursionError:
+        raise InvalidRecord("too_large", f"a record nests at most {MAX_NESTING} deep") from None
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > MAX_INT_DIGITS:
+        raise TooLarge(f"the number {text[:MAX_STRING_SHOWN]}... is too large")
+    return int(text)
+
+
+# -- hands -----------------------------------------------------------------
+
+
+def evaluate_hand(record: Mapping[str, Any]) -> HandResult:
+    """The result of a hand record standing alone."""
+    name = _game_name(record)
+    form = "deal" in record
+    required, optional = (_HAND_LOG_FIELDS if form else _HAND_RESULT_FIELDS)[name]
+    if name == bluke.NAME and not form:
+        required = required | {"cards"}
+    _check_fields(record, required | {"game", "dealer"}, optional | {"options"})
+    options = _options(record.get("options", {}))
+    if name == buck_euchre.NAME:
+        rules: RulesT = _rules(name, buck_euchre.PLAYERS, options)
+    else:
+        players = len(_list(record["deal"] if form else record["bids"], "deal" if form else "bids"))
+        if not bluke.MIN_PLAYERS <= players <= bluke.MAX_PLAYERS:
+            field = "deal" if form else "bids"
+            raise InvalidRecord(
+                "bad_deal" if form else "bad_bid",
+                f"{field} has {players} seats: Bluke is for 2 to 15 players",
+            )
+        rules = _rules(name, players, options)
+    dealer = _int(record["dealer"], "dealer")
+    if not 0 <= dealer < rules.players:
+        raise InvalidRecord("invalid", f"dealer {dealer} is not a seat of {rules.players}")
+    return _evaluate_hand_body(rules, record, dealer=dealer, cards=None)
+
+
+def _evaluate_hand_body(
+    rules: RulesT, record: Mapping[str, Any], *, dealer: int, cards: int | None
+) -> HandResult:
+    """A hand's result once the game, players and dealer are known.
+
+    ``cards`` is the hand size a game's schedule requires (Bluke), or
+    ``None`` for a hand standing alone."""
+    if isinstance(rules, Bluke):
+        if "deal" in record:
+            return _replay_bluke(rules, record, dealer=dealer, cards=cards)
+        return _score_bluke(rules, record, cards=cards)
+    if "deal" in record:
+        return _replay_buck_euchre(rules, record, dealer=dealer)
+    return _score_buck_euchre(rules, record)
+
+
+def _replay_bluke(rules: Bluke, record: Mapping[str, Any], *, dealer: int, cards: int | None) -> HandResult:
+    deal = _deal(record["deal"])
+    hand = rules.new_hand(dealer=dealer, deal=deal, turn_up=_card(record["turn_up"], "turn_up"))
+    if cards is not None and hand.cards != cards:
+        raise InvalidRecord(
+            "bad_deal", f"this hand of the game deals {cards} cards a seat, not {hand.cards}"
+        )
+    bids = _int_list(record["bids"], "bids", "bad_bid")
+    if len(bids) != rules.players:
+        raise InvalidRecord("bad_bid", f"bids has {len(bids)} entries for {rules.players} seats")
+    for seat in _bidding_order(dealer, rules.players):
+        hand.bid(bids[seat])
+    _replay_plays(hand, record["plays"])
+    return hand.result()
+
+
+def _score_bluke(rules: Bluke, record: Mapping[str, Any], *, cards: int | None) -> HandResult:
+    size = _int(record["cards"], "cards") if "cards" in record else cards
+    if size is None:
+        raise InvalidRecord("invalid", "missing field 'cards'")
+    if cards is not None and size != cards:
+        raise InvalidRecord("bad_deal", f"this hand of the game deals {cards} cards, not {size}")
+    return rules.score_results(
+        cards=size,
+        trump=_trump(record["trump"]),
+        bids=_int_list(record["bids"], "bids", "bad_bid"),
+        tricks=_int_list(record["tricks"], "tricks", "bad_tricks"),
+    )
+
+
+def _replay_buck_euchre(rules: BuckEuchre, record: Mapping[str, Any], *, dealer: int) -> HandResult:
+    hand: BuckEuchreHand = rules.new_hand(
+        dealer=dealer, deal=_deal(record["deal"]), turn_up=_card(record["turn_up"], "turn_up")
+    )
+    calls = _list(record.get("calls", []), "calls")
+    for index, call in enumerate(calls):
+        if hand.phase is not buck_euchre.Phase.CALL:
+            why = "a club was turned up" if hand.club_turned else "trump is already settled"
+            raise IllegalMove("bad_call", f"call {index} comes after {why}", seat=None)
+        hand.call(call)
+    if hand.phase is buck_euchre.Phase.CALL:
+        raise IllegalMove(
+            "bad_call", f"the calls stop after {len(calls)} without settling trump", seat=hand.to_act
+        )
+    if hand.phase is buck_euchre.Phase.DISCARD:
+        if "discard" not in record:
+            raise IllegalMove(
+                "bad_discard",
+                f"seat {hand.maker} ordered up, so the dealer must discard",
+                seat=hand.dealer,
+            )
+        hand.discard(_card(record["discard"], "discard", code="bad_discard"))
+    elif "discard" in record:
+        raise IllegalMove("bad_discard", "nobody ordered up, so the dealer does not discard")
+    hand.apply_drops(_int_list(record.get("drops", []), "drops", "bad_drop"))
+    _replay_plays(hand, record["plays"])
+    return hand.result()
+
+
+def _score_buck_euchre(rules: BuckEuchre, record: Mapping[str, Any]) -> HandResult:
+    maker = record.get("maker")
+    return rules.score_results(
+        trump=_trump(record["trump"]),
+        maker=None if maker is None else _int(maker, "maker"),
+        drops=_int_list(record.get("drops", []), "drops", "bad_drop"),
+        tricks=_int_list(record["tricks"], "tricks", "bad_tricks"),
+    )
+
+
+def _replay_plays(hand: BlukeHand | BuckEuchreHand, plays: object) -> None:
+    """Replay the plays; a bad card code is reported where it lies, after
+    the plays before it have been checked."""
+    values = _list(plays, "plays")
+    cards = _fast_cards(values)
+    if cards is None:
+        cards = []
+        for index, value in enumerate(values):
+            found = Card.parse(value)
+            if found is None:
+                hand.play_many(cards)
+                raise InvalidRecord(
+                    "bad_card", f"play {index} is not a card: {_shown(value)}", play=index,
+                    card=_shown_card(value),
+                )
+            cards.append(found)
+    hand.play_many(cards)
+    if not hand.is_terminal():
+        done = len(cards)
+        raise InvalidRecord(
+            "wrong_number_of_plays",
+            f"the plays stop after {done} cards, before the hand is finished",
+            seat=hand.to_act,
+        )
+
+
+def _bidding_order(dealer: int, players: int) -> list[int]:
+    return [(dealer + 1 + k) % players for k in range(players)]
+
+
+# -- games -----------------------------------------------------------------
+
+
+def evaluate_game(record: Mapping[str, Any]) -> GameResult:
+    """The result of a whole game record (complete or still in progress)."""
+    required, optional = _GAME_FIELDS
+    name = _game_name(record)
+    if name == bluke.NAME:
+        required = required | {"players"}
+    _check_fields(record, required, optional)
+    players = _int(record.get("players", buck_euchre.PLAYERS), "players")
+    rules = _rules(name, players, _options(record.get("options", {})))
+    first_dealer = _int(record["first_dealer"], "first_dealer")
+    if not 0 <= first_dealer < players:
+        raise InvalidRecord("invalid", f"first_dealer {first_dealer} is not a seat of {players}")
+    hands = _list(record["hands"], "hands")
+    tally = GameTally(rules)
+    for index, hand_record in enumerate(hands):
+        try:
+            tally.add(hand_record, first_dealer=first_dealer)
+        except RecordError as error:
+            error.hand = index
+            raise
+    return tally.result()
+
+
+class GameTally:
+    """Running totals of a game as its hands are added in order."""
+
+    def __init__(self, rules: RulesT) -> None:
+        self.rules = rules
+        self.hands: list[HandResult] = []
+        start = buck_euchre.STARTING_SCORE if isinstance(rules, BuckEuchre) else 0
+        self.totals = [start] * rules.players
+        self.winner: int | None = None
+        self.complete = False
+
+    def add(self, record: object, *, first_dealer: int) -> HandResult:
+        """Check one hand of the game (either form) and add its points."""
+        index = len(self.hands)
+        rules = self.rules
+        if self.complete:
+            raise InvalidRecord("game_over", f"the game was over after hand {index - 1}")
+        if isinstance(rules, BuckEuchre) and index >= MAX_BUCK_EUCHRE_HANDS:
+            raise InvalidRecord("too_large", f"a game has at most {MAX_BUCK_EUCHRE_HANDS} hands")
+        if not isinstance(record, dict):
+            raise InvalidRecord("invalid", f"a hand is a JSON object, not {_kind(record)}")
+        cards = None
+        if isinstance(rules, Bluke):
+            if index >= len(rules.schedule):
+                raise InvalidRecord("game_over", f"the game was over after hand {index - 1}")
+            cards = rules.schedule[index]
+        dealer = (first_dealer + index) % rules.players
+        self._check_header(record, dealer=dealer, cards=cards)
+        result = _evaluate_hand_body(rules, record, dealer=dealer, cards=cards)
+        self.hands.append(result)
+        self.totals = [t + p for t, p in zip(self.totals, result.points)]
+        self._update_completion(result)
+        return result
+
+    def _check_header(self, record: Mapping[str, Any], *, dealer: int, cards: int | None) -> None:
+        """A hand in a game may repeat ``game``, ``dealer`` and ``cards`` but
+        must not contradict them; its other fields are those of its form."""
+        rules = self.rules
+        form = "deal" in record
+        required, optional = (_HAND_LOG_FIELDS if form else _HAND_RESULT_FIELDS)[rules.name]
+        _check_fields(record, required, optional | {"game", "dealer"})
+        if "game" in record and record["game"] != rules.name:
+            raise InvalidRecord("invalid", f"a hand of {rules.name} says game {_shown(record['game'])}")
+        if "dealer" in record and _int(record["dealer"], "dealer") != dealer:
+            raise InvalidRecord(
+                "invalid", f"the dealer of this hand is seat {dealer}, not {_shown(record['dealer'])}"
+            )
+
+    def _update_completion(self, result: HandResult) -> None:
+        rules = self.rules
+        if isinstance(rules, Bluke):
+            self.complete = len(self.hands) == len(rules.schedule)
+            return
+        if result.takes_all is not None:
+            self.winner = result.takes_all
+        else:
+            lowest = min(self.totals)
+            if lowest <= 0 and self.totals.count(lowest) == 1:
+                self.winner = self.totals.index(lowest)
+        self.complete = self.winner is not None
+
+    def ranks(self) -> tuple[int, ...] | None:
+        """Places of a complete game: 1 = best, equal scores share."""
+        if not self.complete:
+            return None
+        if isinstance(self.rules, Bluke):
+            return competition_ranks([-t for t in self.totals])
+        winner = self.winner
+        others = [t for s, t in enumerate(self.totals) if s != winner]
+        return tuple(
+            1 if seat == winner else 2 + sum(1 for o in others if o < total)
+            for seat, total in enumerate(self.totals)
+        )
+
+    def result(self) -> GameResult:
+        return GameResult(
+            game=self.rules.name,
+            totals=tuple(self.totals),
+            complete=self.complete,
+            ranks=self.ranks(),
+            hands=tuple(self.hands),
+        )
+
+
+# -- fields ------------------------------------------------------------------
+
+
+def _game_name(record: Mapping[str, Any]) -> str:
+    if "game" not in record:
+        raise InvalidRecord("invalid", "missing field 'game'")
+    name = record["game"]
+    if not isinstance(name, str) or name not in GAMES:
+        raise InvalidRecord(
+            "invalid", f"game must be 'bluke' or 'buck_euchre', not {_shown(name)}"
+        )
+    return name  # type: ignore[no-any-return]
+
+
+def _rules(name: str, players: int, options: dict[str, Any]) -> RulesT:
+    if name == bluke.NAME:
+        unknown = set(options) - {"bluke_lead", "max_cards"}
+        if unknown:
+            raise InvalidRecord("invalid", f"unknown Bluke option {_shown(min(unknown))}")
+        lead = options.get("bluke_lead", "trump")
+        max_cards = options.get("max_cards")
+        if max_cards is not None:
+            max_cards = _int(max_cards, "options.max_cards")
+        return Bluke(players, bluke_lead=lead, max_cards=max_cards)
+    if options:
+        raise InvalidRecord("invalid", f"Buck Euchre has no options, not {_shown(min(options))}")
+    return BuckEuchre(players)
+
+
+def _options(value: object) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InvalidRecord("invalid", f"options must be an object, not {_kind(value)}")
+    return value
+
+
+def _check_fields(record: Mapping[str, Any], required: set[str], optional: set[str]) -> None:
+    for name in sorted(required):
+        if name not in record:
+            raise InvalidRecord("invalid", f"missing field {name!r}")
+    allowed = required | optional
+    for name in record:
+        if name not in allowed:
+            raise InvalidRecord("invalid", f"unknown field {_shown(name)}")
+
+
+def _int(value: object, name: str, code: str = "invalid") -> int:
+    if type(value) is not int:
+        raise InvalidRecord(code, f"{name} must be an integer, not {_shown(value)}")
+    return value
+
+
+def _list(value: object, name: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise InvalidRecord("invalid", f"{name} must be an array, not {_kind(value)}")
+    return value
+
+
+def _int_list(value: object, name: str, code: str) -> list[int]:
+    values = _list(value, name)
+    for index, item in enumerate(values):
+        if type(item) is not int:
+            raise InvalidRecord(code, f"{name}[{index}] must be an integer, not {_shown(item)}")
+    return values
+
+
+def _trump(value: object) -> Suit | None:
+    if value is None:
+        return None
+    suit = Suit.parse(value)
+    if suit is None:
+        raise InvalidRecord("invalid", f"trump must be a suit letter or null, not {_shown(value)}")
+    return suit
+
+
+def _card(value: object, name: str, *, code: str = "bad_card") -> Card:
+    found = Card.parse(value)
+    if found is None:
+        raise InvalidRecord(code, f"{name} is not a card: {_shown(value)}", card=_shown_card(value))
+    return found
+
+
+_lookup: Callable[[object], Card | None] = CARD_BY_CODE.get  # type: ignore[assignment]
+
+
+def _fast_cards(values: Sequence[object]) -> list[Card] | None:
+    """The cards for canonical and lower-case codes, or ``None`` if any value
+    needs the slower, checked parse."""
+    try:
+        found = list(map(_lookup, values))
+    except TypeError:  # an unhashable value such as a list
+        return None
+    return None if None in found else found
+
+
+def _deal(value: object) -> list[list[Card]]:
+    hands = _list(value, "deal")
+    if not hands or len(hands) > bluke.MAX_PLAYERS:
+        raise InvalidRecord("bad_deal", f"deal has {len(hands)} hands")
+    deal = []
+    for seat, dealt in enumerate(hands):
+        if not isinstance(dealt, list):
+            raise InvalidRecord("bad_deal", f"deal[{seat}] must be an array, not {_kind(dealt)}", seat=seat)
+        cards = _fast_cards(dealt)
+        if cards is None:
+            cards = []
+            for value_ in dealt:
+                found = Card.parse(value_)
+                if found is None:
+                    raise InvalidRecord(
+                        "bad_card", f"seat {seat} was dealt something that is not a card: {_shown(value_)}",
+                        seat=seat, card=_shown_card(value_),
+                    )
+                cards.append(found)
+        deal.append(cards)
+    return deal

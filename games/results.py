@@ -1,0 +1,69 @@
+"""What the engine answers for a valid hand or game, as small dataclasses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.cards import Suit
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One hand's outcome. ``points`` is this hand's change to each seat's
+    score (Buck Euchre counts down, so a good hand is negative); ``winners``
+    is the seat that took each trick, known only from a move log."""
+
+    game: str
+    trump: Suit | None
+    tricks: tuple[int, ...]
+    points: tuple[int, ...]
+    winners: tuple[int, ...] | None = None
+    # Buck Euchre only:
+    maker: int | None = None
+    drops: tuple[int, ...] = ()
+    takes_all: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "ok": True,
+            "game": self.game,
+            "trump": self.trump.value if self.trump is not None else None,
+            "tricks": list(self.tricks),
+            "points": list(self.points),
+        }
+        if self.winners is not None:
+            out["winners"] = list(self.winners)
+        if self.game == "buck_euchre":
+            out["maker"] = self.maker
+            out["drops"] = list(self.drops)
+            out["takes_all"] = self.takes_all
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A game so far: running ``totals`` after the last hand, whether it is
+    ``complete``, and ``ranks`` (1 = best, ties share) once it is."""
+
+    game: str
+    totals: tuple[int, ...]
+    complete: bool
+    ranks: tuple[int, ...] | None
+    hands: tuple[HandResult, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": True,
+            "game": self.game,
+            "totals": list(self.totals),
+            "complete": self.complete,
+            "ranks": list(self.ranks) if self.ranks is not None else None,
+            "hands": [h.to_json() for h in self.hands],
+        }
+
+
+def competition_ranks(keys: list[int]) -> tuple[int, ...]:
+    """Ranks where a lower key is better and equal keys share a place, the
+    next place being skipped: keys 3, 3, 7 rank 1, 1, 3."""
+    return tuple(1 + sum(1 for other in keys if other < key) for key in keys)

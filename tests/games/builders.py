@@ -1,0 +1,64 @@
+"""Small helpers to write golden tests as readable records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import Bluke, BlukeHand, BuckEuchre, BuckEuchreHand, Card, card, cards, check_record
+
+
+def deal_of(*hands: str) -> list[list[str]]:
+    """A deal from one space-separated string of codes per seat."""
+    return [hand.split() for hand in hands]
+
+
+def first_legal_plays(hand: BlukeHand | BuckEuchreHand) -> list[str]:
+    """Play the hand out choosing the first legal card every time; the codes played."""
+    played: list[str] = []
+    while not hand.is_terminal():
+        choice = hand.legal_actions()[0]
+        assert isinstance(choice, Card)
+        hand.apply_action(choice)
+        played.append(choice.code)
+    return played
+
+
+def bluke_hand(
+    deal: list[list[str]], turn_up: str, bids: list[int], *, dealer: int = 0, **options: Any
+) -> BlukeHand:
+    """A Bluke hand after its bids (given by seat)."""
+    hand = Bluke(len(deal), **options).new_hand(
+        dealer=dealer, deal=[cards(" ".join(h)) for h in deal], turn_up=card(turn_up)
+    )
+    for k in range(len(deal)):
+        hand.bid(bids[(dealer + 1 + k) % len(deal)])
+    return hand
+
+
+def buck_hand(
+    deal: list[list[str]],
+    turn_up: str,
+    *,
+    dealer: int = 0,
+    calls: tuple[str, ...] = (),
+    discard: str | None = None,
+    drops: tuple[int, ...] = (),
+) -> BuckEuchreHand:
+    """A Buck Euchre hand after calls, discard and drops."""
+    hand = BuckEuchre().new_hand(
+        dealer=dealer, deal=[cards(" ".join(h)) for h in deal], turn_up=card(turn_up)
+    )
+    for call in calls:
+        hand.call(call)
+    if discard is not None:
+        hand.discard(card(discard))
+    if hand.phase.value == "drop":
+        hand.apply_drops(list(drops))
+    return hand
+
+
+def error_of(record: dict[str, Any]) -> dict[str, Any]:
+    """The error object of an answer that must be invalid."""
+    answer = check_record(record)
+    assert answer["ok"] is False, answer
+    return answer["error"]
