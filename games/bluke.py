@@ -254,7 +254,8 @@ def _check_deal(
             "bad_deal", f"a hand of {size} cards is outside 1..{game.largest_hand} for {n} players"
         )
     hands = [set(dealt) for dealt in deal]
-    if sum(map(len, hands)) != n * size or turn_up in set().union(*hands):
+    dealt_cards = set().union(*hands)
+    if len(dealt_cards) != n * size or turn_up in dealt_cards:
         seen: set[Card] = set()
         for seat, dealt in enumerate(deal):
             for dealt_card in dealt:
