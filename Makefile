@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 test: $(STAMP)
-	$(PY) -m pytest games tests
+	$(PY) -m pytest games tests docs
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import ClassVar, Final, Literal
 
 from games.cards import ALL_CARDS, BLUKE_DECK, HI_BLUKE, LO_BLUKE, Card, Suit
@@ -33,7 +33,7 @@ def hand_points(bid: int, tricks: int) -> int:
     return 10 * bid + (tricks - bid) if tricks >= bid else -10 * bid
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     BID = "bid"
     PLAY = "play"
     OVER = "over"
@@ -61,7 +61,8 @@ class Bluke:
             )
         if self.bluke_lead not in BLUKE_LEADS:
             raise InvalidRecord(
-                "invalid", f"option bluke_lead must be 'trump' or 'free', not {shown(self.bluke_lead)}"
+                "invalid",
+                f"option bluke_lead must be 'trump' or 'free', not {shown(self.bluke_lead)}",
             )
         limit = max_hand_size(self.players)
         if self.max_cards is not None and (
@@ -100,9 +101,7 @@ class Bluke:
         """A hand ready for bidding; raises :class:`InvalidRecord` for a bad deal."""
         return BlukeHand(self, dealer=dealer, deal=deal, turn_up=turn_up)
 
-    def deal_random(
-        self, rng: random.Random, *, cards: int
-    ) -> tuple[list[list[Card]], Card]:
+    def deal_random(self, rng: random.Random, *, cards: int) -> tuple[list[list[Card]], Card]:
         """A shuffled deal of ``cards`` to every seat, and the turned-up card."""
         if not 1 <= cards <= self.largest_hand:
             raise ValueError(f"hand size must be 1..{self.largest_hand}")
@@ -136,7 +135,7 @@ class Bluke:
             game=NAME,
             trump=trump,
             tricks=tuple(tricks),
-            points=tuple(hand_points(b, t) for b, t in zip(bids, tricks)),
+            points=tuple(hand_points(b, t) for b, t in zip(bids, tricks, strict=True)),
         )
 
 
@@ -231,14 +230,12 @@ class BlukeHand:
             game=NAME,
             trump=self.trump,
             tricks=tuple(tricks),
-            points=tuple(hand_points(b, t) for b, t in zip(self.bids, tricks)),  # type: ignore[arg-type]
+            points=tuple(hand_points(b, t) for b, t in zip(self.bids, tricks, strict=True)),  # type: ignore[arg-type]
             winners=tuple(self.tricks.winners),
         )
 
 
-def _check_deal(
-    game: Bluke, deal: Sequence[Sequence[Card]], turn_up: Card
-) -> list[set[Card]]:
+def _check_deal(game: Bluke, deal: Sequence[Sequence[Card]], turn_up: Card) -> list[set[Card]]:
     """The dealt hands as sets, after checking the deal's shape and cards."""
     n = game.players
     if len(deal) != n:
@@ -284,9 +281,7 @@ def _make_trick_rules(trump: Suit | None, bluke_lead: str) -> TrickRules:
 
 
 _TRICK_RULES: Final = {
-    (trump, lead): _make_trick_rules(trump, lead)
-    for trump in (*Suit, None)
-    for lead in BLUKE_LEADS
+    (trump, lead): _make_trick_rules(trump, lead) for trump in (*Suit, None) for lead in BLUKE_LEADS
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import ClassVar, Final, Literal
 
 from games.cards import EUCHRE_DECK, Card, Suit
@@ -29,7 +29,7 @@ in who takes none ("bucked")."""
 Call = Literal["pass", "order"] | Suit
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     CALL = "call"
     DISCARD = "discard"
     DROP = "drop"
@@ -37,7 +37,9 @@ class Phase(str, Enum):
     OVER = "over"
 
 
-def hand_points(*, tricks: Sequence[int], maker: int | None, playing: Iterable[int]) -> tuple[int, ...]:
+def hand_points(
+    *, tricks: Sequence[int], maker: int | None, playing: Iterable[int]
+) -> tuple[int, ...]:
     """Each seat's change of score: -1 a trick, +5 when bucked, 0 when out."""
     points = [0] * PLAYERS
     for seat in playing:
@@ -56,7 +58,9 @@ class BuckEuchre:
 
     def __post_init__(self) -> None:
         if self.players != PLAYERS:
-            raise InvalidRecord("invalid", f"Buck Euchre is for 4 players, not {shown(self.players)}")
+            raise InvalidRecord(
+                "invalid", f"Buck Euchre is for 4 players, not {shown(self.players)}"
+            )
 
     @property
     def options(self) -> dict[str, object]:
@@ -106,7 +110,9 @@ class BuckEuchre:
                     "bad_drop", f"seat {seat} cannot drop: a club was turned up", seat=seat
                 )
             if seat == maker:
-                raise IllegalMove("bad_drop", f"seat {seat} is the maker and cannot drop", seat=seat)
+                raise IllegalMove(
+                    "bad_drop", f"seat {seat} is the maker and cannot drop", seat=seat
+                )
         if len(tricks) != PLAYERS:
             raise InvalidRecord("bad_tricks", f"tricks has {len(tricks)} entries for 4 seats")
         for seat, took in enumerate(tricks):
@@ -119,9 +125,7 @@ class BuckEuchre:
         playing = [s for s in range(PLAYERS) if s not in dropped]
         expected = HAND_SIZE if playing else 0
         if sum(tricks) != expected:
-            raise InvalidRecord(
-                "bad_tricks", f"tricks add up to {sum(tricks)}, not {expected}"
-            )
+            raise InvalidRecord("bad_tricks", f"tricks add up to {sum(tricks)}, not {expected}")
         return _result(trump, maker, dropped, tuple(tricks), playing, winners=None)
 
 
@@ -204,7 +208,9 @@ class BuckEuchreHand:
             self.discard(action)  # type: ignore[arg-type]
         elif phase is Phase.DROP:
             if action not in ("drop", "stay"):
-                raise IllegalMove("bad_drop", f"expected 'drop' or 'stay', not {shown(action)}", seat=self._turn)
+                raise IllegalMove(
+                    "bad_drop", f"expected 'drop' or 'stay', not {shown(action)}", seat=self._turn
+                )
             self.decide_drop(action == "drop")
         elif phase is Phase.PLAY:
             self.play(action)  # type: ignore[arg-type]
@@ -221,7 +227,9 @@ class BuckEuchreHand:
         round_one = len(self.calls) < PLAYERS
         normal = _normal_call(call)
         if normal is None:
-            raise IllegalMove("bad_call", f"seat {seat} made an unknown call {shown(call)}", seat=seat)
+            raise IllegalMove(
+                "bad_call", f"seat {seat} made an unknown call {shown(call)}", seat=seat
+            )
         if normal == "pass":
             self.calls.append("pass")
             if len(self.calls) == 2 * PLAYERS:
@@ -243,7 +251,9 @@ class BuckEuchreHand:
             return
         if round_one:
             raise IllegalMove(
-                "bad_call", f"seat {seat} named {normal.word} in round one: order or pass", seat=seat
+                "bad_call",
+                f"seat {seat} named {normal.word} in round one: order or pass",
+                seat=seat,
             )
         if normal is self.turn_up.suit:
             raise IllegalMove(
@@ -294,9 +304,13 @@ class BuckEuchreHand:
         dropped = _check_drop_list(seats)
         for seat in seats:
             if self.club_turned:
-                raise IllegalMove("bad_drop", f"seat {seat} cannot drop: a club was turned up", seat=seat)
+                raise IllegalMove(
+                    "bad_drop", f"seat {seat} cannot drop: a club was turned up", seat=seat
+                )
             if seat == self.maker:
-                raise IllegalMove("bad_drop", f"seat {seat} is the maker and cannot drop", seat=seat)
+                raise IllegalMove(
+                    "bad_drop", f"seat {seat} is the maker and cannot drop", seat=seat
+                )
             if self._phase is not Phase.DROP or seat not in self._drop_queue:
                 raise IllegalMove("bad_drop", f"seat {seat} cannot drop now", seat=seat)
         while self._phase is Phase.DROP:
@@ -335,7 +349,11 @@ class BuckEuchreHand:
                     play=0,
                     card=_code(cards[0]),
                 )
-            raise IllegalMove("wrong_number_of_plays", f"the hand is still in the {self._phase.value} phase", play=0)
+            raise IllegalMove(
+                "wrong_number_of_plays",
+                f"the hand is still in the {self._phase.value} phase",
+                play=0,
+            )
 
     def result(self) -> HandResult:
         if self._phase is not Phase.OVER:
@@ -395,12 +413,17 @@ def _check_deal(deal: Sequence[Sequence[Card]], turn_up: Card) -> list[set[Card]
         for dealt_card in dealt:
             if dealt_card not in EUCHRE_DECK:
                 raise InvalidRecord(
-                    "bad_card", f"{dealt_card} is not in the Buck Euchre deck (9 to A)",
-                    seat=seat, card=dealt_card.code,
+                    "bad_card",
+                    f"{dealt_card} is not in the Buck Euchre deck (9 to A)",
+                    seat=seat,
+                    card=dealt_card.code,
                 )
             if dealt_card in seen:
                 raise InvalidRecord(
-                    "duplicate_card", f"{dealt_card} is dealt twice", seat=seat, card=dealt_card.code
+                    "duplicate_card",
+                    f"{dealt_card} is dealt twice",
+                    seat=seat,
+                    card=dealt_card.code,
                 )
             seen.add(dealt_card)
     if turn_up not in EUCHRE_DECK:
@@ -408,7 +431,9 @@ def _check_deal(deal: Sequence[Sequence[Card]], turn_up: Card) -> list[set[Card]
             "bad_card", f"the turned-up {turn_up} is not in the Buck Euchre deck", card=turn_up.code
         )
     if turn_up in seen:
-        raise InvalidRecord("duplicate_card", f"the turned-up {turn_up} is also dealt", card=turn_up.code)
+        raise InvalidRecord(
+            "duplicate_card", f"the turned-up {turn_up} is also dealt", card=turn_up.code
+        )
     return [set(dealt) for dealt in deal]
 
 

@@ -8,11 +8,11 @@ times.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Final
 
 
-class Suit(str, Enum):
+class Suit(StrEnum):
     """A suit, named by its one-letter code."""
 
     CLUBS = "C"
@@ -67,7 +67,7 @@ class Card:
     code (``"TH"``, ``"BH"``).
     """
 
-    __slots__ = ("rank", "suit", "code", "index")
+    __slots__ = ("code", "index", "rank", "suit")
 
     rank: int
     suit: Suit | None

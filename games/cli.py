@@ -65,7 +65,10 @@ def _answers_for_lines(lines: list[str]) -> Iterator[dict[str, Any]]:
             continue
         except ValueError as error:
             answers.append(
-                {"ok": False, "error": {"code": "invalid", "message": f"line {number} is not JSON: {error}"}}
+                {
+                    "ok": False,
+                    "error": {"code": "invalid", "message": f"line {number} is not JSON: {error}"},
+                }
             )
             continue
         any_json = True
@@ -82,15 +85,22 @@ def _read(name: str, stdin: TextIO) -> str:
         return handle.read()
 
 
-def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
-         stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     parser = argparse.ArgumentParser(prog="python -m games", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("check", help="check hand and game records")
-    check.add_argument("files", nargs="*", metavar="FILE", help="JSON or JSON Lines (default: stdin)")
+    check.add_argument(
+        "files", nargs="*", metavar="FILE", help="JSON or JSON Lines (default: stdin)"
+    )
     args = parser.parse_args(argv)
 
     status = EXIT_VALID

@@ -97,7 +97,11 @@ def kind(value: object) -> str:
 def shown(value: object) -> str:
     """A short quotation of an input value for a message."""
     if isinstance(value, (str, int, float, bool, type(None))):
-        text = json.dumps(value) if not (type(value) is int and value.bit_length() > 100) else "a huge number"
+        text = (
+            json.dumps(value)
+            if not (type(value) is int and value.bit_length() > 100)
+            else "a huge number"
+        )
     else:
         text = kind(value)
     return text if len(text) <= MAX_STRING_SHOWN else text[: MAX_STRING_SHOWN - 3] + "..."

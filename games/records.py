@@ -20,7 +20,10 @@ from games import bluke, buck_euchre
 from games.bluke import Bluke, BlukeHand
 from games.buck_euchre import BuckEuchre, BuckEuchreHand
 from games.cards import CARD_BY_CODE, Card, Suit
-from games.errors import IllegalMove, InvalidRecord, RecordError, kind as _kind, shown as _shown, shown_card as _shown_card
+from games.errors import IllegalMove, InvalidRecord, RecordError
+from games.errors import kind as _kind
+from games.errors import shown as _shown
+from games.errors import shown_card as _shown_card
 from games.limits import (
     MAX_BUCK_EUCHRE_HANDS,
     MAX_INT_DIGITS,
@@ -138,7 +141,9 @@ def _evaluate_hand_body(
     return _score_buck_euchre(rules, record)
 
 
-def _replay_bluke(rules: Bluke, record: Mapping[str, Any], *, dealer: int, cards: int | None) -> HandResult:
+def _replay_bluke(
+    rules: Bluke, record: Mapping[str, Any], *, dealer: int, cards: int | None
+) -> HandResult:
     deal = _deal(record["deal"])
     hand = rules.new_hand(dealer=dealer, deal=deal, turn_up=_card(record["turn_up"], "turn_up"))
     if cards is not None and hand.cards != cards:
@@ -180,7 +185,9 @@ def _replay_buck_euchre(rules: BuckEuchre, record: Mapping[str, Any], *, dealer:
         hand.call(call)
     if hand.phase is buck_euchre.Phase.CALL:
         raise IllegalMove(
-            "bad_call", f"the calls stop after {len(calls)} without settling trump", seat=hand.to_act
+            "bad_call",
+            f"the calls stop after {len(calls)} without settling trump",
+            seat=hand.to_act,
         )
     if hand.phase is buck_euchre.Phase.DISCARD:
         if "discard" not in record:
@@ -219,7 +226,9 @@ def _replay_plays(hand: BlukeHand | BuckEuchreHand, plays: object) -> None:
             if found is None:
                 hand.play_many(cards)
                 raise InvalidRecord(
-                    "bad_card", f"play {index} is not a card: {_shown(value)}", play=index,
+                    "bad_card",
+                    f"play {index} is not a card: {_shown(value)}",
+                    play=index,
                     card=_shown_card(value),
                 )
             cards.append(found)
@@ -293,7 +302,7 @@ class GameTally:
         self._check_header(record, dealer=dealer, cards=cards)
         result = _evaluate_hand_body(rules, record, dealer=dealer, cards=cards)
         self.hands.append(result)
-        self.totals = [t + p for t, p in zip(self.totals, result.points)]
+        self.totals = [t + p for t, p in zip(self.totals, result.points, strict=True)]
         self._update_completion(result)
         return result
 
@@ -305,10 +314,13 @@ class GameTally:
         required, optional = (_HAND_LOG_FIELDS if form else _HAND_RESULT_FIELDS)[rules.name]
         _check_fields(record, required, optional | {"game", "dealer"})
         if "game" in record and record["game"] != rules.name:
-            raise InvalidRecord("invalid", f"a hand of {rules.name} says game {_shown(record['game'])}")
+            raise InvalidRecord(
+                "invalid", f"a hand of {rules.name} says game {_shown(record['game'])}"
+            )
         if "dealer" in record and _int(record["dealer"], "dealer") != dealer:
             raise InvalidRecord(
-                "invalid", f"the dealer of this hand is seat {dealer}, not {_shown(record['dealer'])}"
+                "invalid",
+                f"the dealer of this hand is seat {dealer}, not {_shown(record['dealer'])}",
             )
 
     def _update_completion(self, result: HandResult) -> None:
@@ -355,9 +367,7 @@ def _game_name(record: Mapping[str, Any]) -> str:
         raise InvalidRecord("invalid", "missing field 'game'")
     name = record["game"]
     if not isinstance(name, str) or name not in GAMES:
-        raise InvalidRecord(
-            "invalid", f"game must be 'bluke' or 'buck_euchre', not {_shown(name)}"
-        )
+        raise InvalidRecord("invalid", f"game must be 'bluke' or 'buck_euchre', not {_shown(name)}")
     return name  # type: ignore[no-any-return]
 
 
@@ -448,7 +458,9 @@ def _deal(value: object) -> list[list[Card]]:
     deal = []
     for seat, dealt in enumerate(hands):
         if not isinstance(dealt, list):
-            raise InvalidRecord("bad_deal", f"deal[{seat}] must be an array, not {_kind(dealt)}", seat=seat)
+            raise InvalidRecord(
+                "bad_deal", f"deal[{seat}] must be an array, not {_kind(dealt)}", seat=seat
+            )
         cards = _fast_cards(dealt)
         if cards is None:
             cards = []
@@ -456,8 +468,10 @@ def _deal(value: object) -> list[list[Card]]:
                 found = Card.parse(value_)
                 if found is None:
                     raise InvalidRecord(
-                        "bad_card", f"seat {seat} was dealt something that is not a card: {_shown(value_)}",
-                        seat=seat, card=_shown_card(value_),
+                        "bad_card",
+                        f"seat {seat} was dealt something that is not a card: {_shown(value_)}",
+                        seat=seat,
+                        card=_shown_card(value_),
                     )
                 cards.append(found)
         deal.append(cards)

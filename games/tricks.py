@@ -57,18 +57,18 @@ class TrickPlay:
     """
 
     __slots__ = (
-        "rules",
-        "hands",
-        "seats",
-        "tricks",
-        "winners",
-        "trick",
-        "to_play",
-        "plays_made",
         "_follow",
         "_leader",
         "_next",
         "_order_from",
+        "hands",
+        "plays_made",
+        "rules",
+        "seats",
+        "to_play",
+        "trick",
+        "tricks",
+        "winners",
     )
 
     def __init__(

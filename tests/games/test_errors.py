@@ -16,43 +16,85 @@ def bluke(**changes: Any) -> dict[str, Any]:
     return {**EXAMPLE_HAND, **changes}
 
 
-BUCK_RESULTS = {"game": "buck_euchre", "dealer": 0, "trump": "S", "maker": 1, "tricks": [1, 3, 1, 0]}
+BUCK_RESULTS = {
+    "game": "buck_euchre",
+    "dealer": 0,
+    "trump": "S",
+    "maker": 1,
+    "tricks": [1, 3, 1, 0],
+}
 
 # (record, the error expected: its code and whichever location fields are known)
 CASES: list[tuple[dict[str, Any] | object, dict[str, Any]]] = [
-    (bluke(plays=["9S", "TS", "AS", "7D", "KH", "QD", "4H", "BL", "3C"]),
-     {"code": "not_in_hand", "play": 8, "seat": 1, "card": "3C"}),
-    (bluke(plays=["9S", "4H", "AS"]),
-     {"code": "must_follow_suit", "play": 1, "seat": 2, "card": "4H"}),
-    (bluke(plays=["9S", "TS", "AS", "7D", "KH", "QD", "4H", "BL"]),
-     {"code": "wrong_number_of_plays", "seat": 1}),
-    (bluke(plays=[*EXAMPLE_HAND["plays"], "AS"]),
-     {"code": "wrong_number_of_plays", "play": 9, "card": "AS"}),
+    (
+        bluke(plays=["9S", "TS", "AS", "7D", "KH", "QD", "4H", "BL", "3C"]),
+        {"code": "not_in_hand", "play": 8, "seat": 1, "card": "3C"},
+    ),
+    (
+        bluke(plays=["9S", "4H", "AS"]),
+        {"code": "must_follow_suit", "play": 1, "seat": 2, "card": "4H"},
+    ),
+    (
+        bluke(plays=["9S", "TS", "AS", "7D", "KH", "QD", "4H", "BL"]),
+        {"code": "wrong_number_of_plays", "seat": 1},
+    ),
+    (
+        bluke(plays=[*EXAMPLE_HAND["plays"], "AS"]),
+        {"code": "wrong_number_of_plays", "play": 9, "card": "AS"},
+    ),
     (bluke(plays=["9S", "TS", "XX"]), {"code": "bad_card", "play": 2, "card": "XX"}),
     (bluke(plays=["9S", "4H", "XX"]), {"code": "must_follow_suit", "play": 1}),
-    ({"game": "buck_euchre", "dealer": 0, "deal": [["9S", "TS", "JS", "QS", "KS"],
-      ["9H", "TH", "JH", "QH", "KH"], ["9D", "TD", "JD", "QD", "KD"], ["9C", "TC", "JC", "QC", "KC"]],
-      "turn_up": "AH", "calls": ["order"], "discard": "AS", "plays": []},
-     {"code": "bad_discard", "seat": 0, "card": "AS"}),
+    (
+        {
+            "game": "buck_euchre",
+            "dealer": 0,
+            "deal": [
+                ["9S", "TS", "JS", "QS", "KS"],
+                ["9H", "TH", "JH", "QH", "KH"],
+                ["9D", "TD", "JD", "QD", "KD"],
+                ["9C", "TC", "JC", "QC", "KC"],
+            ],
+            "turn_up": "AH",
+            "calls": ["order"],
+            "discard": "AS",
+            "plays": [],
+        },
+        {"code": "bad_discard", "seat": 0, "card": "AS"},
+    ),
     (bluke(turn_up="5Z"), {"code": "bad_card", "card": "5Z"}),
-    (bluke(deal=[["AS", "7D", "BL"], ["KH", "2C", "9S"], ["QD", "TS", 4]]),
-     {"code": "bad_card", "seat": 2}),
-    (bluke(deal=[["AS", "7D", "BL"], ["KH", "2C", "9S"], ["QD", "TS", "AS"]]),
-     {"code": "duplicate_card", "seat": 2, "card": "AS"}),
+    (
+        bluke(deal=[["AS", "7D", "BL"], ["KH", "2C", "9S"], ["QD", "TS", 4]]),
+        {"code": "bad_card", "seat": 2},
+    ),
+    (
+        bluke(deal=[["AS", "7D", "BL"], ["KH", "2C", "9S"], ["QD", "TS", "AS"]]),
+        {"code": "duplicate_card", "seat": 2, "card": "AS"},
+    ),
     (bluke(turn_up="BL"), {"code": "duplicate_card", "card": "BL"}),
-    (bluke(deal=[["AS", "7D", "BL"], ["KH", "2C"], ["QD", "TS", "4H"]]),
-     {"code": "bad_deal", "seat": 1}),
+    (
+        bluke(deal=[["AS", "7D", "BL"], ["KH", "2C"], ["QD", "TS", "4H"]]),
+        {"code": "bad_deal", "seat": 1},
+    ),
     (bluke(deal=[["AS"]]), {"code": "bad_deal"}),
     (bluke(deal=[[]] * 3), {"code": "bad_deal"}),
     (bluke(bids=[1, 9, 2]), {"code": "bad_bid", "seat": 1}),
-    ({"game": "buck_euchre", "dealer": 0, "deal": [], "turn_up": "AD", "calls": [], "plays": []},
-     {"code": "bad_deal"}),
+    (
+        {"game": "buck_euchre", "dealer": 0, "deal": [], "turn_up": "AD", "calls": [], "plays": []},
+        {"code": "bad_deal"},
+    ),
     ({**BUCK_RESULTS, "drops": [1]}, {"code": "bad_drop", "seat": 1}),
     ({**BUCK_RESULTS, "tricks": [1, 3, 1, 1]}, {"code": "bad_tricks"}),
     ({**BUCK_RESULTS, "maker": None}, {"code": "bad_call"}),
-    ({"game": "bluke", "players": 2, "first_dealer": 0, "options": {"max_cards": 1},
-      "hands": [{"trump": "S", "bids": [1, 1], "tricks": [1, 0]}] * 2},
-     {"code": "game_over", "hand": 1}),
+    (
+        {
+            "game": "bluke",
+            "players": 2,
+            "first_dealer": 0,
+            "options": {"max_cards": 1},
+            "hands": [{"trump": "S", "bids": [1, 1], "tricks": [1, 0]}] * 2,
+        },
+        {"code": "game_over", "hand": 1},
+    ),
     (bluke(extra=1), {"code": "invalid"}),
     ({k: v for k, v in EXAMPLE_HAND.items() if k != "plays"}, {"code": "invalid"}),
     (bluke(game="chess"), {"code": "invalid"}),
@@ -63,8 +105,11 @@ CASES: list[tuple[dict[str, Any] | object, dict[str, Any]]] = [
     (bluke(options={"bluke_lead": "wild"}), {"code": "invalid"}),
     (bluke(options={"jokers": 3}), {"code": "invalid"}),
     ([EXAMPLE_HAND], {"code": "invalid"}),
-    ({"game": "bluke", "players": 3, "first_dealer": 0, "hands": [7]}, {"code": "invalid", "hand": 0}),
-]  # fmt: skip
+    (
+        {"game": "bluke", "players": 3, "first_dealer": 0, "hands": [7]},
+        {"code": "invalid", "hand": 0},
+    ),
+]
 
 
 @pytest.mark.parametrize(("record", "expected"), CASES)
@@ -76,7 +121,9 @@ def test_each_fault_is_reported_with_its_code_and_place(
     error = answer["error"]
     assert {key: error.get(key) for key in expected} == expected
     assert isinstance(error["message"], str) and error["message"]
-    assert list(error) == [k for k in ("code", "hand", "play", "seat", "card", "message") if k in error]
+    assert list(error) == [
+        k for k in ("code", "hand", "play", "seat", "card", "message") if k in error
+    ]
 
 
 def test_every_documented_code_is_produced_by_some_record() -> None:

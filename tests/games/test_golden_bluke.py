@@ -30,8 +30,14 @@ def test_the_worked_move_log_answers_exactly_as_documented() -> None:
 
 
 def test_the_worked_results_only_hand() -> None:
-    record = {"game": "bluke", "dealer": 2, "cards": 5, "trump": "H",
-              "bids": [2, 1, 1, 3], "tricks": [2, 0, 1, 2]}  # fmt: skip
+    record = {
+        "game": "bluke",
+        "dealer": 2,
+        "cards": 5,
+        "trump": "H",
+        "bids": [2, 1, 1, 3],
+        "tricks": [2, 0, 1, 2],
+    }
     assert check_record(record) == {
         "ok": True,
         "game": "bluke",
@@ -47,8 +53,14 @@ def test_the_worked_results_only_hand() -> None:
 def test_the_four_scoring_examples(bid: int, took: int, points: int) -> None:
     assert hand_points(bid, took) == points
     other = 13 - took
-    record = {"game": "bluke", "dealer": 0, "cards": 13, "trump": "S",
-              "bids": [bid, 1], "tricks": [took, other]}  # fmt: skip
+    record = {
+        "game": "bluke",
+        "dealer": 0,
+        "cards": 13,
+        "trump": "S",
+        "bids": [bid, 1],
+        "tricks": [took, other],
+    }
     assert check_record(record)["points"][0] == points
 
 
@@ -81,13 +93,29 @@ def test_the_schedule_goes_down_to_one_and_back(players: int, largest: int, hand
 
 def test_max_cards_shortens_the_game() -> None:
     assert Bluke(4, max_cards=3).schedule == (3, 2, 1, 2, 3)
-    assert error_of({"game": "bluke", "players": 4, "first_dealer": 0,
-                     "options": {"max_cards": 14}, "hands": []})["code"] == "invalid"  # fmt: skip
+    assert (
+        error_of(
+            {
+                "game": "bluke",
+                "players": 4,
+                "first_dealer": 0,
+                "options": {"max_cards": 14},
+                "hands": [],
+            }
+        )["code"]
+        == "invalid"
+    )
 
 
 def test_a_turned_up_bluke_means_no_trump() -> None:
-    record = {"game": "bluke", "dealer": 0, "deal": deal_of("AS 7D", "KH 2C", "QD TS"),
-              "turn_up": "BH", "bids": [1, 1, 1], "plays": ["KH", "QD", "AS", "2C", "TS", "7D"]}  # fmt: skip
+    record = {
+        "game": "bluke",
+        "dealer": 0,
+        "deal": deal_of("AS 7D", "KH 2C", "QD TS"),
+        "turn_up": "BH",
+        "bids": [1, 1, 1],
+        "plays": ["KH", "QD", "AS", "2C", "TS", "7D"],
+    }
     answer = check_record(record)
     assert answer["trump"] is None
     assert answer["winners"] == [1, 1]
@@ -95,14 +123,26 @@ def test_a_turned_up_bluke_means_no_trump() -> None:
 
 
 def test_the_hi_bluke_beats_the_lo_bluke_and_a_bluke_may_be_played_instead_of_following() -> None:
-    record = {"game": "bluke", "dealer": 0, "deal": deal_of("BH 3H", "5H 9C", "BL 6H"),
-              "turn_up": "2S", "bids": [1, 1, 1], "plays": ["5H", "BL", "BH", "3H", "9C", "6H"]}  # fmt: skip
+    record = {
+        "game": "bluke",
+        "dealer": 0,
+        "deal": deal_of("BH 3H", "5H 9C", "BL 6H"),
+        "turn_up": "2S",
+        "bids": [1, 1, 1],
+        "plays": ["5H", "BL", "BH", "3H", "9C", "6H"],
+    }
     assert check_record(record)["winners"] == [0, 2]
 
 
 def test_a_led_bluke_calls_for_trumps_by_default() -> None:
-    record = {"game": "bluke", "dealer": 0, "deal": deal_of("AS 7D", "BL 2C", "TS 4H"),
-              "turn_up": "5S", "bids": [1, 1, 1], "plays": ["BL", "4H", "7D", "2C", "TS", "AS"]}  # fmt: skip
+    record = {
+        "game": "bluke",
+        "dealer": 0,
+        "deal": deal_of("AS 7D", "BL 2C", "TS 4H"),
+        "turn_up": "5S",
+        "bids": [1, 1, 1],
+        "plays": ["BL", "4H", "7D", "2C", "TS", "AS"],
+    }
     assert error_of(record) == {
         "code": "must_follow_suit",
         "play": 1,
@@ -116,17 +156,29 @@ def test_a_led_bluke_calls_for_trumps_by_default() -> None:
 
 
 def test_a_led_bluke_frees_the_others_with_the_free_option() -> None:
-    record = {"game": "bluke", "dealer": 0, "deal": deal_of("AS 7D", "BL 2C", "TS 4H"),
-              "turn_up": "5S", "bids": [1, 1, 1], "plays": ["BL", "4H", "7D", "2C", "TS", "AS"],
-              "options": {"bluke_lead": "free"}}  # fmt: skip
+    record = {
+        "game": "bluke",
+        "dealer": 0,
+        "deal": deal_of("AS 7D", "BL 2C", "TS 4H"),
+        "turn_up": "5S",
+        "bids": [1, 1, 1],
+        "plays": ["BL", "4H", "7D", "2C", "TS", "AS"],
+        "options": {"bluke_lead": "free"},
+    }
     answer = check_record(record)
     assert answer["winners"] == [1, 0]
     assert answer["tricks"] == [1, 1, 0]
 
 
 def test_a_led_bluke_frees_the_others_in_a_hand_with_no_trump() -> None:
-    record = {"game": "bluke", "dealer": 0, "deal": deal_of("AS 7D", "BL 2C", "TS 4H"),
-              "turn_up": "BH", "bids": [1, 1, 1], "plays": ["BL", "4H", "7D", "2C", "TS", "AS"]}  # fmt: skip
+    record = {
+        "game": "bluke",
+        "dealer": 0,
+        "deal": deal_of("AS 7D", "BL 2C", "TS 4H"),
+        "turn_up": "BH",
+        "bids": [1, 1, 1],
+        "plays": ["BL", "4H", "7D", "2C", "TS", "AS"],
+    }
     assert check_record(record)["winners"] == [1, 1]
 
 
@@ -155,8 +207,14 @@ def test_following_suit_is_enforced_with_the_documented_error() -> None:
     hand = bluke_hand(deal_of("2S 3C", "AS 4C", "KS 5C"), "9H", [1, 1, 1])
     hand.play(card("AS"))
     assert hand.legal_actions() == [card("KS")]
-    record = {"game": "bluke", "dealer": 0, "deal": deal_of("2S 3C", "AS 4C", "KS 5C"),
-              "turn_up": "9H", "bids": [1, 1, 1], "plays": ["AS", "5C"]}  # fmt: skip
+    record = {
+        "game": "bluke",
+        "dealer": 0,
+        "deal": deal_of("2S 3C", "AS 4C", "KS 5C"),
+        "turn_up": "9H",
+        "bids": [1, 1, 1],
+        "plays": ["AS", "5C"],
+    }
     assert error_of(record) == {
         "code": "must_follow_suit",
         "play": 1,
@@ -167,14 +225,24 @@ def test_following_suit_is_enforced_with_the_documented_error() -> None:
 
 
 def test_a_player_unable_to_follow_may_play_any_card_and_trumps_win() -> None:
-    record = {"game": "bluke", "dealer": 0, "deal": deal_of("2S 3C", "AS 4C", "9H 5C"),
-              "turn_up": "8H", "bids": [1, 1, 1], "plays": ["AS", "9H", "2S", "5C", "3C", "4C"]}  # fmt: skip
+    record = {
+        "game": "bluke",
+        "dealer": 0,
+        "deal": deal_of("2S 3C", "AS 4C", "9H 5C"),
+        "turn_up": "8H",
+        "bids": [1, 1, 1],
+        "plays": ["AS", "9H", "2S", "5C", "3C", "4C"],
+    }
     assert check_record(record)["winners"] == [2, 2]
 
 
 def test_bids_run_from_one_to_the_cards_dealt() -> None:
     record = dict(EXAMPLE_HAND, bids=[1, 0, 2])
-    assert error_of(record) == {"code": "bad_bid", "seat": 1, "message": "seat 1 bid 0: bids run 1..3"}
+    assert error_of(record) == {
+        "code": "bad_bid",
+        "seat": 1,
+        "message": "seat 1 bid 0: bids run 1..3",
+    }
     assert error_of(dict(EXAMPLE_HAND, bids=[1, 4, 2]))["code"] == "bad_bid"
     assert error_of(dict(EXAMPLE_HAND, bids=[1, 1]))["code"] == "bad_bid"
     assert error_of(dict(EXAMPLE_HAND, bids=[1, True, 1]))["code"] == "bad_bid"
@@ -184,17 +252,48 @@ def test_bids_run_from_one_to_the_cards_dealt() -> None:
 
 def test_the_documented_error_example_in_a_game() -> None:
     """records.md's example: hand 3, play 17, seat 2 plays 9C holding 4H."""
-    plays = ["9S", "6S", "TS", "JC", "KC", "BL", "5C", "4C", "QC", "8S", "QS", "4S", "6H",
-             "AH", "3H", "KH", "9H", "4H", "2D", "AC", "5D", "3C", "4D", "2S", "7D", "3S",
-             "9C", "QH", "7S", "8H"]  # fmt: skip
+    plays = [
+        "9S",
+        "6S",
+        "TS",
+        "JC",
+        "KC",
+        "BL",
+        "5C",
+        "4C",
+        "QC",
+        "8S",
+        "QS",
+        "4S",
+        "6H",
+        "AH",
+        "3H",
+        "KH",
+        "9H",
+        "4H",
+        "2D",
+        "AC",
+        "5D",
+        "3C",
+        "4D",
+        "2S",
+        "7D",
+        "3S",
+        "9C",
+        "QH",
+        "7S",
+        "8H",
+    ]
     hand_3 = {
-        "deal": [["4S", "2D", "TS", "QH", "JC", "AH", "7D", "4D", "KH", "4C"],
-                 ["9S", "3S", "9H", "QC", "2S", "8S", "3H", "7S", "KC", "AC"],
-                 ["5C", "8H", "9C", "5D", "6S", "3C", "QS", "4H", "6H", "BL"]],
+        "deal": [
+            ["4S", "2D", "TS", "QH", "JC", "AH", "7D", "4D", "KH", "4C"],
+            ["9S", "3S", "9H", "QC", "2S", "8S", "3H", "7S", "KC", "AC"],
+            ["5C", "8H", "9C", "5D", "6S", "3C", "QS", "4H", "6H", "BL"],
+        ],
         "turn_up": "3D",
         "bids": [1, 2, 2],
         "plays": plays,
-    }  # fmt: skip
+    }
     game = {
         "game": "bluke",
         "players": 3,
@@ -250,16 +349,27 @@ def test_a_whole_game_totals_ranks_and_game_over() -> None:
 
 
 def test_a_hand_in_a_game_follows_the_schedule_and_dealer_rotation() -> None:
-    game = {"game": "bluke", "players": 3, "first_dealer": 1, "options": {"max_cards": 2},
-            "hands": [{"trump": "S", "bids": [1, 1, 1], "tricks": [1, 1, 0], "dealer": 2}]}  # fmt: skip
+    game = {
+        "game": "bluke",
+        "players": 3,
+        "first_dealer": 1,
+        "options": {"max_cards": 2},
+        "hands": [{"trump": "S", "bids": [1, 1, 1], "tricks": [1, 1, 0], "dealer": 2}],
+    }
     error = error_of(game)
     assert (error["code"], error["hand"]) == ("invalid", 0)
     assert "dealer of this hand is seat 1" in error["message"]
     game["hands"] = [{"trump": "S", "bids": [1, 1, 1], "tricks": [1, 0, 0], "cards": 1}]
     assert error_of(game)["code"] == "bad_deal"
     # a move log of the wrong size for the schedule
-    game["hands"] = [{"deal": deal_of("AS", "KS", "QS"), "turn_up": "2H", "bids": [1, 1, 1],
-                      "plays": ["AS", "QS", "KS"]}]  # fmt: skip
+    game["hands"] = [
+        {
+            "deal": deal_of("AS", "KS", "QS"),
+            "turn_up": "2H",
+            "bids": [1, 1, 1],
+            "plays": ["AS", "QS", "KS"],
+        }
+    ]
     assert error_of(game)["code"] == "bad_deal"
     # seat 2 (left of the first dealer, 1) leads the first hand
     game["hands"][0]["deal"] = deal_of("AS 3S", "KS 4S", "QS 5S")

@@ -20,8 +20,14 @@ def log(**fields: Any) -> dict[str, Any]:
 
 
 def test_the_worked_results_only_hand() -> None:
-    record = {"game": "buck_euchre", "dealer": 0, "trump": "S", "maker": 1, "drops": [3],
-              "tricks": [1, 3, 1, 0]}  # fmt: skip
+    record = {
+        "game": "buck_euchre",
+        "dealer": 0,
+        "trump": "S",
+        "maker": 1,
+        "drops": [3],
+        "tricks": [1, 3, 1, 0],
+    }
     assert check_record(record) == {
         "ok": True,
         "game": "buck_euchre",
@@ -74,8 +80,11 @@ def test_ordering_up_gives_the_dealer_the_turned_card_and_a_discard() -> None:
     assert len(hand.legal_actions()) == 6
     hand.discard(card("9S"))
     assert (hand.trump.value, hand.maker) == ("D", 1)
-    plays = first_legal_plays(hand_after_drops := buck_hand(
-        DEAL, "AD", dealer=3, calls=("pass", "order"), discard="9S", drops=(2,)))  # fmt: skip
+    plays = first_legal_plays(
+        hand_after_drops := buck_hand(
+            DEAL, "AD", dealer=3, calls=("pass", "order"), discard="9S", drops=(2,)
+        )
+    )
     answer = check_record(log(calls=["pass", "order"], discard="9S", drops=[2], plays=plays))
     assert answer["ok"] is True
     assert answer == hand_after_drops.result().to_json()
@@ -93,8 +102,9 @@ def test_the_discarded_card_cannot_be_played() -> None:
 
 
 def test_a_turned_up_club_is_trump_with_no_calls_and_no_drops() -> None:
-    hand = BuckEuchre().new_hand(dealer=3, deal=[[card(c) for c in h] for h in DEAL],
-                                 turn_up=card("TC"))  # fmt: skip
+    hand = BuckEuchre().new_hand(
+        dealer=3, deal=[[card(c) for c in h] for h in DEAL], turn_up=card("TC")
+    )
     assert (hand.phase.value, hand.trump.value, hand.maker) == ("play", "C", None)
     record = log(turn_up="TC", calls=[], plays=first_legal_plays(hand))
     answer = check_record(record)
@@ -114,8 +124,9 @@ def test_a_turned_up_club_is_trump_with_no_calls_and_no_drops() -> None:
 
 
 def test_the_left_bower_of_clubs_is_the_jack_of_spades() -> None:
-    hand = BuckEuchre().new_hand(dealer=3, deal=[[card(c) for c in h] for h in DEAL],
-                                 turn_up=card("TC"))  # fmt: skip
+    hand = BuckEuchre().new_hand(
+        dealer=3, deal=[[card(c) for c in h] for h in DEAL], turn_up=card("TC")
+    )
     hand.play(card("9C"))  # seat 0 leads a trump
     hand.play(card("AS"))  # seat 1 has no club
     hand.play(card("AC"))
@@ -128,8 +139,10 @@ def test_eight_passes_play_with_no_trump_and_no_bowers() -> None:
     hand.play(card("TD"))
     # JD is a plain diamond now, so seat 1 may follow with either
     assert hand.legal_actions() == [card("9D"), card("JD")]
-    record = log(calls=["pass"] * 8, plays=first_legal_plays(buck_hand(
-        DEAL, "AD", dealer=3, calls=("pass",) * 8)))  # fmt: skip
+    record = log(
+        calls=["pass"] * 8,
+        plays=first_legal_plays(buck_hand(DEAL, "AD", dealer=3, calls=("pass",) * 8)),
+    )
     assert check_record(record)["trump"] is None
 
 
