@@ -6,6 +6,7 @@ is the state of one hand, driven by :meth:`BlukeHand.apply_action`.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from typing import ClassVar, Final, Literal
 from games.cards import ALL_CARDS, BLUKE_DECK, HI_BLUKE, LO_BLUKE, Card, Suit
 from games.errors import IllegalMove, InvalidRecord, shown
 from games.results import HandResult
-from games.tricks import TrickPlay, TrickRules
+from games.tricks import BIT_OF, TrickPlay, TrickRules, mask_of
 
 NAME: Final = "bluke"
 MIN_PLAYERS: Final = 2
@@ -159,16 +160,14 @@ class BlukeHand:
         hands = _check_deal(game, deal, turn_up)
         self.game = game
         self.dealer = dealer
-        self.cards = len(hands[0])
+        self.cards = len(deal[0])
         self.turn_up = turn_up
         self.deal: tuple[tuple[Card, ...], ...] = tuple(tuple(h) for h in deal)
         self.trump: Suit | None = turn_up.suit
         self.bids: list[int | None] = [None] * n
         self._bidder: int | None = (dealer + 1) % n
         first = (dealer + 1) % n
-        self.tricks = TrickPlay(
-            game.trick_rules(self.trump), hands, [(first + k) % n for k in range(n)], first
-        )
+        self.tricks = TrickPlay(game.trick_rules(self.trump), hands, _clockwise(n, first), first)
 
     @property
     def phase(self) -> Phase:
@@ -230,13 +229,13 @@ class BlukeHand:
             game=NAME,
             trump=self.trump,
             tricks=tuple(tricks),
-            points=tuple(hand_points(b, t) for b, t in zip(self.bids, tricks, strict=True)),  # type: ignore[arg-type]
+            points=tuple([hand_points(b, t) for b, t in zip(self.bids, tricks, strict=True)]),  # type: ignore[arg-type]
             winners=tuple(self.tricks.winners),
         )
 
 
-def _check_deal(game: Bluke, deal: Sequence[Sequence[Card]], turn_up: Card) -> list[set[Card]]:
-    """The dealt hands as sets, after checking the deal's shape and cards."""
+def _check_deal(game: Bluke, deal: Sequence[Sequence[Card]], turn_up: Card) -> list[int]:
+    """The dealt hands as bit masks, after checking the deal's shape and cards."""
     n = game.players
     if len(deal) != n:
         raise InvalidRecord("bad_deal", f"deal has {len(deal)} hands for {n} players")
@@ -250,24 +249,38 @@ def _check_deal(game: Bluke, deal: Sequence[Sequence[Card]], turn_up: Card) -> l
         raise InvalidRecord(
             "bad_deal", f"a hand of {size} cards is outside 1..{game.largest_hand} for {n} players"
         )
-    hands = [set(dealt) for dealt in deal]
-    dealt_cards = set().union(*hands)
-    if len(dealt_cards) != n * size or turn_up in dealt_cards:
-        seen: set[Card] = set()
-        for seat, dealt in enumerate(deal):
-            for dealt_card in dealt:
-                if dealt_card in seen:
-                    raise InvalidRecord(
-                        "duplicate_card",
-                        f"{dealt_card} is dealt twice",
-                        seat=seat,
-                        card=dealt_card.code,
-                    )
-                seen.add(dealt_card)
+    masks = []
+    dealt_mask = 0
+    for dealt in deal:
+        mask = mask_of(dealt)
+        if mask.bit_count() != size or mask & dealt_mask:
+            _raise_duplicate(deal)
+        dealt_mask |= mask
+        masks.append(mask)
+    if dealt_mask & BIT_OF[turn_up]:
         raise InvalidRecord(
             "duplicate_card", f"the turned-up {turn_up} is also dealt", card=turn_up.code
         )
-    return hands
+    return masks
+
+
+def _raise_duplicate(deal: Sequence[Sequence[Card]]) -> None:
+    seen: set[Card] = set()
+    for seat, dealt in enumerate(deal):
+        for dealt_card in dealt:
+            if dealt_card in seen:
+                raise InvalidRecord(
+                    "duplicate_card",
+                    f"{dealt_card} is dealt twice",
+                    seat=seat,
+                    card=dealt_card.code,
+                )
+            seen.add(dealt_card)
+
+
+@functools.cache
+def _clockwise(players: int, first: int) -> tuple[int, ...]:
+    return tuple((first + k) % players for k in range(players))
 
 
 def _make_trick_rules(trump: Suit | None, bluke_lead: str) -> TrickRules:

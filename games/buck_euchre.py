@@ -16,7 +16,7 @@ from typing import ClassVar, Final, Literal
 from games.cards import EUCHRE_DECK, Card, Suit
 from games.errors import IllegalMove, InvalidRecord, shown
 from games.results import HandResult
-from games.tricks import TrickPlay, TrickRules
+from games.tricks import TrickPlay, TrickRules, mask_of
 
 NAME: Final = "buck_euchre"
 PLAYERS: Final = 4
@@ -326,7 +326,7 @@ class BuckEuchreHand:
             self._lone = playing[0] if playing else None
             self._phase = Phase.OVER
             return
-        hands = [h if s in playing else set() for s, h in enumerate(self.hands)]
+        hands = [mask_of(h) if s in playing else 0 for s, h in enumerate(self.hands)]
         self.tricks = TrickPlay(self.game.trick_rules(self.trump), hands, playing, playing[0])
         self._phase = Phase.PLAY
 

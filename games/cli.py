@@ -10,6 +10,7 @@ JSON at all (it is named on standard error and gets no answers).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from collections.abc import Iterator, Sequence
@@ -102,9 +103,22 @@ def main(
         "files", nargs="*", metavar="FILE", help="JSON or JSON Lines (default: stdin)"
     )
     args = parser.parse_args(argv)
+    # Checking allocates many short-lived objects without reference cycles;
+    # the cyclic collector would only spend time (a third of it, measured)
+    # finding nothing. The command is a short-lived process.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _check_files(args.files or ["-"], stdin, stdout, stderr)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _check_files(names: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
 
     status = EXIT_VALID
-    for name in args.files or ["-"]:
+    for name in names:
         shown = "standard input" if name == "-" else name
         try:
             text = _read(name, stdin)

@@ -10,13 +10,11 @@ MAX_RECORD_CHARS: Final = 2_000_000
 """A record's JSON text. A complete 15-hand Bluke game for 4 players written
 with generous spacing is about 40,000 characters."""
 
-MAX_NESTING: Final = 16
-"""Deepest JSON nesting accepted; real records nest at most 5 deep."""
-
-MAX_INT_DIGITS: Final = 30
-"""Longer integer literals are read as 'too large' rather than converted
-(Python refuses to convert beyond 4,300 digits, and nothing in a record needs
-more than two)."""
+# Integer literals longer than Python's limit for converting text to int
+# (4,300 digits by default) are answered 'too_large'; shorter ones are read
+# and then refused by the range checks. Nesting deeper than Python's
+# recursion limit lets the JSON reader allows (about 1,000) is 'too_large'
+# too; real records nest at most five deep.
 
 MAX_BUCK_EUCHRE_HANDS: Final = 1_000
 """A Buck Euchre game has no fixed length; real games last 5 to 30 hands."""

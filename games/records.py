@@ -12,6 +12,7 @@ pads use (:class:`~games.bluke.BlukeHand`,
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -26,33 +27,39 @@ from games.errors import shown as _shown
 from games.errors import shown_card as _shown_card
 from games.limits import (
     MAX_BUCK_EUCHRE_HANDS,
-    MAX_INT_DIGITS,
-    MAX_NESTING,
     MAX_RECORD_CHARS,
-    MAX_STRING_SHOWN,
 )
 from games.results import GameResult, HandResult, competition_ranks
 
 GAMES = (bluke.NAME, buck_euchre.NAME)
 
-_HAND_LOG_FIELDS = {
-    bluke.NAME: ({"deal", "turn_up", "bids", "plays"}, set()),
-    buck_euchre.NAME: ({"deal", "turn_up", "plays"}, {"calls", "discard", "drops"}),
-}
-_HAND_RESULT_FIELDS = {
-    bluke.NAME: ({"trump", "bids", "tricks"}, {"cards"}),
-    buck_euchre.NAME: ({"trump", "tricks"}, {"maker", "drops"}),
-}
-_HEADER_FIELDS = {"game", "dealer", "options"}
-"""Fields a hand of its own carries and a hand inside a game may omit."""
 
-_GAME_FIELDS = ({"game", "first_dealer", "hands"}, {"players", "options"})
+def _fields(required: str, optional: str = "") -> tuple[frozenset[str], frozenset[str]]:
+    """Required and allowed field names, from space-separated lists."""
+    return frozenset(required.split()), frozenset(required.split() + optional.split())
+
+
+# Keyed by (game, whether the hand is a move log).
+_STANDALONE_FIELDS = {
+    (bluke.NAME, True): _fields("game dealer deal turn_up bids plays", "options"),
+    (bluke.NAME, False): _fields("game dealer cards trump bids tricks", "options"),
+    (buck_euchre.NAME, True): _fields(
+        "game dealer deal turn_up plays", "calls discard drops options"
+    ),
+    (buck_euchre.NAME, False): _fields("game dealer trump tricks", "maker drops options"),
+}
+_IN_GAME_FIELDS = {
+    (bluke.NAME, True): _fields("deal turn_up bids plays", "game dealer"),
+    (bluke.NAME, False): _fields("trump bids tricks", "game dealer cards"),
+    (buck_euchre.NAME, True): _fields("deal turn_up plays", "game dealer calls discard drops"),
+    (buck_euchre.NAME, False): _fields("trump tricks", "game dealer maker drops"),
+}
+_GAME_FIELDS = {
+    bluke.NAME: _fields("game players first_dealer hands", "options"),
+    buck_euchre.NAME: _fields("game first_dealer hands", "players options"),
+}
 
 RulesT = Bluke | BuckEuchre
-
-
-class TooLarge(Exception):
-    """Raised by the JSON reader's hooks for input beyond the limits."""
 
 
 # -- entry points ------------------------------------------------------------
@@ -83,17 +90,18 @@ def parse_record(text: str | bytes) -> object:
             "too_large", f"a record is at most {MAX_RECORD_CHARS} characters, not {len(text)}"
         )
     try:
-        return json.loads(text, parse_int=_parse_int)
-    except TooLarge as error:
-        raise InvalidRecord("too_large", str(error)) from None
+        return _DECODER.decode(text if isinstance(text, str) else text.decode())
+    except ValueError as error:
+        # Python refuses to convert integer literals of more than
+        # sys.get_int_max_str_digits() digits; nothing in a record needs them.
+        if "integer string conversion" in str(error):
+            raise InvalidRecord("too_large", "a number in the record is too large") from None
+        raise
     except RecursionError:
-        raise InvalidRecord("too_large", f"a record nests at most {MAX_NESTING} deep") from None
+        raise InvalidRecord("too_large", "the record is nested too deeply") from None
 
 
-def _parse_int(text: str) -> int:
-    if len(text) > MAX_INT_DIGITS:
-        raise TooLarge(f"the number {text[:MAX_STRING_SHOWN]}... is too large")
-    return int(text)
+_DECODER = json.JSONDecoder()
 
 
 # -- hands -----------------------------------------------------------------
@@ -103,10 +111,7 @@ def evaluate_hand(record: Mapping[str, Any]) -> HandResult:
     """The result of a hand record standing alone."""
     name = _game_name(record)
     form = "deal" in record
-    required, optional = (_HAND_LOG_FIELDS if form else _HAND_RESULT_FIELDS)[name]
-    if name == bluke.NAME and not form:
-        required = required | {"cards"}
-    _check_fields(record, required | {"game", "dealer"}, optional | {"options"})
+    _check_fields(record, *_STANDALONE_FIELDS[name, form])
     options = _options(record.get("options", {}))
     if name == buck_euchre.NAME:
         rules: RulesT = _rules(name, buck_euchre.PLAYERS, options)
@@ -251,11 +256,8 @@ def _bidding_order(dealer: int, players: int) -> list[int]:
 
 def evaluate_game(record: Mapping[str, Any]) -> GameResult:
     """The result of a whole game record (complete or still in progress)."""
-    required, optional = _GAME_FIELDS
     name = _game_name(record)
-    if name == bluke.NAME:
-        required = required | {"players"}
-    _check_fields(record, required, optional)
+    _check_fields(record, *_GAME_FIELDS[name])
     players = _int(record.get("players", buck_euchre.PLAYERS), "players")
     rules = _rules(name, players, _options(record.get("options", {})))
     first_dealer = _int(record["first_dealer"], "first_dealer")
@@ -310,9 +312,7 @@ class GameTally:
         """A hand in a game may repeat ``game``, ``dealer`` and ``cards`` but
         must not contradict them; its other fields are those of its form."""
         rules = self.rules
-        form = "deal" in record
-        required, optional = (_HAND_LOG_FIELDS if form else _HAND_RESULT_FIELDS)[rules.name]
-        _check_fields(record, required, optional | {"game", "dealer"})
+        _check_fields(record, *_IN_GAME_FIELDS[rules.name, "deal" in record])
         if "game" in record and record["game"] != rules.name:
             raise InvalidRecord(
                 "invalid", f"a hand of {rules.name} says game {_shown(record['game'])}"
@@ -372,6 +372,20 @@ def _game_name(record: Mapping[str, Any]) -> str:
 
 
 def _rules(name: str, players: int, options: dict[str, Any]) -> RulesT:
+    """The rules object for a game, players and options (cached: records
+    repeat the same few)."""
+    try:
+        return _cached_rules(name, players, tuple(sorted(options.items())))
+    except TypeError:  # an option value that cannot be a cache key
+        return _make_rules(name, players, options)
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_rules(name: str, players: int, options: tuple[tuple[str, Any], ...]) -> RulesT:
+    return _make_rules(name, players, dict(options))
+
+
+def _make_rules(name: str, players: int, options: dict[str, Any]) -> RulesT:
     if name == bluke.NAME:
         unknown = set(options) - {"bluke_lead", "max_cards"}
         if unknown:
@@ -392,11 +406,15 @@ def _options(value: object) -> dict[str, Any]:
     return value
 
 
-def _check_fields(record: Mapping[str, Any], required: set[str], optional: set[str]) -> None:
+def _check_fields(
+    record: Mapping[str, Any], required: frozenset[str], allowed: frozenset[str]
+) -> None:
+    keys = record.keys()
+    if required <= keys and keys <= allowed:
+        return
     for name in sorted(required):
         if name not in record:
             raise InvalidRecord("invalid", f"missing field {name!r}")
-    allowed = required | optional
     for name in record:
         if name not in allowed:
             raise InvalidRecord("invalid", f"unknown field {_shown(name)}")

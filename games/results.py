@@ -25,10 +25,11 @@ class HandResult:
     takes_all: int | None = None
 
     def to_json(self) -> dict[str, Any]:
+        # Suit is a str enum, so json.dumps writes the trump as its letter.
         out: dict[str, Any] = {
             "ok": True,
             "game": self.game,
-            "trump": self.trump.value if self.trump is not None else None,
+            "trump": self.trump,
             "tricks": list(self.tricks),
             "points": list(self.points),
         }

@@ -2,98 +2,134 @@
 and who wins a trick.
 
 A game describes how its cards behave once trump is known with a
-:class:`TrickRules` (which suit each card belongs to, which suit a lead
+:class:`TrickRules` (which suit each card counts as, which suit a lead
 obliges the others to follow, which cards beat everything of the suit led),
 and plays the tricks of a hand with a :class:`TrickPlay`.
+
+Hands are held as bit masks over :data:`~games.cards.ALL_CARDS` (bit ``i``
+is the card whose ``index`` is ``i``) and the rules are precomputed into
+tables indexed by card, because replaying a record runs this loop for every
+card played and it is the engine's hot path.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from typing import Final
 
-from games.cards import Card, Suit
-from games.errors import IllegalMove
+from games.cards import ALL_CARDS, Card, Suit
+from games.errors import IllegalMove, InvalidRecord, shown, shown_card
+
+BITS: Final[tuple[int, ...]] = tuple(1 << card.index for card in ALL_CARDS)
+BIT_OF: Final[dict[Card, int]] = {card: 1 << card.index for card in ALL_CARDS}
 
 
-@dataclass(frozen=True, slots=True)
+def mask_of(cards: Iterable[Card]) -> int:
+    """The bit mask of a set of distinct cards."""
+    return sum(map(BIT_OF.__getitem__, cards))
+
+
+def cards_of(mask: int) -> list[Card]:
+    """The cards of a bit mask, in deck order."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(ALL_CARDS[low.bit_length() - 1])
+        mask ^= low
+    return found
+
+
 class TrickRules:
-    """How the cards behave in trick play for one choice of trump.
+    """How the cards of one deck behave in trick play for one choice of trump.
 
-    - ``suit_of``: the suit a card counts as when following (the left bower
-      counts as trump); ``None`` for a card that may be played at any time
-      and never follows anything (a Bluke).
-    - ``follow_after``: for each card, the suit that the other players must
-      follow when it is led, or ``None`` if they may play anything.
+    - ``suit_of``: for every card of the deck, the suit it counts as when
+      following (the left bower counts as trump), or ``None`` for a card that
+      may be played at any time and follows nothing (a Bluke).
+    - ``follow_after``: for each card, the suit the other players must follow
+      when it is led, or ``None`` if they may play anything.
     - ``power``: the strength of every card that wins whatever was led
       (trumps and Blukes); all are above 14, the highest plain rank.
     """
 
-    trump: Suit | None
-    suit_of: Mapping[Card, Suit | None]
-    follow_after: Mapping[Card, Suit | None]
-    power: Mapping[Card, int]
+    __slots__ = ("allowed_mask", "follow_mask", "strength", "suit_of", "trump")
 
-    def winning_index(self, trick: Sequence[Card]) -> int:
-        """The position in ``trick`` of the card that takes it."""
-        power = self.power
-        led_suit = self.suit_of[trick[0]]
-        best_index, best = 0, -1
-        for index, played in enumerate(trick):
-            strength = power.get(played)
-            if strength is None:
-                strength = played.rank if self.suit_of[played] is led_suit else 0
-            if strength > best:
-                best_index, best = index, strength
-        return best_index
+    def __init__(
+        self,
+        *,
+        trump: Suit | None,
+        suit_of: Mapping[Card, Suit | None],
+        follow_after: Mapping[Card, Suit | None],
+        power: Mapping[Card, int],
+    ) -> None:
+        self.trump = trump
+        self.suit_of = dict(suit_of)
+        deck = list(suit_of)
+        suit_masks = {s: mask_of(c for c in deck if suit_of[c] is s) for s in Suit}
+        always_allowed = mask_of(c for c in deck if suit_of[c] is None)
+        by_led_suit: dict[Suit | None, tuple[int, ...]] = {}
+        for led in (*Suit, None):
+            by_led_suit[led] = tuple(
+                power[c] if c in power else (c.rank if c in suit_of and suit_of[c] is led else 0)
+                for c in ALL_CARDS
+            )
+        size = len(ALL_CARDS)
+        self.follow_mask = [0] * size
+        """For a card led, the cards that follow it (0: anything may be played)."""
+        self.allowed_mask = [0] * size
+        """For a card led, the cards a player may play even holding a follower."""
+        self.strength: list[tuple[int, ...]] = [by_led_suit[None]] * size
+        """For a card led, every card's strength in that trick."""
+        for c in deck:
+            follow = follow_after[c]
+            self.follow_mask[c.index] = suit_masks[follow] if follow is not None else 0
+            self.allowed_mask[c.index] = self.follow_mask[c.index] | always_allowed
+            self.strength[c.index] = by_led_suit[suit_of[c]]
 
 
 class TrickPlay:
     """The trick play of one hand, one card at a time.
 
-    ``hands`` are the cards each seat holds (seats that sit the hand out hold
-    nothing); ``seats`` are the seats that play, clockwise; ``leader`` leads
-    the first trick. Every method leaves the state unchanged when it raises.
+    ``hands`` are the bit masks of the cards each seat holds (seats that sit
+    the hand out hold nothing); ``seats`` are the seats that play, clockwise;
+    ``leader`` leads the first trick. A method that raises leaves the state
+    as it was before the card it refused.
     """
 
     __slots__ = (
+        "_allowed",
+        "_best",
+        "_best_seat",
         "_follow",
+        "_hands",
+        "_history",
         "_leader",
         "_next",
-        "_order_from",
-        "hands",
+        "_pos",
+        "_strength",
         "plays_made",
         "rules",
         "seats",
         "to_play",
-        "trick",
         "tricks",
         "winners",
     )
 
     def __init__(
-        self,
-        rules: TrickRules,
-        hands: Sequence[set[Card]],
-        seats: Sequence[int],
-        leader: int,
+        self, rules: TrickRules, hands: Sequence[int], seats: Sequence[int], leader: int
     ) -> None:
         self.rules = rules
-        self.hands = [set(h) for h in hands]
         self.seats = tuple(seats)
+        self._hands = list(hands)
         self.tricks = [0] * len(hands)
         self.winners: list[int] = []
-        self.trick: list[Card] = []
         self.plays_made = 0
-        self._follow: Suit | None = None
+        self._history: list[int] = []
+        self._pos = 0
         self._leader = leader
-        count = len(self.seats)
-        self._next = {s: self.seats[(i + 1) % count] for i, s in enumerate(self.seats)}
-        self._order_from = {
-            s: tuple(self.seats[(i + k) % count] for k in range(count))
-            for i, s in enumerate(self.seats)
-        }
-        self.to_play: int | None = leader if self.hands[leader] else None
+        self._next = _next_seats(self.seats)
+        self._follow = self._allowed = self._best = self._best_seat = 0
+        self._strength: tuple[int, ...] = ()
+        self.to_play: int | None = leader if self._hands[leader] else None
 
     @property
     def is_over(self) -> bool:
@@ -104,100 +140,129 @@ class TrickPlay:
         """The seat that led, or is to lead, the current trick."""
         return self._leader
 
+    @property
+    def hands(self) -> list[frozenset[Card]]:
+        """The cards each seat still holds."""
+        return [frozenset(cards_of(mask)) for mask in self._hands]
+
+    @property
+    def current_trick(self) -> list[Card]:
+        """The cards played to the trick in progress, in order."""
+        return [ALL_CARDS[index] for index in self._history[len(self._history) - self._pos :]]
+
     def legal_cards(self) -> list[Card]:
         """The cards the seat to play may play now, in deck order."""
         if self.to_play is None:
             return []
-        hand = self.hands[self.to_play]
-        follow = self._follow if self.trick else None
-        suit_of = self.rules.suit_of
-        if follow is not None and any(suit_of[c] is follow for c in hand):
-            legal = [c for c in hand if suit_of[c] is follow or suit_of[c] is None]
-        else:
-            legal = list(hand)
-        return sorted(legal, key=_deck_order)
+        hand = self._hands[self.to_play]
+        if self._pos and self._follow and hand & self._follow:
+            hand &= self._allowed
+        return cards_of(hand)
 
     def play(self, cards: Iterable[Card]) -> None:
         """Play ``cards`` in order, each by the seat whose turn it is.
 
-        Raises :class:`IllegalMove` (``not_in_hand``, ``must_follow_suit``)
-        at the first card the rules forbid, with ``play`` set to its index
-        among the plays of the hand; the cards before it stay played. A card
-        after the last trick raises ``wrong_number_of_plays``.
+        Raises :class:`IllegalMove` (``not_in_hand``, ``must_follow_suit``,
+        ``wrong_number_of_plays`` after the last trick) at the first card the
+        rules forbid, with ``play`` set to its index among the hand's plays;
+        the cards before it stay played.
         """
-        suit_of = self.rules.suit_of
-        follow_after = self.rules.follow_after
-        hands = self.hands
-        next_seat = self._next
-        trick = self.trick
-        size = len(self.seats)
-        seat = self.to_play
-        follow = self._follow
-        index = self.plays_made
+        cards = list(cards)
         try:
-            for card in cards:
+            indices = [c.index for c in cards]
+        except AttributeError:
+            bad = next(i for i, c in enumerate(cards) if not isinstance(c, Card))
+            self.play(cards[:bad])
+            raise InvalidRecord(
+                "bad_card",
+                f"play {self.plays_made} is not a card: {shown(cards[bad])}",
+                play=self.plays_made,
+                card=shown_card(cards[bad]),
+            ) from None
+        self._play_indices(indices)
+
+    def _play_indices(self, indices: list[int]) -> None:
+        rules = self.rules
+        follow_masks, allowed_masks, strengths = (
+            rules.follow_mask,
+            rules.allowed_mask,
+            rules.strength,
+        )
+        hands, next_seat, tricks, winners = self._hands, self._next, self.tricks, self.winners
+        size = len(self.seats)
+        seat, index, leader, pos = self.to_play, self.plays_made, self._leader, self._pos
+        start = index
+        follow, allowed, strength = self._follow, self._allowed, self._strength
+        best, best_seat = self._best, self._best_seat
+        try:
+            for card_index in indices:
+                bit = BITS[card_index]
                 if seat is None:
                     raise IllegalMove(
                         "wrong_number_of_plays",
                         f"play {index} comes after the last trick",
                         play=index,
-                        card=_code(card),
+                        card=ALL_CARDS[card_index].code,
                     )
                 hand = hands[seat]
-                if card not in hand:
+                if not hand & bit:
+                    code = ALL_CARDS[card_index].code
                     raise IllegalMove(
                         "not_in_hand",
-                        f"seat {seat} does not hold {_code(card)}",
+                        f"seat {seat} does not hold {code}",
                         play=index,
                         seat=seat,
-                        card=_code(card),
+                        card=code,
                     )
-                if trick:
-                    if follow is not None:
-                        suit = suit_of[card]
-                        if suit is not follow and suit is not None:
-                            _check_void(self.rules, hand, follow, seat, card, index)
+                if pos:
+                    if follow and not bit & allowed and hand & follow:
+                        raise self._must_follow(hand & follow, seat, card_index, index)
+                    if strength[card_index] > best:
+                        best, best_seat = strength[card_index], seat
                 else:
-                    follow = follow_after[card]
-                hand.remove(card)
-                trick.append(card)
+                    leader = seat
+                    follow = follow_masks[card_index]
+                    allowed = allowed_masks[card_index]
+                    strength = strengths[card_index]
+                    best, best_seat = strength[card_index], seat
+                hands[seat] = hand ^ bit
                 index += 1
-                if len(trick) < size:
+                pos += 1
+                if pos < size:
                     seat = next_seat[seat]
                 else:
-                    winner = self._order_from[self._leader][self.rules.winning_index(trick)]
-                    self.tricks[winner] += 1
-                    self.winners.append(winner)
-                    trick.clear()
-                    self._leader = winner
-                    seat = winner if hands[winner] else None
+                    tricks[best_seat] += 1
+                    winners.append(best_seat)
+                    pos = 0
+                    seat = leader = best_seat if hands[best_seat] else None
         finally:
-            self.to_play = seat
-            self._follow = follow
-            self.plays_made = index
+            self._history.extend(indices[: index - start])
+            self.to_play, self.plays_made, self._pos = seat, index, pos
+            self._leader = leader if leader is not None else self._leader
+            self._follow, self._allowed, self._strength = follow, allowed, strength
+            self._best, self._best_seat = best, best_seat
+
+    def _must_follow(self, held: int, seat: int, card_index: int, index: int) -> IllegalMove:
+        lowest = ALL_CARDS[(held & -held).bit_length() - 1]
+        follow_suit = self.rules.suit_of[lowest]
+        what = "trumps" if follow_suit is self.rules.trump else follow_suit.word  # type: ignore[union-attr]
+        code = ALL_CARDS[card_index].code
+        return IllegalMove(
+            "must_follow_suit",
+            f"seat {seat} must follow {what} (holds {lowest.code}) but played {code}",
+            play=index,
+            seat=seat,
+            card=code,
+        )
 
 
-def _check_void(
-    rules: TrickRules, hand: set[Card], follow: Suit, seat: int, card: Card, index: int
-) -> None:
-    """Raise ``must_follow_suit`` unless ``hand`` is void in ``follow``."""
-    suit_of = rules.suit_of
-    held = sorted((c for c in hand if suit_of[c] is follow), key=_deck_order)
-    if not held:
-        return
-    what = "trumps" if follow is rules.trump else follow.word
-    raise IllegalMove(
-        "must_follow_suit",
-        f"seat {seat} must follow {what} (holds {held[0].code}) but played {card.code}",
-        play=index,
-        seat=seat,
-        card=card.code,
-    )
+_NEXT_SEATS: dict[tuple[int, ...], dict[int, int]] = {}
 
 
-def _deck_order(card: Card) -> int:
-    return card.index
-
-
-def _code(card: object) -> str:
-    return card.code if isinstance(card, Card) else str(card)
+def _next_seats(seats: tuple[int, ...]) -> dict[int, int]:
+    """Each playing seat's successor clockwise (cached: a few shapes recur)."""
+    found = _NEXT_SEATS.get(seats)
+    if found is None:
+        found = {s: seats[(i + 1) % len(seats)] for i, s in enumerate(seats)}
+        _NEXT_SEATS[seats] = found
+    return found
