@@ -17,7 +17,7 @@ independently, so random games played there and replayed here must agree:
   dealer, which is Buck Euchre's rule; the tests compare the seat to play at every card, so
   there is no excluded case.
 
-Each OpenSpiel game becomes a move-log record (the JSON of the record format), and our engine
+Each OpenSpiel game becomes a move-log record (the JSON of docs/records.md), and our engine
 must (a) accept it, (b) name the same trick winners, (c) allow exactly OpenSpiel's legal cards,
 to the same seat, at every play, and (d) reject, at exactly that play, a card OpenSpiel refuses
 there: ``must_follow_suit`` for a card the seat holds, ``not_in_hand`` for one it does not.
@@ -83,7 +83,9 @@ def _card_actions(game: Any, chance_prefix: list[int], count: int) -> dict[int, 
     state = game.new_initial_state()
     for action in chance_prefix:
         state.apply_action(action)
-    return {a: _openspiel_card(state.action_to_string(pyspiel.PlayerId.CHANCE, a)) for a in range(count)}
+    return {
+        a: _openspiel_card(state.action_to_string(pyspiel.PlayerId.CHANCE, a)) for a in range(count)
+    }
 
 
 OH_HELL = {n: pyspiel.load_game("oh_hell", {"players": n}) for n in MAX_OH_HELL_TRICKS}
@@ -270,13 +272,17 @@ def play_euchre(rng: random.Random) -> Crossed | None:
     deal = [[EUCHRE_CARDS[a] for a in pack[(seat - dealer) % 4 : 20 : 4]] for seat in range(4)]
     holders = state.card_holder()
     crossed = Crossed(
-        record={"game": "buck_euchre", "dealer": dealer,
-                "deal": [[c.code for c in hand] for hand in deal], "turn_up": turn_up.code},
+        record={
+            "game": "buck_euchre",
+            "dealer": dealer,
+            "deal": [[c.code for c in hand] for hand in deal],
+            "turn_up": turn_up.code,
+        },
         openspiel_deal=[
             frozenset(EUCHRE_CARDS[a] for a, held_by in enumerate(holders) if held_by == seat)
             for seat in range(4)
         ],
-    )  # fmt: skip
+    )
     calls: list[str] = []
     while state.current_phase() == EUCHRE.Phase.BIDDING:
         choices = state.legal_actions()
