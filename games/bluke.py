@@ -16,7 +16,7 @@ from typing import ClassVar, Final, Literal
 from games.cards import ALL_CARDS, BLUKE_DECK, HI_BLUKE, LO_BLUKE, Card, Suit
 from games.errors import IllegalMove, InvalidRecord, shown
 from games.results import HandResult
-from games.tricks import BIT_OF, TrickPlay, TrickRules, mask_of
+from games.tricks import TrickPlay, TrickRules, dealt_hands, mask_of
 
 NAME: Final = "bluke"
 MIN_PLAYERS: Final = 2
@@ -249,33 +249,7 @@ def _check_deal(game: Bluke, deal: Sequence[Sequence[Card]], turn_up: Card) -> l
         raise InvalidRecord(
             "bad_deal", f"a hand of {size} cards is outside 1..{game.largest_hand} for {n} players"
         )
-    masks = []
-    dealt_mask = 0
-    for dealt in deal:
-        mask = mask_of(dealt)
-        if mask.bit_count() != size or mask & dealt_mask:
-            _raise_duplicate(deal)
-        dealt_mask |= mask
-        masks.append(mask)
-    if dealt_mask & BIT_OF[turn_up]:
-        raise InvalidRecord(
-            "duplicate_card", f"the turned-up {turn_up} is also dealt", card=turn_up.code
-        )
-    return masks
-
-
-def _raise_duplicate(deal: Sequence[Sequence[Card]]) -> None:
-    seen: set[Card] = set()
-    for seat, dealt in enumerate(deal):
-        for dealt_card in dealt:
-            if dealt_card in seen:
-                raise InvalidRecord(
-                    "duplicate_card",
-                    f"{dealt_card} is dealt twice",
-                    seat=seat,
-                    card=dealt_card.code,
-                )
-            seen.add(dealt_card)
+    return dealt_hands(deal, turn_up, deck=_DECK_MASK, deck_name="Bluke")
 
 
 @functools.cache
@@ -302,4 +276,4 @@ def _trick_rules(trump: Suit | None, bluke_lead: str) -> TrickRules:
     return _TRICK_RULES[(trump, bluke_lead)]
 
 
-assert len(BLUKE_DECK) == 54
+_DECK_MASK: Final = mask_of(BLUKE_DECK)

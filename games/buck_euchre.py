@@ -16,7 +16,7 @@ from typing import ClassVar, Final, Literal
 from games.cards import EUCHRE_DECK, Card, Suit
 from games.errors import IllegalMove, InvalidRecord, shown
 from games.results import HandResult
-from games.tricks import TrickPlay, TrickRules, mask_of
+from games.tricks import TrickPlay, TrickRules, dealt_hands, mask_of
 
 NAME: Final = "buck_euchre"
 PLAYERS: Final = 4
@@ -404,36 +404,12 @@ def _check_drop_list(seats: Sequence[int]) -> set[int]:
 def _check_deal(deal: Sequence[Sequence[Card]], turn_up: Card) -> list[set[Card]]:
     if len(deal) != PLAYERS:
         raise InvalidRecord("bad_deal", f"deal has {len(deal)} hands for 4 players")
-    seen: set[Card] = set()
     for seat, dealt in enumerate(deal):
         if len(dealt) != HAND_SIZE:
             raise InvalidRecord(
                 "bad_deal", f"seat {seat} was dealt {len(dealt)} cards, not 5", seat=seat
             )
-        for dealt_card in dealt:
-            if dealt_card not in EUCHRE_DECK:
-                raise InvalidRecord(
-                    "bad_card",
-                    f"{dealt_card} is not in the Buck Euchre deck (9 to A)",
-                    seat=seat,
-                    card=dealt_card.code,
-                )
-            if dealt_card in seen:
-                raise InvalidRecord(
-                    "duplicate_card",
-                    f"{dealt_card} is dealt twice",
-                    seat=seat,
-                    card=dealt_card.code,
-                )
-            seen.add(dealt_card)
-    if turn_up not in EUCHRE_DECK:
-        raise InvalidRecord(
-            "bad_card", f"the turned-up {turn_up} is not in the Buck Euchre deck", card=turn_up.code
-        )
-    if turn_up in seen:
-        raise InvalidRecord(
-            "duplicate_card", f"the turned-up {turn_up} is also dealt", card=turn_up.code
-        )
+    dealt_hands(deal, turn_up, deck=_DECK_MASK, deck_name="Buck Euchre")
     return [set(dealt) for dealt in deal]
 
 
@@ -461,6 +437,7 @@ def _make_trick_rules(trump: Suit | None) -> TrickRules:
 
 
 _TRICK_RULES: Final = {trump: _make_trick_rules(trump) for trump in (*Suit, None)}
+_DECK_MASK: Final = mask_of(EUCHRE_DECK)
 
 
 def _code(card: object) -> str:

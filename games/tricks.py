@@ -1,5 +1,5 @@
-"""Trick-taking mechanics shared by every game: turn order, following suit,
-and who wins a trick.
+"""Trick-taking mechanics shared by every game: checking a deal, turn order,
+following suit, and who wins a trick.
 
 A game describes how its cards behave once trump is known with a
 :class:`TrickRules` (which suit each card counts as, which suit a lead
@@ -37,6 +37,54 @@ def cards_of(mask: int) -> list[Card]:
         found.append(ALL_CARDS[low.bit_length() - 1])
         mask ^= low
     return found
+
+
+def dealt_hands(
+    deal: Sequence[Sequence[Card]], turn_up: Card, *, deck: int, deck_name: str
+) -> list[int]:
+    """Each seat's cards as a bit mask, once every card dealt and the turned-up
+    card are known to be of the ``deck`` (a mask) and to appear once.
+
+    Raises ``bad_card`` or ``duplicate_card`` for the first fault in dealing
+    order; the deal's shape (seats, hand sizes) is the game's to check.
+    """
+    masks = []
+    dealt = 0
+    for cards in deal:
+        mask = mask_of(cards)
+        if mask.bit_count() != len(cards) or mask & dealt or mask & ~deck:
+            _raise_first_bad_card(deal, deck, deck_name)
+        dealt |= mask
+        masks.append(mask)
+    turned = BIT_OF[turn_up]
+    if not turned & deck:
+        raise InvalidRecord(
+            "bad_card", f"the turned-up {turn_up} is not in the {deck_name} deck", card=turn_up.code
+        )
+    if turned & dealt:
+        raise InvalidRecord(
+            "duplicate_card", f"the turned-up {turn_up} is also dealt", card=turn_up.code
+        )
+    return masks
+
+
+def _raise_first_bad_card(deal: Sequence[Sequence[Card]], deck: int, deck_name: str) -> None:
+    seen = 0
+    for seat, cards in enumerate(deal):
+        for card in cards:
+            bit = BIT_OF[card]
+            if not bit & deck:
+                raise InvalidRecord(
+                    "bad_card",
+                    f"{card} is not in the {deck_name} deck",
+                    seat=seat,
+                    card=card.code,
+                )
+            if bit & seen:
+                raise InvalidRecord(
+                    "duplicate_card", f"{card} is dealt twice", seat=seat, card=card.code
+                )
+            seen |= bit
 
 
 class TrickRules:
