@@ -18,6 +18,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy games
 
 format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .

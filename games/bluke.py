@@ -195,8 +195,10 @@ class BlukeHand:
             if isinstance(action, Card):
                 raise IllegalMove("bad_bid", f"seat {self._bidder} must bid, not play {action}")
             self.bid(action)
-        else:
+        elif isinstance(action, Card):
             self.play(action)
+        else:
+            raise InvalidRecord("bad_card", f"expected a card to play, not {shown(action)}")
 
     def bid(self, bid: int) -> None:
         seat = self._bidder

@@ -99,7 +99,7 @@ class BuckEuchre:
         if trump not in (None, Suit.CLUBS) and maker is None:
             raise InvalidRecord(
                 "bad_call",
-                f"trump is {trump.word} but nobody made it: only a turned-up club "  # type: ignore[union-attr]
+                f"trump is {trump.word} but nobody made it: only a turned-up club "
                 "makes trump without a maker",
             )
         club_turned = trump is Suit.CLUBS and maker is None

@@ -113,7 +113,7 @@ _SEALED = False
 
 
 def _make_cards() -> tuple[Card, ...]:
-    made = []
+    made: list[Card] = []
     for suit in Suit:
         for offset, char in enumerate(RANK_CHARS):
             made.append(Card(offset + 2, suit, char + suit.value, len(made)))

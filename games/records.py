@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from games import bluke, buck_euchre
 from games.bluke import Bluke, BlukeHand
@@ -368,7 +368,7 @@ def _game_name(record: Mapping[str, Any]) -> str:
     name = record["game"]
     if not isinstance(name, str) or name not in GAMES:
         raise InvalidRecord("invalid", f"game must be 'bluke' or 'buck_euchre', not {_shown(name)}")
-    return name  # type: ignore[no-any-return]
+    return name
 
 
 def _rules(name: str, players: int, options: dict[str, Any]) -> RulesT:
@@ -466,7 +466,7 @@ def _fast_cards(values: Sequence[object]) -> list[Card] | None:
         found = list(map(_lookup, values))
     except TypeError:  # an unhashable value such as a list
         return None
-    return None if None in found else found
+    return None if None in found else cast(list[Card], found)
 
 
 def _deal(value: object) -> list[list[Card]]:

@@ -282,11 +282,12 @@ class TrickPlay:
                     tricks[best_seat] += 1
                     winners.append(best_seat)
                     pos = 0
-                    seat = leader = best_seat if hands[best_seat] else None
+                    leader = best_seat
+                    seat = best_seat if hands[best_seat] else None
         finally:
             self._history.extend(indices[: index - start])
             self.to_play, self.plays_made, self._pos = seat, index, pos
-            self._leader = leader if leader is not None else self._leader
+            self._leader = leader
             self._follow, self._allowed, self._strength = follow, allowed, strength
             self._best, self._best_seat = best, best_seat
 
