@@ -118,7 +118,7 @@ class Bluke:
         n = self.players
         if not 1 <= cards <= self.largest_hand:
             raise InvalidRecord(
-                "bad_deal", f"a hand of {cards} cards is outside 1..{self.largest_hand}"
+                "bad_deal", f"a hand of {shown(cards)} cards is outside 1..{self.largest_hand}"
             )
         _check_bids(bids, n, cards)
         if len(tricks) != n:
@@ -126,11 +126,11 @@ class Bluke:
         for seat, took in enumerate(tricks):
             if not 0 <= took <= cards:
                 raise InvalidRecord(
-                    "bad_tricks", f"seat {seat} took {took} tricks of {cards}", seat=seat
+                    "bad_tricks", f"seat {seat} took {shown(took)} tricks of {cards}", seat=seat
                 )
         if sum(tricks) != cards:
             raise InvalidRecord(
-                "bad_tricks", f"tricks add up to {sum(tricks)}, not the {cards} cards dealt"
+                "bad_tricks", f"tricks add up to {shown(sum(tricks))}, not the {cards} cards dealt"
             )
         return HandResult(
             game=NAME,
@@ -145,7 +145,9 @@ def _check_bids(bids: Sequence[int], players: int, cards: int) -> None:
         raise InvalidRecord("bad_bid", f"bids has {len(bids)} entries for {players} seats")
     for seat, bid in enumerate(bids):
         if not 1 <= bid <= cards:
-            raise IllegalMove("bad_bid", f"seat {seat} bid {bid}: bids run 1..{cards}", seat=seat)
+            raise IllegalMove(
+                "bad_bid", f"seat {seat} bid {shown(bid)}: bids run 1..{cards}", seat=seat
+            )
 
 
 class BlukeHand:
@@ -156,7 +158,7 @@ class BlukeHand:
     ) -> None:
         n = game.players
         if not 0 <= dealer < n:
-            raise InvalidRecord("invalid", f"dealer {dealer} is not a seat of {n}")
+            raise InvalidRecord("invalid", f"dealer {shown(dealer)} is not a seat of {n}")
         hands = _check_deal(game, deal, turn_up)
         self.game = game
         self.dealer = dealer

@@ -91,7 +91,7 @@ class BuckEuchre:
     ) -> HandResult:
         """Check a hand given as results only and score it."""
         if maker is not None and not 0 <= maker < PLAYERS:
-            raise InvalidRecord("invalid", f"maker {maker} is not a seat of 4", seat=maker)
+            raise InvalidRecord("invalid", f"maker {shown(maker)} is not a seat of 4")
         if trump is None and maker is not None:
             raise InvalidRecord(
                 "bad_call", f"seat {maker} cannot be maker of a hand with no trump", seat=maker
@@ -117,15 +117,21 @@ class BuckEuchre:
             raise InvalidRecord("bad_tricks", f"tricks has {len(tricks)} entries for 4 seats")
         for seat, took in enumerate(tricks):
             if not 0 <= took <= HAND_SIZE:
-                raise InvalidRecord("bad_tricks", f"seat {seat} took {took} tricks of 5", seat=seat)
+                raise InvalidRecord(
+                    "bad_tricks", f"seat {seat} took {shown(took)} tricks of 5", seat=seat
+                )
             if seat in dropped and took:
                 raise InvalidRecord(
-                    "bad_tricks", f"seat {seat} dropped out but took {took} tricks", seat=seat
+                    "bad_tricks",
+                    f"seat {seat} dropped out but took {shown(took)} tricks",
+                    seat=seat,
                 )
         playing = [s for s in range(PLAYERS) if s not in dropped]
         expected = HAND_SIZE if playing else 0
         if sum(tricks) != expected:
-            raise InvalidRecord("bad_tricks", f"tricks add up to {sum(tricks)}, not {expected}")
+            raise InvalidRecord(
+                "bad_tricks", f"tricks add up to {shown(sum(tricks))}, not {expected}"
+            )
         return _result(trump, maker, dropped, tuple(tricks), playing, winners=None)
 
 
@@ -136,7 +142,7 @@ class BuckEuchreHand:
         self, game: BuckEuchre, *, dealer: int, deal: Sequence[Sequence[Card]], turn_up: Card
     ) -> None:
         if not 0 <= dealer < PLAYERS:
-            raise InvalidRecord("invalid", f"dealer {dealer} is not a seat of 4")
+            raise InvalidRecord("invalid", f"dealer {shown(dealer)} is not a seat of 4")
         self.hands = _check_deal(deal, turn_up)
         self.game = game
         self.dealer = dealer

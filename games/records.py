@@ -126,7 +126,7 @@ def evaluate_hand(record: Mapping[str, Any]) -> HandResult:
         rules = _rules(name, players, options)
     dealer = _int(record["dealer"], "dealer")
     if not 0 <= dealer < rules.players:
-        raise InvalidRecord("invalid", f"dealer {dealer} is not a seat of {rules.players}")
+        raise InvalidRecord("invalid", f"dealer {_shown(dealer)} is not a seat of {rules.players}")
     return _evaluate_hand_body(rules, record, dealer=dealer, cards=None)
 
 
@@ -169,7 +169,9 @@ def _score_bluke(rules: Bluke, record: Mapping[str, Any], *, cards: int | None) 
     if size is None:
         raise InvalidRecord("invalid", "missing field 'cards'")
     if cards is not None and size != cards:
-        raise InvalidRecord("bad_deal", f"this hand of the game deals {cards} cards, not {size}")
+        raise InvalidRecord(
+            "bad_deal", f"this hand of the game deals {cards} cards, not {_shown(size)}"
+        )
     return rules.score_results(
         cards=size,
         trump=_trump(record["trump"]),
@@ -262,7 +264,9 @@ def evaluate_game(record: Mapping[str, Any]) -> GameResult:
     rules = _rules(name, players, _options(record.get("options", {})))
     first_dealer = _int(record["first_dealer"], "first_dealer")
     if not 0 <= first_dealer < players:
-        raise InvalidRecord("invalid", f"first_dealer {first_dealer} is not a seat of {players}")
+        raise InvalidRecord(
+            "invalid", f"first_dealer {_shown(first_dealer)} is not a seat of {players}"
+        )
     hands = _list(record["hands"], "hands")
     tally = GameTally(rules)
     for index, hand_record in enumerate(hands):
@@ -374,15 +378,18 @@ def _game_name(record: Mapping[str, Any]) -> str:
 def _rules(name: str, players: int, options: dict[str, Any]) -> RulesT:
     """The rules object for a game, players and options (cached: records
     repeat the same few)."""
+    # The key carries each value's type: True == 1 == 1.0 in Python, but
+    # only the int is a valid max_cards.
+    key = tuple(sorted((option, type(value), value) for option, value in options.items()))
     try:
-        return _cached_rules(name, players, tuple(sorted(options.items())))
+        return _cached_rules(name, players, key)
     except TypeError:  # an option value that cannot be a cache key
         return _make_rules(name, players, options)
 
 
 @functools.lru_cache(maxsize=256)
-def _cached_rules(name: str, players: int, options: tuple[tuple[str, Any], ...]) -> RulesT:
-    return _make_rules(name, players, dict(options))
+def _cached_rules(name: str, players: int, options: tuple[tuple[str, type, Any], ...]) -> RulesT:
+    return _make_rules(name, players, {option: value for option, _, value in options})
 
 
 def _make_rules(name: str, players: int, options: dict[str, Any]) -> RulesT:
