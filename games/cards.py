@@ -37,7 +37,7 @@ class Suit(StrEnum):
     @classmethod
     def parse(cls, value: object) -> Suit | None:
         """The suit for a letter (any case), or ``None`` if it is not one."""
-        if isinstance(value, str) and len(value) == 1:
+        if isinstance(value, str) and len(value) == 1 and value.isascii():
             try:
                 return cls(value.upper())
             except ValueError:
@@ -101,7 +101,7 @@ class Card:
         if not isinstance(value, str):
             return None
         found = CARD_BY_CODE.get(value)
-        if found is None and 2 <= len(value) <= 3:
+        if found is None and 2 <= len(value) <= 3 and value.isascii():
             upper = value.upper()
             if upper.startswith("10"):
                 upper = "T" + upper[2:]

@@ -38,7 +38,10 @@ def answers_for_text(text: str) -> Iterator[dict[str, Any]]:
         whole_error: InvalidRecord | None = error
     except ValueError:
         whole_error = None
-    if "\n" in stripped:
+    # JSON Lines only if the first line is JSON on its own: a single record
+    # cut short must not be read as lines of fragments.
+    first_line = stripped.split("\n", 1)[0]
+    if "\n" in stripped and _is_json(first_line):
         try:
             yield from _answers_for_lines(stripped.splitlines())
             return
@@ -79,10 +82,21 @@ def _answers_for_lines(lines: list[str]) -> Iterator[dict[str, Any]]:
     yield from answers
 
 
+def _is_json(text: str) -> bool:
+    try:
+        parse_record(text)
+    except InvalidRecord:
+        return True
+    except ValueError:
+        return False
+    return True
+
+
 def _read(name: str, stdin: TextIO) -> str:
+    # A byte-order mark is not JSON, but editors on Windows write one.
     if name == "-":
-        return stdin.read()
-    with open(name, encoding="utf-8") as handle:
+        return stdin.read().removeprefix("\ufeff")
+    with open(name, encoding="utf-8-sig") as handle:
         return handle.read()
 
 

@@ -101,7 +101,12 @@ def parse_record(text: str | bytes) -> object:
         raise InvalidRecord("too_large", "the record is nested too deeply") from None
 
 
-_DECODER = json.JSONDecoder()
+def _refuse_constant(name: str) -> float:
+    raise ValueError(f"{name} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+"""Strict JSON: Python's reader otherwise accepts NaN and Infinity."""
 
 
 # -- hands -----------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -150,3 +151,28 @@ def test_the_first_fault_is_the_one_reported() -> None:
     # the deal is checked before the bids, the bids before the plays
     answer = check_record(bluke(bids=[0, 0, 0], plays=["XX"], turn_up="AS"))
     assert answer["error"]["code"] == "duplicate_card"
+
+
+def test_only_strict_json_and_ascii_codes_are_read() -> None:
+    from games import Card, Suit
+
+    with pytest.raises(ValueError):
+        parse_record("NaN")
+    with pytest.raises(ValueError):
+        parse_record('{"dealer": Infinity}')
+    long_s = "\u017f"  # its upper case is "S" in Python; a card code is ASCII
+    assert long_s.upper() == "S"
+    assert Card.parse("a" + long_s) is None
+    assert Suit.parse(long_s) is None
+
+
+def test_the_command_reads_a_file_with_a_byte_order_mark(tmp_path: Any) -> None:
+    import io
+
+    from games.cli import main
+
+    path = tmp_path / "hand.json"
+    path.write_text("\ufeff" + json.dumps(EXAMPLE_HAND), encoding="utf-8")
+    out = io.StringIO()
+    assert main(["check", str(path)], stdout=out, stderr=io.StringIO()) == 0
+    assert json.loads(out.getvalue())["winners"] == [0, 2, 0]
