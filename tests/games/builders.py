@@ -12,6 +12,14 @@ def deal_of(*hands: str) -> list[list[str]]:
     return [hand.split() for hand in hands]
 
 
+def bluke_log(
+    deal: list[list[str]], turn_up: str, bids: list[int], plays: list[str], **fields: Any
+) -> dict[str, Any]:
+    """A Bluke move-log record dealt by seat 0 unless ``fields`` say otherwise."""
+    return {"game": "bluke", "dealer": 0, "deal": deal, "turn_up": turn_up, "bids": bids,
+            "plays": plays, **fields}  # fmt: skip
+
+
 def first_legal_plays(hand: BlukeHand | BuckEuchreHand) -> list[str]:
     """Play the hand out choosing the first legal card every time; the codes played."""
     played: list[str] = []

@@ -6,7 +6,7 @@ import pytest
 
 from games import Bluke, Card, card, check_record
 from games.bluke import hand_points, max_hand_size
-from tests.games.builders import bluke_hand, deal_of, error_of
+from tests.games.builders import bluke_hand, bluke_log, deal_of, error_of
 
 EXAMPLE_HAND = {
     "game": "bluke",
@@ -108,14 +108,9 @@ def test_max_cards_shortens_the_game() -> None:
 
 
 def test_a_turned_up_bluke_means_no_trump() -> None:
-    record = {
-        "game": "bluke",
-        "dealer": 0,
-        "deal": deal_of("AS 7D", "KH 2C", "QD TS"),
-        "turn_up": "BH",
-        "bids": [1, 1, 1],
-        "plays": ["KH", "QD", "AS", "2C", "TS", "7D"],
-    }
+    record = bluke_log(
+        deal_of("AS 7D", "KH 2C", "QD TS"), "BH", [1, 1, 1], ["KH", "QD", "AS", "2C", "TS", "7D"]
+    )
     answer = check_record(record)
     assert answer["trump"] is None
     assert answer["winners"] == [1, 1]
@@ -123,26 +118,16 @@ def test_a_turned_up_bluke_means_no_trump() -> None:
 
 
 def test_the_hi_bluke_beats_the_lo_bluke_and_a_bluke_may_be_played_instead_of_following() -> None:
-    record = {
-        "game": "bluke",
-        "dealer": 0,
-        "deal": deal_of("BH 3H", "5H 9C", "BL 6H"),
-        "turn_up": "2S",
-        "bids": [1, 1, 1],
-        "plays": ["5H", "BL", "BH", "3H", "9C", "6H"],
-    }
+    record = bluke_log(
+        deal_of("BH 3H", "5H 9C", "BL 6H"), "2S", [1, 1, 1], ["5H", "BL", "BH", "3H", "9C", "6H"]
+    )
     assert check_record(record)["winners"] == [0, 2]
 
 
 def test_a_led_bluke_calls_for_trumps_by_default() -> None:
-    record = {
-        "game": "bluke",
-        "dealer": 0,
-        "deal": deal_of("AS 7D", "BL 2C", "TS 4H"),
-        "turn_up": "5S",
-        "bids": [1, 1, 1],
-        "plays": ["BL", "4H", "7D", "2C", "TS", "AS"],
-    }
+    record = bluke_log(
+        deal_of("AS 7D", "BL 2C", "TS 4H"), "5S", [1, 1, 1], ["BL", "4H", "7D", "2C", "TS", "AS"]
+    )
     assert error_of(record) == {
         "code": "must_follow_suit",
         "play": 1,
@@ -156,29 +141,22 @@ def test_a_led_bluke_calls_for_trumps_by_default() -> None:
 
 
 def test_a_led_bluke_frees_the_others_with_the_free_option() -> None:
-    record = {
-        "game": "bluke",
-        "dealer": 0,
-        "deal": deal_of("AS 7D", "BL 2C", "TS 4H"),
-        "turn_up": "5S",
-        "bids": [1, 1, 1],
-        "plays": ["BL", "4H", "7D", "2C", "TS", "AS"],
-        "options": {"bluke_lead": "free"},
-    }
+    record = bluke_log(
+        deal_of("AS 7D", "BL 2C", "TS 4H"),
+        "5S",
+        [1, 1, 1],
+        ["BL", "4H", "7D", "2C", "TS", "AS"],
+        options={"bluke_lead": "free"},
+    )
     answer = check_record(record)
     assert answer["winners"] == [1, 0]
     assert answer["tricks"] == [1, 1, 0]
 
 
 def test_a_led_bluke_frees_the_others_in_a_hand_with_no_trump() -> None:
-    record = {
-        "game": "bluke",
-        "dealer": 0,
-        "deal": deal_of("AS 7D", "BL 2C", "TS 4H"),
-        "turn_up": "BH",
-        "bids": [1, 1, 1],
-        "plays": ["BL", "4H", "7D", "2C", "TS", "AS"],
-    }
+    record = bluke_log(
+        deal_of("AS 7D", "BL 2C", "TS 4H"), "BH", [1, 1, 1], ["BL", "4H", "7D", "2C", "TS", "AS"]
+    )
     assert check_record(record)["winners"] == [1, 1]
 
 
@@ -207,14 +185,7 @@ def test_following_suit_is_enforced_with_the_documented_error() -> None:
     hand = bluke_hand(deal_of("2S 3C", "AS 4C", "KS 5C"), "9H", [1, 1, 1])
     hand.play(card("AS"))
     assert hand.legal_actions() == [card("KS")]
-    record = {
-        "game": "bluke",
-        "dealer": 0,
-        "deal": deal_of("2S 3C", "AS 4C", "KS 5C"),
-        "turn_up": "9H",
-        "bids": [1, 1, 1],
-        "plays": ["AS", "5C"],
-    }
+    record = bluke_log(deal_of("2S 3C", "AS 4C", "KS 5C"), "9H", [1, 1, 1], ["AS", "5C"])
     assert error_of(record) == {
         "code": "must_follow_suit",
         "play": 1,
@@ -225,14 +196,9 @@ def test_following_suit_is_enforced_with_the_documented_error() -> None:
 
 
 def test_a_player_unable_to_follow_may_play_any_card_and_trumps_win() -> None:
-    record = {
-        "game": "bluke",
-        "dealer": 0,
-        "deal": deal_of("2S 3C", "AS 4C", "9H 5C"),
-        "turn_up": "8H",
-        "bids": [1, 1, 1],
-        "plays": ["AS", "9H", "2S", "5C", "3C", "4C"],
-    }
+    record = bluke_log(
+        deal_of("2S 3C", "AS 4C", "9H 5C"), "8H", [1, 1, 1], ["AS", "9H", "2S", "5C", "3C", "4C"]
+    )
     assert check_record(record)["winners"] == [2, 2]
 
 
