@@ -6,7 +6,6 @@ is the state of one hand, driven by :meth:`BlukeHand.apply_action`.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from typing import ClassVar, Final, Literal
 from games.cards import ALL_CARDS, BLUKE_DECK, HI_BLUKE, LO_BLUKE, Card, Suit
 from games.errors import IllegalMove, InvalidRecord, shown
 from games.results import HandResult
-from games.tricks import TrickPlay, TrickRules, dealt_hands, mask_of
+from games.tricks import TrickPlay, TrickRules, clockwise, dealt_hands, mask_of
 
 NAME: Final = "bluke"
 MIN_PLAYERS: Final = 2
@@ -120,7 +119,9 @@ class Bluke:
             raise InvalidRecord(
                 "bad_deal", f"a hand of {shown(cards)} cards is outside 1..{self.largest_hand}"
             )
-        _check_bids(bids, n, cards)
+        _check_bid_count(bids, n)
+        for seat, bid in enumerate(bids):
+            _check_bid(seat, bid, cards)
         if len(tricks) != n:
             raise InvalidRecord("bad_tricks", f"tricks has {len(tricks)} entries for {n} seats")
         for seat, took in enumerate(tricks):
@@ -140,14 +141,16 @@ class Bluke:
         )
 
 
-def _check_bids(bids: Sequence[int], players: int, cards: int) -> None:
+def _check_bid_count(bids: Sequence[object], players: int) -> None:
     if len(bids) != players:
         raise InvalidRecord("bad_bid", f"bids has {len(bids)} entries for {players} seats")
-    for seat, bid in enumerate(bids):
-        if not 1 <= bid <= cards:
-            raise IllegalMove(
-                "bad_bid", f"seat {seat} bid {shown(bid)}: bids run 1..{cards}", seat=seat
-            )
+
+
+def _check_bid(seat: int, bid: object, cards: int) -> None:
+    if type(bid) is not int or not 1 <= bid <= cards:
+        raise IllegalMove(
+            "bad_bid", f"seat {seat} bid {shown(bid)}: bids run 1..{cards}", seat=seat
+        )
 
 
 class BlukeHand:
@@ -169,7 +172,7 @@ class BlukeHand:
         self.bids: list[int | None] = [None] * n
         self._bidder: int | None = (dealer + 1) % n
         first = (dealer + 1) % n
-        self.tricks = TrickPlay(game.trick_rules(self.trump), hands, _clockwise(n, first), first)
+        self.tricks = TrickPlay(game.trick_rules(self.trump), hands, clockwise(n, first), first)
 
     @property
     def phase(self) -> Phase:
@@ -206,13 +209,16 @@ class BlukeHand:
         seat = self._bidder
         if seat is None:
             raise IllegalMove("bad_bid", "the bidding is over")
-        if type(bid) is not int or not 1 <= bid <= self.cards:
-            raise IllegalMove(
-                "bad_bid", f"seat {seat} bid {shown(bid)}: bids run 1..{self.cards}", seat=seat
-            )
+        _check_bid(seat, bid, self.cards)
         self.bids[seat] = bid
         nxt = (seat + 1) % self.game.players
         self._bidder = None if nxt == (self.dealer + 1) % self.game.players else nxt
+
+    def apply_bids(self, bids: Sequence[int]) -> None:
+        """Every bid at once, given by seat; checked in bidding order."""
+        _check_bid_count(bids, self.game.players)
+        for seat in clockwise(self.game.players, (self.dealer + 1) % self.game.players):
+            self.bid(bids[seat])
 
     def play(self, card: Card) -> None:
         """Play one card for the seat to play (see :meth:`play_many`)."""
@@ -254,11 +260,6 @@ def _check_deal(game: Bluke, deal: Sequence[Sequence[Card]], turn_up: Card) -> l
             "bad_deal", f"a hand of {size} cards is outside 1..{game.largest_hand} for {n} players"
         )
     return dealt_hands(deal, turn_up, deck=_DECK_MASK, deck_name="Bluke")
-
-
-@functools.cache
-def _clockwise(players: int, first: int) -> tuple[int, ...]:
-    return tuple((first + k) % players for k in range(players))
 
 
 def _make_trick_rules(trump: Suit | None, bluke_lead: str) -> TrickRules:

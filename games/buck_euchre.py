@@ -16,7 +16,7 @@ from typing import ClassVar, Final, Literal
 from games.cards import EUCHRE_DECK, Card, Suit
 from games.errors import IllegalMove, InvalidRecord, shown
 from games.results import HandResult
-from games.tricks import TrickPlay, TrickRules, dealt_hands, mask_of
+from games.tricks import TrickPlay, TrickRules, clockwise, dealt_hands, mask_of
 
 NAME: Final = "buck_euchre"
 PLAYERS: Final = 4
@@ -102,17 +102,9 @@ class BuckEuchre:
                 f"trump is {trump.word} but nobody made it: only a turned-up club "
                 "makes trump without a maker",
             )
-        club_turned = trump is Suit.CLUBS and maker is None
-        dropped = _check_drop_list(drops)
-        for seat in drops:
-            if club_turned:
-                raise IllegalMove(
-                    "bad_drop", f"seat {seat} cannot drop: a club was turned up", seat=seat
-                )
-            if seat == maker:
-                raise IllegalMove(
-                    "bad_drop", f"seat {seat} is the maker and cannot drop", seat=seat
-                )
+        dropped = _check_drops(
+            drops, club_turned=trump is Suit.CLUBS and maker is None, maker=maker
+        )
         if len(tricks) != PLAYERS:
             raise InvalidRecord("bad_tricks", f"tricks has {len(tricks)} entries for 4 seats")
         for seat, took in enumerate(tricks):
@@ -286,8 +278,7 @@ class BuckEuchreHand:
 
     def _settle(self, *, trump: Suit | None, maker: int | None) -> None:
         self.trump, self.maker = trump, maker
-        order = [(self.dealer + 1 + k) % PLAYERS for k in range(PLAYERS)]
-        self._drop_queue = [s for s in order if s != maker]
+        self._drop_queue = [s for s in clockwise(PLAYERS, self.left_of_dealer) if s != maker]
         self._phase = Phase.DROP
         self._turn = self._drop_queue[0]
 
@@ -307,16 +298,8 @@ class BuckEuchreHand:
 
     def apply_drops(self, seats: Sequence[int]) -> None:
         """Every remaining drop decision at once: ``seats`` drop, the rest stay."""
-        dropped = _check_drop_list(seats)
+        dropped = _check_drops(seats, club_turned=self.club_turned, maker=self.maker)
         for seat in seats:
-            if self.club_turned:
-                raise IllegalMove(
-                    "bad_drop", f"seat {seat} cannot drop: a club was turned up", seat=seat
-                )
-            if seat == self.maker:
-                raise IllegalMove(
-                    "bad_drop", f"seat {seat} is the maker and cannot drop", seat=seat
-                )
             if self._phase is not Phase.DROP or seat not in self._drop_queue:
                 raise IllegalMove("bad_drop", f"seat {seat} cannot drop now", seat=seat)
         while self._phase is Phase.DROP:
@@ -325,8 +308,7 @@ class BuckEuchreHand:
     # -- play ---------------------------------------------------------------
 
     def _start_play(self) -> None:
-        order = [(self.dealer + 1 + k) % PLAYERS for k in range(PLAYERS)]
-        playing = [s for s in order if s not in self.dropped]
+        playing = [s for s in clockwise(PLAYERS, self.left_of_dealer) if s not in self.dropped]
         self._turn = None
         if len(playing) <= 1:
             self._lone = playing[0] if playing else None
@@ -396,15 +378,22 @@ def _result(
     )
 
 
-def _check_drop_list(seats: Sequence[int]) -> set[int]:
-    seen: set[int] = set()
+def _check_drops(seats: Sequence[int], *, club_turned: bool, maker: int | None) -> set[int]:
+    """The seats that drop, once known to be distinct seats allowed to drop."""
+    dropped: set[int] = set()
     for seat in seats:
         if type(seat) is not int or not 0 <= seat < PLAYERS:
             raise InvalidRecord("bad_drop", f"drops holds {shown(seat)}, which is not a seat of 4")
-        if seat in seen:
+        if seat in dropped:
             raise InvalidRecord("bad_drop", f"seat {seat} drops twice", seat=seat)
-        seen.add(seat)
-    return seen
+        if club_turned:
+            raise IllegalMove(
+                "bad_drop", f"seat {seat} cannot drop: a club was turned up", seat=seat
+            )
+        if seat == maker:
+            raise IllegalMove("bad_drop", f"seat {seat} is the maker and cannot drop", seat=seat)
+        dropped.add(seat)
+    return dropped
 
 
 def _check_deal(deal: Sequence[Sequence[Card]], turn_up: Card) -> list[set[Card]]:

@@ -160,11 +160,7 @@ def _replay_bluke(
         raise InvalidRecord(
             "bad_deal", f"this hand of the game deals {cards} cards a seat, not {hand.cards}"
         )
-    bids = _int_list(record["bids"], "bids", "bad_bid")
-    if len(bids) != rules.players:
-        raise InvalidRecord("bad_bid", f"bids has {len(bids)} entries for {rules.players} seats")
-    for seat in _bidding_order(dealer, rules.players):
-        hand.bid(bids[seat])
+    hand.apply_bids(_int_list(record["bids"], "bids", "bad_bid"))
     _replay_plays(hand, record["plays"])
     return hand.result()
 
@@ -252,10 +248,6 @@ def _replay_plays(hand: BlukeHand | BuckEuchreHand, plays: object) -> None:
             f"the plays stop after {done} cards, before the hand is finished",
             seat=hand.to_act,
         )
-
-
-def _bidding_order(dealer: int, players: int) -> list[int]:
-    return [(dealer + 1 + k) % players for k in range(players)]
 
 
 # -- games -----------------------------------------------------------------

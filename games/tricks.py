@@ -14,6 +14,7 @@ card played and it is the engine's hot path.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
@@ -37,6 +38,13 @@ def cards_of(mask: int) -> list[Card]:
         found.append(ALL_CARDS[low.bit_length() - 1])
         mask ^= low
     return found
+
+
+@functools.cache
+def clockwise(players: int, first: int) -> tuple[int, ...]:
+    """Seats ``0..players-1`` in turn order from ``first``: the order of bids,
+    calls, drops and every trick's play."""
+    return tuple((first + k) % players for k in range(players))
 
 
 def dealt_hands(
