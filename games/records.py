@@ -223,29 +223,18 @@ def _score_buck_euchre(rules: BuckEuchre, record: Mapping[str, Any]) -> HandResu
 
 
 def _replay_plays(hand: BlukeHand | BuckEuchreHand, plays: object) -> None:
-    """Replay the plays; a bad card code is reported where it lies, after
-    the plays before it have been checked."""
+    """Replay the plays to the end of the hand. A value that is not a card
+    code is passed on as it is: the trick play refuses it (``bad_card``) where
+    it lies, once the plays before it have been checked."""
     values = _list(plays, "plays")
     cards = _fast_cards(values)
     if cards is None:
-        cards = []
-        for index, value in enumerate(values):
-            found = Card.parse(value)
-            if found is None:
-                hand.play_many(cards)
-                raise InvalidRecord(
-                    "bad_card",
-                    f"play {index} is not a card: {_shown(value)}",
-                    play=index,
-                    card=_shown_card(value),
-                )
-            cards.append(found)
+        cards = [Card.parse(value) or value for value in values]
     hand.play_many(cards)
     if not hand.is_terminal():
-        done = len(cards)
         raise InvalidRecord(
             "wrong_number_of_plays",
-            f"the plays stop after {done} cards, before the hand is finished",
+            f"the plays stop after {len(cards)} cards, before the hand is finished",
             seat=hand.to_act,
         )
 

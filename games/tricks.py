@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Final
+from typing import Final, cast
 
 from games.cards import ALL_CARDS, Card, Suit
 from games.errors import IllegalMove, InvalidRecord, shown, shown_card
 
 BITS: Final[tuple[int, ...]] = tuple(1 << card.index for card in ALL_CARDS)
 BIT_OF: Final[dict[Card, int]] = {card: 1 << card.index for card in ALL_CARDS}
+_INDEX_OF: Final[dict[object, int]] = {card: card.index for card in ALL_CARDS}
 
 
 def mask_of(cards: Iterable[Card]) -> int:
@@ -215,7 +216,7 @@ class TrickPlay:
             hand &= self._allowed
         return cards_of(hand)
 
-    def play(self, cards: Iterable[Card]) -> None:
+    def play(self, cards: Iterable[Card | object]) -> None:
         """Play ``cards`` in order, each by the seat whose turn it is.
 
         Raises :class:`IllegalMove` (``not_in_hand``, ``must_follow_suit``,
@@ -223,19 +224,22 @@ class TrickPlay:
         rules forbid, with ``play`` set to its index among the hand's plays;
         the cards before it stay played.
         """
-        cards = list(cards)
+        if not isinstance(cards, list):
+            cards = list(cards)
         try:
-            indices = [c.index for c in cards]
-        except AttributeError:
-            bad = next(i for i, c in enumerate(cards) if not isinstance(c, Card))
+            indices = list(map(_INDEX_OF.get, cards))
+        except TypeError:  # an unhashable value such as a list
+            indices = [_INDEX_OF.get(c) if isinstance(c, Card) else None for c in cards]
+        if None in indices:
+            bad = indices.index(None)
             self.play(cards[:bad])
             raise InvalidRecord(
                 "bad_card",
                 f"play {self.plays_made} is not a card: {shown(cards[bad])}",
                 play=self.plays_made,
                 card=shown_card(cards[bad]),
-            ) from None
-        self._play_indices(indices)
+            )
+        self._play_indices(cast(list[int], indices))
 
     def _play_indices(self, indices: list[int]) -> None:
         rules = self.rules

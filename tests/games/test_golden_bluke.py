@@ -341,3 +341,14 @@ def test_a_hand_in_a_game_follows_the_schedule_and_dealer_rotation() -> None:
     game["hands"][0]["deal"] = deal_of("AS 3S", "KS 4S", "QS 5S")
     game["hands"][0]["plays"] = ["QS", "AS", "KS", "3S", "4S", "5S"]
     assert check_record(game)["hands"][0]["winners"] == [0, 2]
+
+
+def test_the_state_refuses_a_code_where_a_card_belongs() -> None:
+    from games import InvalidRecord
+
+    hand = bluke_hand(deal_of("2S 3C", "AS 4C", "KS 5C"), "9H", [1, 1, 1])
+    # a str has an .index method: it must not pass for a Card
+    with pytest.raises(InvalidRecord) as refused:
+        hand.play("AS")  # type: ignore[arg-type]
+    assert (refused.value.code, refused.value.play) == ("bad_card", 0)
+    assert hand.legal_actions() == [card("AS"), card("4C")]
