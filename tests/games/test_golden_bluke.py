@@ -351,4 +351,4 @@ def test_the_state_refuses_a_code_where_a_card_belongs() -> None:
     with pytest.raises(InvalidRecord) as refused:
         hand.play("AS")  # type: ignore[arg-type]
     assert (refused.value.code, refused.value.play) == ("bad_card", 0)
-    assert hand.legal_actions() == [card("AS"), card("4C")]
+    assert hand.legal_actions() == [card("4C"), card("AS")]
