@@ -13,7 +13,7 @@ import argparse
 import gc
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from games.errors import InvalidRecord
@@ -26,70 +26,47 @@ class Unreadable(Exception):
     """An input that is neither one JSON value nor JSON Lines."""
 
 
-def answers_for_text(text: str) -> Iterator[dict[str, Any]]:
-    """One answer per record in ``text``; raises :class:`Unreadable`."""
-    stripped = text.strip()
-    if not stripped:
+def answers_for_text(text: str) -> list[dict[str, Any]]:
+    """One answer per record in ``text``; raises :class:`Unreadable`.
+
+    The text is JSON Lines when it has several lines and the first is JSON
+    on its own; otherwise it is one record, perhaps spread over lines (so a
+    record cut short is unreadable, not lines of fragments)."""
+    lines = text.strip().splitlines()
+    if not lines:
         raise Unreadable("it is empty")
+    if len(lines) > 1 and _is_json(lines[0]):
+        return [answer for n, line in enumerate(lines, 1) if (answer := _answer_line(line, n))]
     try:
-        yield check_record(parse_record(stripped))
-        return
+        return [check_record(parse_record(text.strip()))]
     except InvalidRecord as error:
-        whole_error: InvalidRecord | None = error
+        return [{"ok": False, "error": error.to_json()}]
     except ValueError:
-        whole_error = None
-    # JSON Lines only if the first line is JSON on its own: a single record
-    # cut short must not be read as lines of fragments.
-    first_line = stripped.split("\n", 1)[0]
-    if "\n" in stripped and _is_json(first_line):
-        try:
-            yield from _answers_for_lines(stripped.splitlines())
-            return
-        except Unreadable:
-            if whole_error is None:
-                raise
-    if whole_error is None:
-        raise Unreadable("it is not JSON")
-    yield {"ok": False, "error": whole_error.to_json()}
+        raise Unreadable("it is not JSON") from None
 
 
-def _answers_for_lines(lines: list[str]) -> Iterator[dict[str, Any]]:
-    """JSON Lines: a line that is not JSON, when others are, is answered
-    ``invalid`` in its place; if no line is JSON the input is unreadable."""
-    answers: list[dict[str, Any]] = []
-    any_json = False
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = parse_record(line)
-        except InvalidRecord as error:
-            answers.append({"ok": False, "error": error.to_json()})
-            any_json = True
-            continue
-        except ValueError as error:
-            answers.append(
-                {
-                    "ok": False,
-                    "error": {"code": "invalid", "message": f"line {number} is not JSON: {error}"},
-                }
-            )
-            continue
-        any_json = True
-        answers.append(check_record(record))
-    if not any_json:
-        raise Unreadable("no line of it is JSON")
-    yield from answers
-
-
-def _is_json(text: str) -> bool:
+def _is_json(line: str) -> bool:
     try:
-        parse_record(text)
-    except InvalidRecord:
+        parse_record(line)
+    except InvalidRecord:  # JSON, though beyond the limits
         return True
     except ValueError:
         return False
     return True
+
+
+def _answer_line(line: str, number: int) -> dict[str, Any] | None:
+    """The answer for one line of JSON Lines (``invalid`` if it is not JSON),
+    or ``None`` for a blank line."""
+    if not line.strip():
+        return None
+    try:
+        return check_record(parse_record(line))
+    except InvalidRecord as error:
+        return {"ok": False, "error": error.to_json()}
+    except ValueError as error:
+        message = f"line {number} is not JSON: {error}"
+        return {"ok": False, "error": {"code": "invalid", "message": message}}
 
 
 def _read(name: str, stdin: TextIO) -> str:
@@ -136,7 +113,7 @@ def _check_files(names: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO
         shown = "standard input" if name == "-" else name
         try:
             text = _read(name, stdin)
-            answers = list(answers_for_text(text))
+            answers = answers_for_text(text)
         except (OSError, UnicodeDecodeError, Unreadable) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else error
             print(f"games check: cannot read {shown} as JSON: {reason}", file=stderr)

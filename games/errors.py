@@ -104,11 +104,13 @@ def shown(value: object) -> str:
         )
     else:
         text = kind(value)
-    return text if len(text) <= MAX_STRING_SHOWN else text[: MAX_STRING_SHOWN - 3] + "..."
+    return _clipped(text)
 
 
 def shown_card(value: object) -> str | None:
     """The ``card`` field of an error about a bad card: the text given, if any."""
-    if isinstance(value, str):
-        return value if len(value) <= MAX_STRING_SHOWN else value[: MAX_STRING_SHOWN - 3] + "..."
-    return None
+    return _clipped(value) if isinstance(value, str) else None
+
+
+def _clipped(text: str) -> str:
+    return text if len(text) <= MAX_STRING_SHOWN else text[: MAX_STRING_SHOWN - 3] + "..."
