@@ -113,6 +113,24 @@ class GeneratedGame:
 # -- playing hands -------------------------------------------------------------------
 
 
+class _PlayLog:
+    """For each card played: the seat, what it held then, and what it could play."""
+
+    def __init__(self, deal: list[list[Card]]) -> None:
+        self.held = [{c.code for c in dealt} for dealt in deal]
+        self.seats: list[int] = []
+        self.held_then: list[frozenset[str]] = []
+        self.legal: list[frozenset[str]] = []
+        self.plays: list[str] = []
+
+    def play(self, seat: int, card: Card, legal: list[Any]) -> None:
+        self.seats.append(seat)
+        self.held_then.append(frozenset(self.held[seat]))
+        self.legal.append(frozenset(c.code for c in legal))
+        self.held[seat].remove(card.code)
+        self.plays.append(card.code)
+
+
 def play_bluke_hand(
     rng: random.Random,
     *,
@@ -138,23 +156,15 @@ def play_bluke_hand(
     deal = [pack[s * cards : (s + 1) * cards] for s in range(players)]
     turn_up = pack[top]
     hand = game.new_hand(dealer=dealer, deal=deal, turn_up=turn_up)
-    held = [{c.code for c in dealt} for dealt in deal]
+    log = _PlayLog(deal)
     bids = [0] * players
-    seats: list[int] = []
-    held_log: list[frozenset[str]] = []
-    legal_log: list[frozenset[str]] = []
-    plays: list[str] = []
     while not hand.is_terminal():
         seat = hand.to_act
         assert seat is not None
         actions = hand.legal_actions()
         action = rng.choice(actions)
         if isinstance(action, Card):
-            seats.append(seat)
-            held_log.append(frozenset(held[seat]))
-            legal_log.append(frozenset(c.code for c in actions))  # type: ignore[union-attr]
-            held[seat].remove(action.code)
-            plays.append(action.code)
+            log.play(seat, action, actions)
         else:
             bids[seat] = action
         hand.apply_action(action)
@@ -169,7 +179,7 @@ def play_bluke_hand(
         "deal": [[c.code for c in dealt] for dealt in deal],
         "turn_up": turn_up.code,
         "bids": bids,
-        "plays": plays,
+        "plays": log.plays,
     }
     if options:
         record["options"] = options
@@ -178,9 +188,9 @@ def play_bluke_hand(
         players=players,
         dealer=dealer,
         record=record,
-        seats=tuple(seats),
-        held=tuple(held_log),
-        legal=tuple(legal_log),
+        seats=tuple(log.seats),
+        held=tuple(log.held_then),
+        legal=tuple(log.legal),
         answer=hand.result().to_json(),
         options=options,
     )
@@ -214,14 +224,11 @@ def play_buck_euchre_hand(
     deal = [pack[s * 5 : (s + 1) * 5] for s in range(4)]
     turn_up = pack[20]
     hand = BuckEuchre().new_hand(dealer=dealer, deal=deal, turn_up=turn_up)
-    held = [{c.code for c in dealt} for dealt in deal]
+    log = _PlayLog(deal)
+    held = log.held
     calls: list[str] = []
     discard: str | None = None
     drops: list[int] = []
-    seats: list[int] = []
-    held_log: list[frozenset[str]] = []
-    legal_log: list[frozenset[str]] = []
-    plays: list[str] = []
     while not hand.is_terminal():
         seat = hand.to_act
         assert seat is not None
@@ -243,11 +250,7 @@ def play_buck_euchre_hand(
                 drops.append(seat)
         else:
             action = rng.choice(actions)
-            seats.append(seat)
-            held_log.append(frozenset(held[seat]))
-            legal_log.append(frozenset(c.code for c in actions))
-            held[seat].remove(action.code)
-            plays.append(action.code)
+            log.play(seat, action, actions)
         hand.apply_action(action)
     record: dict[str, Any] = {
         "game": BUCK_EUCHRE,
@@ -260,15 +263,15 @@ def play_buck_euchre_hand(
         record["discard"] = discard
     if drops or rng.random() < 0.5:  # "drops" is optional when empty
         record["drops"] = drops
-    record["plays"] = plays
+    record["plays"] = log.plays
     return PlayedHand(
         game=BUCK_EUCHRE,
         players=4,
         dealer=dealer,
         record=record,
-        seats=tuple(seats),
-        held=tuple(held_log),
-        legal=tuple(legal_log),
+        seats=tuple(log.seats),
+        held=tuple(log.held_then),
+        legal=tuple(log.legal),
         answer=hand.result().to_json(),
     )
 
