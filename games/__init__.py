@@ -33,6 +33,7 @@ from games.records import (
     evaluate_hand,
     evaluate_record,
     parse_record,
+    rules_for,
 )
 from games.results import GameResult, HandResult
 
@@ -60,4 +61,5 @@ __all__ = [
     "evaluate_hand",
     "evaluate_record",
     "parse_record",
+    "rules_for",
 ]

@@ -248,16 +248,11 @@ def evaluate_game(record: Mapping[str, Any]) -> GameResult:
     _check_fields(record, *_GAME_FIELDS[name])
     players = _int(record.get("players", buck_euchre.PLAYERS), "players")
     rules = _rules(name, players, _options(record.get("options", {})))
-    first_dealer = _int(record["first_dealer"], "first_dealer")
-    if not 0 <= first_dealer < players:
-        raise InvalidRecord(
-            "invalid", f"first_dealer {_shown(first_dealer)} is not a seat of {players}"
-        )
+    tally = GameTally(rules, first_dealer=_int(record["first_dealer"], "first_dealer"))
     hands = _list(record["hands"], "hands")
-    tally = GameTally(rules)
     for index, hand_record in enumerate(hands):
         try:
-            tally.add(hand_record, first_dealer=first_dealer)
+            tally.add(hand_record)
         except RecordError as error:
             error.hand = index
             raise
@@ -265,35 +260,63 @@ def evaluate_game(record: Mapping[str, Any]) -> GameResult:
 
 
 class GameTally:
-    """Running totals of a game as its hands are added in order."""
+    """A game's running totals as its hands are added in order.
 
-    def __init__(self, rules: RulesT) -> None:
+    A service that stores games resumes a tally from what it stored: the
+    number of hands already played and the totals after them (the game must
+    not be complete yet).
+    """
+
+    def __init__(
+        self,
+        rules: RulesT,
+        *,
+        first_dealer: int,
+        hands_played: int = 0,
+        totals: Sequence[int] | None = None,
+    ) -> None:
+        if not 0 <= first_dealer < rules.players:
+            raise InvalidRecord(
+                "invalid", f"first_dealer {_shown(first_dealer)} is not a seat of {rules.players}"
+            )
         self.rules = rules
+        self.first_dealer = first_dealer
+        self.hands_played = hands_played
         self.hands: list[HandResult] = []
+        """The results of the hands added to this tally."""
         start = buck_euchre.STARTING_SCORE if isinstance(rules, BuckEuchre) else 0
-        self.totals = [start] * rules.players
+        self.totals = list(totals) if totals is not None else [start] * rules.players
         self.winner: int | None = None
         self.complete = False
 
-    def add(self, record: object, *, first_dealer: int) -> HandResult:
-        """Check one hand of the game (either form) and add its points."""
-        index = len(self.hands)
+    @property
+    def next_dealer(self) -> int:
+        return (self.first_dealer + self.hands_played) % self.rules.players
+
+    @property
+    def next_hand_size(self) -> int | None:
+        """Cards a seat in the next hand (Bluke), or ``None`` past the schedule
+        or for Buck Euchre, whose hands are always five cards."""
+        if isinstance(self.rules, Bluke) and self.hands_played < len(self.rules.schedule):
+            return self.rules.schedule[self.hands_played]
+        return None
+
+    def add(self, record: object) -> HandResult:
+        """Check the next hand of the game (either form) and add its points."""
+        index = self.hands_played
         rules = self.rules
-        if self.complete:
+        if self.complete or (isinstance(rules, Bluke) and index >= len(rules.schedule)):
             raise InvalidRecord("game_over", f"the game was over after hand {index - 1}")
         if isinstance(rules, BuckEuchre) and index >= MAX_BUCK_EUCHRE_HANDS:
             raise InvalidRecord("too_large", f"a game has at most {MAX_BUCK_EUCHRE_HANDS} hands")
         if not isinstance(record, dict):
             raise InvalidRecord("invalid", f"a hand is a JSON object, not {_kind(record)}")
-        cards = None
-        if isinstance(rules, Bluke):
-            if index >= len(rules.schedule):
-                raise InvalidRecord("game_over", f"the game was over after hand {index - 1}")
-            cards = rules.schedule[index]
-        dealer = (first_dealer + index) % rules.players
+        cards = self.next_hand_size
+        dealer = self.next_dealer
         self._check_header(record, dealer=dealer, cards=cards)
         result = _evaluate_hand_body(rules, record, dealer=dealer, cards=cards)
         self.hands.append(result)
+        self.hands_played += 1
         self.totals = [t + p for t, p in zip(self.totals, result.points, strict=True)]
         self._update_completion(result)
         return result
@@ -316,7 +339,7 @@ class GameTally:
     def _update_completion(self, result: HandResult) -> None:
         rules = self.rules
         if isinstance(rules, Bluke):
-            self.complete = len(self.hands) == len(rules.schedule)
+            self.complete = self.hands_played == len(rules.schedule)
             return
         if result.takes_all is not None:
             self.winner = result.takes_all
@@ -359,6 +382,14 @@ def _game_name(record: Mapping[str, Any]) -> str:
     if not isinstance(name, str) or name not in GAMES:
         raise InvalidRecord("invalid", f"game must be 'bluke' or 'buck_euchre', not {_shown(name)}")
     return name
+
+
+def rules_for(name: object, players: object, options: object = None) -> RulesT:
+    """The rules for a game name, a number of players and options as a record
+    spells them; raises :class:`InvalidRecord` for anything not allowed."""
+    if not isinstance(name, str) or name not in GAMES:
+        raise InvalidRecord("invalid", f"game must be 'bluke' or 'buck_euchre', not {_shown(name)}")
+    return _rules(name, _int(players, "players"), _options({} if options is None else options))
 
 
 def _rules(name: str, players: int, options: dict[str, Any]) -> RulesT:
