@@ -1,16 +1,23 @@
-# Two commands for a newcomer: `make test` and `make run` (see README.md).
+# Two commands for a newcomer: `make run` and `make test` (see README.md).
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
-.PHONY: test lint format bench clean
+.PHONY: run test lint format bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py demo_data --if-empty
+	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(STAMP)
 	$(PY) -m pytest games tests docs
@@ -19,6 +26,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy games
+	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) manage.py makemigrations --check --dry-run
 
 format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .

@@ -1,0 +1,7 @@
+"""The test suite: fast password hashing, the database from DATABASE_URL."""
+
+from config.settings.base import *  # noqa: F403
+
+SECRET_KEY = "test-key-not-secret"
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

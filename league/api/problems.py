@@ -1,0 +1,76 @@
+"""RFC 9457 problem details for every API error.
+
+Every error the API returns is ``application/problem+json`` with ``type``,
+``title``, ``status`` and ``detail``; validation errors add ``errors`` (the
+fields at fault), and engine rejections add the engine's ``code``, ``hand``,
+``play``, ``seat`` and ``card``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+PROBLEM_BASE = "/api/problems/"
+
+
+def problem(
+    status_code: int, title: str, detail: str, *, kind: str, **extra: Any
+) -> dict[str, Any]:
+    return {
+        "type": f"{PROBLEM_BASE}{kind}",
+        "title": title,
+        "status": status_code,
+        "detail": detail,
+        **extra,
+    }
+
+
+def problem_response(body: dict[str, Any]) -> Response:
+    return Response(body, status=body["status"], content_type=PROBLEM_CONTENT_TYPE)
+
+
+def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's exception handler, answering problem+json."""
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    data = response.data
+    if isinstance(exc, exceptions.ValidationError):
+        body = problem(
+            response.status_code,
+            "Invalid input",
+            "The request has fields that are missing or wrong; see errors.",
+            kind="invalid-input",
+            errors=data,
+        )
+    else:
+        detail = data.get("detail", "") if isinstance(data, dict) else str(data)
+        code = getattr(exc, "default_code", "error")
+        body = problem(
+            response.status_code,
+            str(getattr(exc, "default_detail", "Error")),
+            str(detail),
+            kind=str(code).replace("_", "-"),
+        )
+    response.data = body
+    response.content_type = PROBLEM_CONTENT_TYPE
+    return response
+
+
+def api_not_found(request: Any, exception: Exception | None = None) -> JsonResponse:
+    """Django's 404 for unknown URLs, as problem+json under /api/."""
+    body = problem(
+        status.HTTP_404_NOT_FOUND,
+        "Not found",
+        f"There is nothing at {request.path}.",
+        kind="not-found",
+    )
+    return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)

@@ -1,0 +1,96 @@
+"""``manage.py demo_data``: a club with players, two leagues and played games.
+
+Every game is played by the engine's simple bot through the state API and
+submitted as move logs through the results service, so every stored game is
+legal and scored by the server. The same ``--seed`` gives the same data.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+
+import games
+from games.bots import bot_game
+from league import services
+from league.models import Club, Game, League, Membership, Player
+
+PLAYER_NAMES = [
+    "Ada", "Bram", "Cleo", "Dev", "Edda", "Finn",
+    "Gus", "Hana", "Ivo", "Juno", "Kit", "Lior",
+]  # fmt: skip
+DEMO_USERS = {"organiser": Membership.Role.ORGANISER, "scorekeeper": Membership.Role.SCOREKEEPER}
+DEMO_PASSWORD = "demo-password"
+FIRST_EVENT = datetime.date(2026, 9, 3)
+
+
+class Command(BaseCommand):
+    help = "Create a demo club, players, a Bluke and a Buck Euchre league with played games."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--seed", type=int, default=1, help="the same seed, the same games")
+        parser.add_argument(
+            "--if-empty", action="store_true", help="do nothing if any club exists already"
+        )
+
+    def handle(self, *args: Any, seed: int, if_empty: bool, **options: Any) -> None:
+        if if_empty and Club.objects.exists():
+            self.stdout.write("demo data: the database already has clubs; nothing done")
+            return
+        with transaction.atomic():
+            summary = create_demo_data(seed=seed)
+        self.stdout.write(self.style.SUCCESS(f"demo data: {summary}"))
+
+
+def create_demo_data(*, seed: int) -> str:
+    rng = random.Random(seed)
+    club = services.club_create(name="Riverside Card Club")
+    players = [services.player_create(club=club, name=name) for name in PLAYER_NAMES]
+    user_model = get_user_model()
+    for username, role in DEMO_USERS.items():
+        user = user_model.objects.filter(username=username).first()
+        if user is None:
+            user = user_model.objects.create_user(username=username, password=DEMO_PASSWORD)
+        services.membership_set(club=club, user=user, role=role)
+    bluke = services.league_create(club=club, name="Thursday Bluke", game=Game.BLUKE)
+    buck = services.league_create(club=club, name="Dirty Clubs Cup", game=Game.BUCK_EUCHRE)
+    hands = 0
+    hands += _play_events(bluke, players, rng, events=2, rounds=1)
+    hands += _play_events(buck, players, rng, events=3, rounds=2)
+    return f"1 club, {len(players)} players, 2 leagues, {hands} hands"
+
+
+def _play_events(
+    league: League, players: list[Player], rng: random.Random, *, events: int, rounds: int
+) -> int:
+    """Events of ``rounds`` rounds, every player at one table of four per round."""
+    hands = 0
+    for number in range(events):
+        event = services.event_create(
+            league=league,
+            name=f"Night {number + 1}",
+            date=FIRST_EVENT + datetime.timedelta(weeks=number),
+            rounds=rounds,
+        )
+        for round_ in event.rounds.order_by("number"):
+            seating = players[:]
+            rng.shuffle(seating)
+            for table_number, start in enumerate(range(0, len(seating), 4), start=1):
+                table = services.table_create(
+                    round=round_,
+                    number=table_number,
+                    players=seating[start : start + 4],
+                    first_dealer=rng.randrange(4),
+                )
+                rules = games.rules_for(league.game, 4, league.options)
+                for record in bot_game(
+                    rules, first_dealer=table.first_dealer, seed=rng.randrange(2**32)
+                ):
+                    services.hand_submit(table=table, record=record)
+                    hands += 1
+    return hands

@@ -1,0 +1,269 @@
+"""What the league stores: clubs, players, leagues, events, tables, hands.
+
+Integrity that must never break is in the database: unique seats and
+players, one hand per number, the seat counts each game allows, tricks that
+are never negative. Writes go through :mod:`league.services`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+
+class Game(models.TextChoices):
+    BLUKE = "bluke", "Bluke"
+    BUCK_EUCHRE = "buck_euchre", "Buck Euchre"
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    slug = models.SlugField(max_length=100, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A user's role in a club: organisers manage it, scorekeepers submit results."""
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", "Organiser"
+        SCOREKEEPER = "scorekeeper", "Scorekeeper"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=20, choices=Role.choices)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_once_per_club"),
+            models.CheckConstraint(
+                condition=Q(role__in=["organiser", "scorekeeper"]), name="membership_known_role"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role}, {self.club})"
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=100)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+    )
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club"),
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=Q(user__isnull=False),
+                name="player_user_once_per_club",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class League(models.Model):
+    """A season of one game in a club, with the rule options its tables play."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=100)
+    game = models.CharField(max_length=20, choices=Game.choices)
+    options = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "slug"], name="league_slug_unique_in_club"),
+            models.CheckConstraint(
+                condition=Q(game__in=["bluke", "buck_euchre"]), name="league_known_game"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Event(models.Model):
+    """A game night: a date and one or more rounds of tables."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="events")
+    name = models.CharField(max_length=100)
+    date = models.DateField()
+
+    class Meta:
+        ordering = ["date", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date})"
+
+
+class Round(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_from_one"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} round {self.number}"
+
+
+class Table(models.Model):
+    """One table of a round, holding one game.
+
+    ``game`` repeats the league's game so that the database itself can hold
+    the seat count to what that game allows. ``version`` grows with every
+    change of results (for ``If-Match``).
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    game = models.CharField(max_length=20, choices=Game.choices)
+    players = models.PositiveSmallIntegerField()
+    first_dealer = models.PositiveSmallIntegerField()
+    complete = models.BooleanField(default=False)
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
+            models.CheckConstraint(
+                condition=(
+                    Q(game="bluke", players__gte=2, players__lte=15)
+                    | Q(game="buck_euchre", players=4)
+                ),
+                name="table_seat_count_allowed",
+            ),
+            models.CheckConstraint(
+                condition=Q(first_dealer__lt=F("players")), name="table_first_dealer_is_a_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.number}"
+
+
+class Seating(models.Model):
+    """Who sits in which seat; ``total`` and ``place`` follow the results.
+
+    ``round`` repeats the table's round so that the database can keep a
+    player at one table per round.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seatings")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seatings")
+    total = models.IntegerField()
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="seating_one_player_per_seat"),
+            models.UniqueConstraint(fields=["round", "player"], name="seating_one_table_per_round"),
+            models.CheckConstraint(condition=Q(seat__lte=14), name="seating_seat_in_range"),
+            models.CheckConstraint(
+                condition=Q(place__isnull=True) | Q(place__gte=1), name="seating_place_from_one"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.seat}: {self.player}"
+
+
+class Hand(models.Model):
+    """One hand of a table's game, as the engine read and scored it.
+
+    ``number`` counts from 0 in the order played. ``record`` is the hand as
+    submitted, kept so that a move log can be shown card by card.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    cards = models.PositiveSmallIntegerField()
+    trump = models.CharField(max_length=1, blank=True, default="")
+    maker = models.PositiveSmallIntegerField(null=True, blank=True)
+    drops = models.JSONField(default=list, blank=True)
+    takes_all = models.PositiveSmallIntegerField(null=True, blank=True)
+    is_move_log = models.BooleanField()
+    record = models.JSONField()
+    submitted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique"),
+            models.CheckConstraint(
+                condition=Q(trump__in=["", "C", "D", "H", "S"]), name="hand_trump_is_a_suit"
+            ),
+            models.CheckConstraint(condition=Q(cards__gte=1), name="hand_cards_from_one"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand {self.number}"
+
+
+class HandSeat(models.Model):
+    """One seat's line of a hand: bid (Bluke), tricks, points and running total."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    bid = models.PositiveSmallIntegerField(null=True, blank=True)
+    tricks = models.PositiveSmallIntegerField()
+    points = models.IntegerField()
+    total = models.IntegerField()
+
+    class Meta:
+        ordering = ["hand", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seat"], name="handseat_once_per_seat"),
+            models.CheckConstraint(condition=Q(tricks__gte=0), name="handseat_tricks_not_negative"),
+            models.CheckConstraint(
+                condition=Q(bid__isnull=True) | Q(bid__gte=1), name="handseat_bid_from_one"
+            ),
+        ]
+
+
+class Standing(models.Model):
+    """A player's line in a league's standings, as last computed."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    games = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    total_points = models.IntegerField()
+    average_place = models.FloatField()
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["league", "-wins", "average_place"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "player"], name="standing_once_per_player"),
+        ]

@@ -1,0 +1,90 @@
+"""A real Celery worker on Redis runs the work the results service dispatches.
+
+The worker runs in a thread of this process (``celery.contrib.testing``), so
+it sees the test database; the task crosses Redis because eager mode is off
+and the broker is Redis. Without Redis the test is skipped, except in CI
+(``CI=true``), where it must run.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import threading
+from collections.abc import Iterator
+
+import pytest
+import redis
+from celery import signals
+from celery.contrib.testing.worker import start_worker
+
+from config.celery import app as celery_app
+from league import services
+from league.models import Club, Standing
+
+BROKER_URL = os.environ.get("CELERY_TEST_BROKER_URL", "redis://127.0.0.1:6379/15")
+
+
+def _redis_answers() -> bool:
+    try:
+        return bool(redis.Redis.from_url(BROKER_URL, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+@pytest.fixture
+def redis_worker() -> Iterator[None]:
+    """Celery pointed at Redis with eager mode off, and a worker thread."""
+    if not _redis_answers():
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs Redis at {BROKER_URL} for the worker test")
+        pytest.skip(f"no Redis at {BROKER_URL}")
+    redis.Redis.from_url(BROKER_URL).flushdb()
+    saved = {key: celery_app.conf[key] for key in ("broker_url", "task_always_eager")}
+    # Eager mode never opened a connection, so no pool holds the old URL.
+    celery_app.conf.update(broker_url=BROKER_URL, task_always_eager=False)
+    try:
+        with start_worker(celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+            yield
+    finally:
+        celery_app.conf.update(saved)
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_complete_game_updates_the_standings_through_a_worker_on_redis(
+    redis_worker: None,
+) -> None:
+    club = services.club_create(name="Worker Club")
+    players = [services.player_create(club=club, name=f"P{n}") for n in range(4)]
+    league = services.league_create(club=club, name="Cup", game="buck_euchre")
+    event = services.event_create(league=league, name="Night", date=datetime.date(2026, 11, 1))
+    table = services.table_create(
+        round=event.rounds.get(), number=1, players=players, first_dealer=0
+    )
+    assert not Standing.objects.exists()
+    received: list[str] = []
+    finished = threading.Event()
+
+    def on_received(request: object, **_: object) -> None:
+        received.append(getattr(request, "name", ""))
+
+    def on_finished(**_: object) -> None:
+        finished.set()
+
+    signals.task_received.connect(on_received, weak=False)
+    signals.task_postrun.connect(on_finished, weak=False)
+    # seat 1 takes all five tricks: the game is won at once
+    services.hand_submit(table=table, record={"trump": "S", "maker": 1, "tricks": [0, 5, 0, 0]})
+    # Wait on the worker's signal, not by polling: SQLite's shared in-memory
+    # test database locks a table that two threads use at once.
+    assert finished.wait(timeout=30), "the worker did not run the task"
+    signals.task_received.disconnect(on_received)
+    signals.task_postrun.disconnect(on_finished)
+    # the worker took the task from the broker: it was not run eagerly
+    assert received == ["league.tasks.league_standings_refresh"]
+    standings = {s.player.name: s for s in Standing.objects.filter(league=league)}
+    assert standings["P1"].wins == 1
+    assert standings["P1"].total_points == 20
+    assert {s.games for s in standings.values()} == {1}
+    assert Club.objects.count() == 1
