@@ -1,11 +1,12 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from league import views
 from league.api import views as api_views
+from league.api.problems import api_not_found
 
 router = DefaultRouter()
 router.register("clubs", api_views.ClubViewSet, basename="club")
@@ -20,6 +21,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/", include(router.urls)),
+    # Unknown API URLs answer problem+json even with DEBUG on.
+    re_path(r"^api/", api_not_found),
 ]
 
 handler404 = "league.views.not_found"

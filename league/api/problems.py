@@ -56,7 +56,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         code = getattr(exc, "default_code", "error")
         body = problem(
             response.status_code,
-            str(getattr(exc, "default_detail", "Error")),
+            str(getattr(exc, "default_detail", "Error")).rstrip("."),
             str(detail),
             kind=str(code).replace("_", "-"),
         )
