@@ -178,7 +178,9 @@ class Seating(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seatings")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
     seat = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seatings")
+    # RESTRICT: a player with games cannot be deleted alone, but deleting the
+    # whole club (tables and seatings with it) may proceed.
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seatings")
     total = models.IntegerField()
     place = models.PositiveSmallIntegerField(null=True, blank=True)
 

@@ -66,6 +66,11 @@ def player_create(*, club: Club, name: str, user: Any = None) -> Player:
 
 
 def _rules(game: str, players: int, options: dict[str, Any]) -> games.Bluke | games.BuckEuchre:
+    """The engine's rules; a refusal names the seat count or the options."""
+    try:
+        games.rules_for(game, players)
+    except games.RecordError as error:
+        raise ServiceError(error.message, field="players") from None
     try:
         return games.rules_for(game, players, options)
     except games.RecordError as error:
@@ -81,9 +86,10 @@ def league_create(
     if game not in Game.values:
         raise ServiceError(f"game must be one of {', '.join(Game.values)}", field="game")
     _rules(game, NOMINAL_PLAYERS[Game(game)], options)
-    return League.objects.create(
-        club=club, name=name, slug=slug or slugify(name), game=game, options=options
-    )
+    slug = slug or slugify(name)
+    if League.objects.filter(club=club, slug=slug).exists():
+        raise ServiceError(f"the club already has a league {slug!r}", field="slug")
+    return League.objects.create(club=club, name=name, slug=slug, game=game, options=options)
 
 
 @transaction.atomic
@@ -111,6 +117,12 @@ def table_create(
         raise ServiceError("every player must belong to the league's club", field="players")
     if len({player.pk for player in players}) != len(players):
         raise ServiceError("a player can sit in one seat only", field="players")
+    if round.tables.filter(number=number).exists():
+        raise ServiceError(f"the round already has a table {number}", field="number")
+    seated = Seating.objects.filter(round=round, player__in=players).select_related("player")
+    if seated:
+        names = ", ".join(sorted(s.player.name for s in seated))
+        raise ServiceError(f"already at a table in this round: {names}", field="players")
     table = Table.objects.create(
         round=round,
         number=number,

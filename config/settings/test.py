@@ -5,3 +5,7 @@ from config.settings.base import *  # noqa: F403
 SECRET_KEY = "test-key-not-secret"
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Serve static files from the apps' folders, as `make run` does, so the tests
+# need no collectstatic.
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True

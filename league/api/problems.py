@@ -8,10 +8,12 @@ fields at fault), and engine rejections add the engine's ``code``, ``hand``,
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import Any
 
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -46,7 +48,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     if isinstance(exc, exceptions.ValidationError):
         body = problem(
             response.status_code,
-            "Invalid input",
+            HTTPStatus(response.status_code).phrase,
             "The request has fields that are missing or wrong; see errors.",
             kind="invalid-input",
             errors=data,
@@ -56,20 +58,31 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         code = getattr(exc, "default_code", "error")
         body = problem(
             response.status_code,
-            str(getattr(exc, "default_detail", "Error")).rstrip("."),
+            HTTPStatus(response.status_code).phrase,
             str(detail),
             kind=str(code).replace("_", "-"),
         )
     response.data = body
     response.content_type = PROBLEM_CONTENT_TYPE
+    # An error is problem+json whatever the client accepts (a browser asks
+    # for HTML, and would otherwise get the browsable API's page).
+    request = context.get("request")
+    if request is not None:
+        request.accepted_renderer = ProblemJSONRenderer()
+        request.accepted_media_type = PROBLEM_CONTENT_TYPE
     return response
+
+
+class ProblemJSONRenderer(JSONRenderer):
+    media_type = PROBLEM_CONTENT_TYPE
+    format = "problem+json"
 
 
 def api_not_found(request: Any, exception: Exception | None = None) -> JsonResponse:
     """Django's 404 for unknown URLs, as problem+json under /api/."""
     body = problem(
         status.HTTP_404_NOT_FOUND,
-        "Not found",
+        HTTPStatus.NOT_FOUND.phrase,
         f"There is nothing at {request.path}.",
         kind="not-found",
     )

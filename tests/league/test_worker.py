@@ -32,6 +32,15 @@ def _redis_answers() -> bool:
         return False
 
 
+def _forget_broker_connections() -> None:
+    """Drop Celery's pooled connections and producers. A task dispatched
+    eagerly still takes a producer from the pool, which keeps the broker URL
+    of that moment (Celery's default); switching brokers needs a fresh pool."""
+    celery_app._pool = None
+    if "amqp" in celery_app.__dict__:
+        celery_app.amqp._producer_pool = None
+
+
 @pytest.fixture
 def redis_worker() -> Iterator[None]:
     """Celery pointed at Redis with eager mode off, and a worker thread."""
@@ -41,13 +50,14 @@ def redis_worker() -> Iterator[None]:
         pytest.skip(f"no Redis at {BROKER_URL}")
     redis.Redis.from_url(BROKER_URL).flushdb()
     saved = {key: celery_app.conf[key] for key in ("broker_url", "task_always_eager")}
-    # Eager mode never opened a connection, so no pool holds the old URL.
     celery_app.conf.update(broker_url=BROKER_URL, task_always_eager=False)
+    _forget_broker_connections()
     try:
         with start_worker(celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
             yield
     finally:
         celery_app.conf.update(saved)
+        _forget_broker_connections()
 
 
 @pytest.mark.worker

@@ -1,0 +1,162 @@
+"""Factories for the league's models, built through :mod:`league.services`.
+
+Clubs, players, leagues, events and tables are made by the service
+functions, so that every invariant the services keep (seat counts, start
+totals, rounds numbered from 1) holds for test data too. Tests that must
+bypass the services (the database constraint tests) create rows directly.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from typing import Any
+
+import factory
+from django.contrib.auth import get_user_model
+from django.utils.text import slugify
+from factory.django import DjangoModelFactory
+
+from league import services
+from league.models import Club, Event, Game, League, Player, Round, Table
+
+PASSWORD = "a-test-password"
+
+
+class UserFactory(DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda o: f"{o.username}@example.org")
+    password = factory.django.Password(PASSWORD)
+
+
+class ClubFactory(DjangoModelFactory):
+    class Meta:
+        model = Club
+
+    name = factory.Sequence(lambda n: f"Club {n}")
+    slug = factory.LazyAttribute(lambda o: slugify(o.name))
+
+    @classmethod
+    def _create(cls, model_class: type[Club], *args: Any, **kwargs: Any) -> Club:
+        return services.club_create(**kwargs)
+
+
+class PlayerFactory(DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Player {n}")
+    user = None
+
+    @classmethod
+    def _create(cls, model_class: type[Player], *args: Any, **kwargs: Any) -> Player:
+        return services.player_create(**kwargs)
+
+
+class LeagueFactory(DjangoModelFactory):
+    """A Bluke league by default; ``LeagueFactory(buck_euchre=True)`` for Buck Euchre."""
+
+    class Meta:
+        model = League
+
+    class Params:
+        buck_euchre = factory.Trait(game=Game.BUCK_EUCHRE)
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"League {n}")
+    slug = factory.LazyAttribute(lambda o: slugify(o.name))
+    game = Game.BLUKE
+    options = factory.LazyFunction(dict)
+
+    @classmethod
+    def _create(cls, model_class: type[League], *args: Any, **kwargs: Any) -> League:
+        return services.league_create(**kwargs)
+
+
+class BlukeLeagueFactory(LeagueFactory):
+    game = Game.BLUKE
+
+
+class BuckEuchreLeagueFactory(LeagueFactory):
+    game = Game.BUCK_EUCHRE
+
+
+class EventFactory(DjangoModelFactory):
+    """An event with ``rounds`` rounds (numbered from 1), made by ``event_create``."""
+
+    class Meta:
+        model = Event
+
+    league = factory.SubFactory(LeagueFactory)
+    name = factory.Sequence(lambda n: f"Night {n}")
+    date = factory.Sequence(lambda n: datetime.date(2026, 9, 3) + datetime.timedelta(weeks=n))
+    rounds = 1
+
+    @classmethod
+    def _create(cls, model_class: type[Event], *args: Any, **kwargs: Any) -> Event:
+        return services.event_create(**kwargs)
+
+
+class TableFactory(DjangoModelFactory):
+    """A table with its seatings, made by ``table_create``.
+
+    Without ``round`` a new league of ``game`` (with ``options``) and a new
+    one-round event are made; without ``players``, ``seats`` new players of
+    the league's club.
+    """
+
+    class Meta:
+        model = Table
+
+    class Params:
+        game = Game.BLUKE
+        options = factory.LazyFunction(dict)
+        seats = 4
+
+    round = factory.LazyAttribute(
+        lambda o: EventFactory(league=LeagueFactory(game=o.game, options=o.options)).rounds.get()
+    )
+    number = factory.Sequence(lambda n: n + 1)
+    players = factory.LazyAttribute(
+        lambda o: [PlayerFactory(club=o.round.event.league.club) for _ in range(o.seats)]
+    )
+    first_dealer = 0
+
+    @classmethod
+    def _create(cls, model_class: type[Table], *args: Any, **kwargs: Any) -> Table:
+        return services.table_create(**kwargs)
+
+
+def make_table(
+    *,
+    game: str = Game.BLUKE,
+    players: int | Sequence[Player] = 4,
+    first_dealer: int = 0,
+    options: dict[str, Any] | None = None,
+    round: Round | None = None,
+    number: int | None = None,
+) -> Table:
+    """A table of ``game`` ready for its first hand.
+
+    ``players`` is a number of new players or the players in seat order;
+    ``round`` puts the table in an existing round (its league decides the
+    game and options then).
+    """
+    kwargs: dict[str, Any] = {"first_dealer": first_dealer}
+    if round is not None:
+        kwargs["round"] = round
+    else:
+        kwargs["game"] = game
+        kwargs["options"] = options or {}
+    if isinstance(players, int):
+        kwargs["seats"] = players
+    else:
+        kwargs["players"] = list(players)
+    if number is not None:
+        kwargs["number"] = number
+    return TableFactory(**kwargs)
