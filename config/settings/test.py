@@ -9,3 +9,4 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # need no collectstatic.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
