@@ -10,7 +10,12 @@ from league.api.problems import api_not_found
 
 router = DefaultRouter()
 router.register("clubs", api_views.ClubViewSet, basename="club")
+router.register("memberships", api_views.MembershipViewSet, basename="membership")
+router.register("players", api_views.PlayerViewSet, basename="player")
 router.register("leagues", api_views.LeagueViewSet, basename="league")
+router.register("events", api_views.EventViewSet, basename="event")
+router.register("rounds", api_views.RoundViewSet, basename="round")
+router.register("tables", api_views.TableViewSet, basename="table")
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -269,3 +269,20 @@ class Standing(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["league", "player"], name="standing_once_per_player"),
         ]
+
+
+class IdempotencyKey(models.Model):
+    """The first response to a POST sent with an ``Idempotency-Key``, so that
+    a retry gets the same answer and changes nothing."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=200)
+    fingerprint = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once_per_user")
+        ]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Prefetch, QuerySet
 
-from league.models import Club, League, Standing
+import games
+from league.models import Club, Hand, League, Standing, Table
 
 
 def clubs_with_leagues() -> QuerySet[Club]:
@@ -20,3 +23,33 @@ def league_standings(*, league: League) -> QuerySet[Standing]:
         .select_related("player")
         .order_by("-wins", "average_place", "player__name")
     )
+
+
+def table_with_seatings(table_id: int) -> Table:
+    return Table.objects.prefetch_related("seatings__player").get(pk=table_id)
+
+
+def score_sheet(*, table_id: int) -> dict[str, Any]:
+    """A table's score sheet in four queries, whatever the number of hands."""
+    table = (
+        Table.objects.select_related("round__event__league")
+        .prefetch_related("seatings__player")
+        .get(pk=table_id)
+    )
+    hands = list(Hand.objects.filter(table=table).prefetch_related("seats").order_by("number"))
+    next_hand = None
+    if not table.complete:
+        league = table.round.event.league
+        tally = games.GameTally(
+            games.rules_for(league.game, table.players, league.options),
+            first_dealer=table.first_dealer,
+            hands_played=len(hands),
+        )
+        size = tally.next_hand_size
+        if size is not None or table.game == "buck_euchre":
+            next_hand = {
+                "number": len(hands),
+                "dealer": tally.next_dealer,
+                "cards": size if size is not None else games.buck_euchre.HAND_SIZE,
+            }
+    return {"table": table, "hands": hands, "next_hand": next_hand}

@@ -12,7 +12,7 @@ import datetime
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Avg, Count, Q, Sum
 from django.utils import timezone
 from django.utils.text import slugify
@@ -47,6 +47,14 @@ class ServiceError(Exception):
         self.field = field
 
 
+class Conflict(ServiceError):
+    """The request does not fit the current state (answered 409)."""
+
+
+class PreconditionFailed(ServiceError):
+    """The client's version of the table is stale (answered 412)."""
+
+
 @transaction.atomic
 def club_create(*, name: str, slug: str = "") -> Club:
     return Club.objects.create(name=name, slug=slug or slugify(name))
@@ -75,6 +83,104 @@ def _rules(game: str, players: int, options: dict[str, Any]) -> games.Bluke | ga
         return games.rules_for(game, players, options)
     except games.RecordError as error:
         raise ServiceError(error.message, field="options") from None
+
+
+@transaction.atomic
+def club_update(*, club: Club, name: str | None = None) -> Club:
+    if name is not None:
+        club.name = name
+        club.save(update_fields=["name"])
+    return club
+
+
+@transaction.atomic
+def club_create_by(*, user: Any, name: str, slug: str = "") -> Club:
+    """A new club, whose creator becomes its first organiser."""
+    slug = slug or slugify(name)
+    if Club.objects.filter(Q(name=name) | Q(slug=slug)).exists():
+        raise Conflict(f"a club named {name!r} or {slug!r} exists already", field="name")
+    club = Club.objects.create(name=name, slug=slug)
+    Membership.objects.create(club=club, user=user, role=Membership.Role.ORGANISER)
+    return club
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership) -> None:
+    others = Membership.objects.filter(club=membership.club, role=Membership.Role.ORGANISER)
+    if membership.role == Membership.Role.ORGANISER and others.count() == 1:
+        raise Conflict("a club keeps at least one organiser")
+    membership.delete()
+
+
+@transaction.atomic
+def player_update(*, player: Player, name: str | None = None, user: Any = ...) -> Player:
+    if name is not None:
+        if Player.objects.filter(club=player.club, name=name).exclude(pk=player.pk).exists():
+            raise Conflict(f"the club already has a player named {name!r}", field="name")
+        player.name = name
+    if user is not ...:
+        player.user = user
+    player.save()
+    return player
+
+
+@transaction.atomic
+def league_update(
+    *, league: League, name: str | None = None, options: dict[str, Any] | None = None
+) -> League:
+    """Rename a league, or change its options while no hand has been played."""
+    if name is not None:
+        league.name = name
+    if options is not None and options != league.options:
+        if Hand.objects.filter(table__round__event__league=league).exists():
+            raise Conflict("options cannot change once hands are played", field="options")
+        _rules(league.game, NOMINAL_PLAYERS[Game(league.game)], options)
+        league.options = options
+    league.save()
+    return league
+
+
+@transaction.atomic
+def event_update(
+    *, event: Event, name: str | None = None, date: datetime.date | None = None
+) -> Event:
+    if name is not None:
+        event.name = name
+    if date is not None:
+        event.date = date
+    event.save()
+    return event
+
+
+@transaction.atomic
+def round_create(*, event: Event, number: int) -> Round:
+    if number < 1:
+        raise ServiceError("rounds are numbered from 1", field="number")
+    if event.rounds.filter(number=number).exists():
+        raise Conflict(f"the event already has a round {number}", field="number")
+    return Round.objects.create(event=event, number=number)
+
+
+@transaction.atomic
+def table_reseat(
+    *, table: Table, players: Sequence[Player] | None = None, first_dealer: int | None = None
+) -> Table:
+    """Change who sits where, or the first dealer, before the first hand."""
+    table = (
+        Table.objects.select_for_update().select_related("round__event__league").get(pk=table.pk)
+    )
+    if table.hands.exists():
+        raise Conflict("seats cannot change once hands are played")
+    if players is None:
+        players = [s.player for s in table.seatings.select_related("player")]
+    first_dealer = table.first_dealer if first_dealer is None else first_dealer
+    rules = _check_seating(table.round, players, first_dealer, number=None, table=table)
+    table.seatings.all().delete()
+    table.players, table.first_dealer = len(players), first_dealer
+    table.version += 1
+    table.save(update_fields=["players", "first_dealer", "version"])
+    _seat(table, players, rules)
+    return table
 
 
 @transaction.atomic
@@ -107,6 +213,26 @@ def table_create(
     *, round: Round, number: int, players: Sequence[Player], first_dealer: int = 0
 ) -> Table:
     """A table of ``players`` in seat order, ready for its first hand."""
+    rules = _check_seating(round, players, first_dealer, number=number, table=None)
+    table = Table.objects.create(
+        round=round,
+        number=number,
+        game=round.event.league.game,
+        players=len(players),
+        first_dealer=first_dealer,
+    )
+    _seat(table, players, rules)
+    return table
+
+
+def _check_seating(
+    round: Round,
+    players: Sequence[Player],
+    first_dealer: int,
+    *,
+    number: int | None,
+    table: Table | None,
+) -> games.Bluke | games.BuckEuchre:
     league = round.event.league
     rules = _rules(league.game, len(players), league.options)
     if not 0 <= first_dealer < len(players):
@@ -117,77 +243,193 @@ def table_create(
         raise ServiceError("every player must belong to the league's club", field="players")
     if len({player.pk for player in players}) != len(players):
         raise ServiceError("a player can sit in one seat only", field="players")
-    if round.tables.filter(number=number).exists():
-        raise ServiceError(f"the round already has a table {number}", field="number")
+    if number is not None and round.tables.filter(number=number).exists():
+        raise Conflict(f"the round already has a table {number}", field="number")
     seated = Seating.objects.filter(round=round, player__in=players).select_related("player")
+    if table is not None:
+        seated = seated.exclude(table=table)
     if seated:
         names = ", ".join(sorted(s.player.name for s in seated))
-        raise ServiceError(f"already at a table in this round: {names}", field="players")
-    table = Table.objects.create(
-        round=round,
-        number=number,
-        game=league.game,
-        players=len(players),
-        first_dealer=first_dealer,
-    )
-    start = games.GameTally(rules, first_dealer=first_dealer).totals
+        raise Conflict(f"already at a table in this round: {names}", field="players")
+    return rules
+
+
+def _seat(table: Table, players: Sequence[Player], rules: games.Bluke | games.BuckEuchre) -> None:
+    start = games.GameTally(rules, first_dealer=table.first_dealer).totals
     Seating.objects.bulk_create(
-        Seating(table=table, round=round, seat=seat, player=player, total=start[seat])
+        Seating(table=table, round_id=table.round_id, seat=seat, player=player, total=start[seat])
         for seat, player in enumerate(players)
     )
-    return table
 
 
 @transaction.atomic
-def hand_submit(*, table: Table, record: dict[str, Any]) -> Hand:
-    """Check the next hand of ``table`` with the engine and store it.
+def hand_submit(*, table: Table, record: dict[str, Any], number: int | None = None) -> Hand:
+    """Store the next hand of the table's game.
 
-    Locks the table row, so that two submissions of the same hand are
-    serialised: the second finds the hand number taken, or the game over.
-    Raises :class:`games.RecordError` when the engine refuses the hand;
-    nothing is stored then.
+    A client that says which hand it submits (``number``) is told 409 when
+    that hand is already stored, so a submission sent twice counts once.
+    """
+    table = _results_change(table=table, keep=number, records=[record], adding=True)
+    return table.hands.order_by("-number")[0]
+
+
+@transaction.atomic
+def hand_correct(
+    *, table: Table, number: int, record: dict[str, Any], version: int | None
+) -> Table:
+    """Replace hand ``number`` and replay every later hand after it."""
+    later = list(
+        Hand.objects.filter(table=table, number__gt=number)
+        .order_by("number")
+        .values_list("record", flat=True)
+    )
+    return _results_change(
+        table=table, keep=number, records=[record, *later], version=version, replacing=number
+    )
+
+
+@transaction.atomic
+def hand_delete_last(*, table: Table, number: int, version: int | None) -> Table:
+    """Delete the table's last hand (``number`` must be it)."""
+    return _results_change(table=table, keep=number, records=[], version=version, deleting=number)
+
+
+@transaction.atomic
+def game_submit(*, table: Table, record: dict[str, Any]) -> Table:
+    """Store a whole game record at a table with no hands yet: all or nothing.
+
+    The record's ``game``, ``players``, ``first_dealer`` and ``options`` may be
+    left out; if given they must agree with the table.
+    """
+    expected = {
+        "game": table.game,
+        "players": table.players,
+        "first_dealer": table.first_dealer,
+    }
+    for field, value in expected.items():
+        if field in record and record[field] != value:
+            raise ServiceError(
+                f"{field} is {value!r} at this table, not {record[field]!r}", field=field
+            )
+    if "options" in record and record["options"] != table.round.event.league.options:
+        raise ServiceError("options must be the league's options", field="options")
+    unknown = set(record) - {*expected, "options", "hands"}
+    if unknown:
+        raise ServiceError(f"unknown field {min(unknown)!r}", field=min(unknown))
+    hands = record.get("hands")
+    if not isinstance(hands, list):
+        raise ServiceError("hands must be an array of hand records", field="hands")
+    return _results_change(table=table, keep=0, records=hands, adding=True)
+
+
+def _results_change(
+    *,
+    table: Table,
+    keep: int | None,
+    records: Sequence[Any],
+    version: int | None = None,
+    adding: bool = False,
+    replacing: int | None = None,
+    deleting: int | None = None,
+) -> Table:
+    """The one way results change: keep the table's first ``keep`` hands
+    (``None``: all of them), replay ``records`` after them through the
+    engine, and store the outcome.
+
+    Locks the table row first (so changes to one table are serialised), then
+    writes its hands and seatings. Raises :class:`games.RecordError` (with
+    ``hand`` set to the hand's number) when the engine refuses a record,
+    :class:`Conflict` or :class:`PreconditionFailed`; nothing is stored then.
+    Schedules the league's derived work on commit when a complete game is
+    involved. Queries: a constant number, whatever the number of hands.
     """
     table = (
         Table.objects.select_for_update().select_related("round__event__league").get(pk=table.pk)
     )
+    if version is not None and version != table.version:
+        raise PreconditionFailed(
+            f"the table is at version {table.version}, not {version}: reload the score sheet"
+        )
     league = table.round.event.league
-    seatings = list(table.seatings.order_by("seat"))
     played = table.hands.count()
+    if keep is None:
+        keep = played
+    if adding and keep != played:
+        if keep < played:
+            raise Conflict(f"hand {keep} is already stored; hand {played} is next", field="number")
+        raise Conflict(f"hands arrive in order: hand {played} is next, not {keep}", field="number")
+    if replacing is not None and replacing >= played:
+        raise Conflict(f"there is no hand {replacing} to correct", field="number")
+    if deleting is not None and deleting != played - 1:
+        raise Conflict(f"only the last hand ({played - 1}) can be deleted", field="number")
+    if adding and table.complete and records:
+        raise games.InvalidRecord("game_over", "the game at this table is complete", hand=keep)
+
+    seatings = list(table.seatings.order_by("seat"))
+    totals = None
+    if keep:
+        totals = list(
+            HandSeat.objects.filter(hand__table=table, hand__number=keep - 1)
+            .order_by("seat")
+            .values_list("total", flat=True)
+        )
     tally = games.GameTally(
         _rules(league.game, table.players, league.options),
         first_dealer=table.first_dealer,
-        hands_played=played,
-        totals=[s.total for s in seatings] if played else None,
+        hands_played=keep,
+        totals=totals,
     )
-    if table.complete:
-        raise games.InvalidRecord("game_over", "the game at this table is complete")
-    dealer, cards = tally.next_dealer, tally.next_hand_size
-    result = tally.add(record)
-    hand = Hand.objects.create(
-        table=table,
-        number=played,
-        dealer=dealer,
-        cards=cards if cards is not None else 5,
-        trump=result.trump.value if result.trump is not None else "",
-        maker=result.maker,
-        drops=list(result.drops),
-        takes_all=result.takes_all,
-        is_move_log=result.winners is not None,
-        record=record,
-    )
-    bids = record.get("bids") or [None] * table.players
-    HandSeat.objects.bulk_create(
-        HandSeat(
-            hand=hand,
-            seat=seat,
-            bid=bids[seat],
-            tricks=result.tricks[seat],
-            points=result.points[seat],
-            total=tally.totals[seat],
+    new_hands: list[Hand] = []
+    new_lines: list[list[HandSeat]] = []
+    for offset, record in enumerate(records):
+        number = keep + offset
+        dealer, cards = tally.next_dealer, tally.next_hand_size
+        try:
+            result = tally.add(record)
+        except games.RecordError as error:
+            error.hand = number
+            raise
+        new_hands.append(
+            Hand(
+                table=table,
+                number=number,
+                dealer=dealer,
+                cards=cards if cards is not None else games.buck_euchre.HAND_SIZE,
+                trump=result.trump.value if result.trump is not None else "",
+                maker=result.maker,
+                drops=list(result.drops),
+                takes_all=result.takes_all,
+                is_move_log=result.winners is not None,
+                record=record,
+            )
         )
-        for seat in range(table.players)
-    )
-    ranks = tally.ranks()
+        bids = record.get("bids") or [None] * table.players
+        new_lines.append(
+            [
+                HandSeat(
+                    seat=seat,
+                    bid=bids[seat],
+                    tricks=result.tricks[seat],
+                    points=result.points[seat],
+                    total=tally.totals[seat],
+                )
+                for seat in range(table.players)
+            ]
+        )
+
+    was_complete = table.complete
+    Hand.objects.filter(table=table, number__gte=keep).delete()
+    try:
+        with transaction.atomic():
+            Hand.objects.bulk_create(new_hands)
+    except IntegrityError:  # another change of this table won a race the lock missed
+        raise Conflict("the table changed meanwhile: reload the score sheet") from None
+    for hand, lines in zip(new_hands, new_lines, strict=True):
+        for line in lines:
+            line.hand = hand
+    HandSeat.objects.bulk_create(line for lines in new_lines for line in lines)
+
+    ranks = tally.ranks() if keep + len(records) else None
     for seating in seatings:
         seating.total = tally.totals[seating.seat]
         seating.place = ranks[seating.seat] if ranks is not None else None
@@ -195,9 +437,9 @@ def hand_submit(*, table: Table, record: dict[str, Any]) -> Hand:
     table.complete = tally.complete
     table.version += 1
     table.save(update_fields=["complete", "version"])
-    if table.complete:  # standings and ratings count complete games only
+    if table.complete or was_complete:  # standings and ratings count complete games
         results_changed(league_id=league.pk)
-    return hand
+    return table
 
 
 def results_changed(*, league_id: int) -> None:

@@ -17,6 +17,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+import games
+
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_BASE = "/api/problems/"
 
@@ -37,10 +39,44 @@ def problem_response(body: dict[str, Any]) -> Response:
     return Response(body, status=body["status"], content_type=PROBLEM_CONTENT_TYPE)
 
 
+def _domain_problem(exc: Exception) -> dict[str, Any] | None:
+    """The problem for an exception of the engine or the services, if it is one."""
+    from league.services import Conflict, PreconditionFailed, ServiceError
+
+    if isinstance(exc, games.RecordError):
+        engine = {k: v for k, v in exc.to_json().items() if k != "message"}
+        return problem(
+            422,
+            "The rules engine refused the record",
+            exc.message,
+            kind=f"engine/{exc.code}".replace("_", "-"),
+            **engine,
+        )
+    if isinstance(exc, PreconditionFailed):
+        return problem(412, HTTPStatus(412).phrase, exc.message, kind="stale-version")
+    if isinstance(exc, Conflict):
+        extra = {"field": exc.field} if exc.field else {}
+        return problem(409, HTTPStatus(409).phrase, exc.message, kind="conflict", **extra)
+    if isinstance(exc, ServiceError):
+        return problem(
+            400,
+            HTTPStatus(400).phrase,
+            exc.message,
+            kind="invalid-input",
+            errors={exc.field or "non_field_errors": [exc.message]},
+        )
+    return None
+
+
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's exception handler, answering problem+json."""
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
+    domain = _domain_problem(exc)
+    if domain is not None:
+        response = Response(domain, status=domain["status"])
+        _render_as_problem(response, context)
+        return response
     response = exception_handler(exc, context)
     if response is None:
         return None
@@ -63,14 +99,18 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
             kind=str(code).replace("_", "-"),
         )
     response.data = body
+    _render_as_problem(response, context)
+    return response
+
+
+def _render_as_problem(response: Response, context: dict[str, Any]) -> None:
+    """An error is problem+json whatever the client accepts (a browser asks
+    for HTML, and would otherwise get the browsable API's page)."""
     response.content_type = PROBLEM_CONTENT_TYPE
-    # An error is problem+json whatever the client accepts (a browser asks
-    # for HTML, and would otherwise get the browsable API's page).
     request = context.get("request")
     if request is not None:
         request.accepted_renderer = ProblemJSONRenderer()
         request.accepted_media_type = PROBLEM_CONTENT_TYPE
-    return response
 
 
 class ProblemJSONRenderer(JSONRenderer):

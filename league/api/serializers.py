@@ -1,25 +1,101 @@
-"""Output serializers of the read API."""
+"""Input and output serializers of the API (one pair per resource)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from league.models import Club, League, Standing
+from league.models import (
+    Club,
+    Event,
+    Game,
+    Hand,
+    HandSeat,
+    League,
+    Membership,
+    Player,
+    Round,
+    Seating,
+    Standing,
+    Table,
+)
+
+# -- outputs ------------------------------------------------------------------
 
 
-class ClubOutput(serializers.ModelSerializer):
+class ClubOutput(serializers.ModelSerializer[Club]):
     class Meta:
         model = Club
         fields = ["id", "name", "slug", "created_at"]
 
 
-class LeagueOutput(serializers.ModelSerializer):
+class MembershipOutput(serializers.ModelSerializer[Membership]):
+    username = serializers.CharField(source="user.get_username", read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ["id", "club", "user", "username", "role"]
+
+
+class PlayerOutput(serializers.ModelSerializer[Player]):
+    class Meta:
+        model = Player
+        fields = ["id", "club", "name", "user"]
+
+
+class LeagueOutput(serializers.ModelSerializer[League]):
     class Meta:
         model = League
         fields = ["id", "club", "name", "slug", "game", "options", "created_at"]
 
 
-class StandingOutput(serializers.ModelSerializer):
+class RoundOutput(serializers.ModelSerializer[Round]):
+    class Meta:
+        model = Round
+        fields = ["id", "event", "number"]
+
+
+class EventOutput(serializers.ModelSerializer[Event]):
+    rounds = RoundOutput(many=True, read_only=True)
+
+    class Meta:
+        model = Event
+        fields = ["id", "league", "name", "date", "rounds"]
+
+
+class SeatingOutput(serializers.ModelSerializer[Seating]):
+    player_name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = Seating
+        fields = ["seat", "player", "player_name", "total", "place"]
+
+
+class TableOutput(serializers.ModelSerializer[Table]):
+    seatings = SeatingOutput(many=True, read_only=True)
+    status = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Table
+        fields = [
+            "id",
+            "round",
+            "number",
+            "game",
+            "players",
+            "first_dealer",
+            "status",
+            "version",
+            "seatings",
+        ]
+
+    def get_status(self, table: Table) -> str:
+        return "complete" if table.complete else "in_progress"
+
+
+class StandingOutput(serializers.ModelSerializer[Standing]):
     player_name = serializers.CharField(source="player.name")
 
     class Meta:
@@ -33,3 +109,141 @@ class StandingOutput(serializers.ModelSerializer):
             "average_place",
             "computed_at",
         ]
+
+
+class HandSeatOutput(serializers.ModelSerializer[HandSeat]):
+    class Meta:
+        model = HandSeat
+        fields = ["seat", "bid", "tricks", "points", "total"]
+
+
+class HandOutput(serializers.ModelSerializer[Hand]):
+    seats = HandSeatOutput(many=True, read_only=True)
+    trump = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Hand
+        fields = [
+            "number",
+            "dealer",
+            "cards",
+            "trump",
+            "maker",
+            "drops",
+            "takes_all",
+            "is_move_log",
+            "seats",
+        ]
+
+    def get_trump(self, hand: Hand) -> str | None:
+        return hand.trump or None
+
+
+class NextHandOutput(serializers.Serializer[dict[str, Any]]):
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    cards = serializers.IntegerField()
+
+
+class ScoreSheetOutput(serializers.Serializer[dict[str, Any]]):
+    table = TableOutput()
+    hands = HandOutput(many=True)
+    next_hand = NextHandOutput(allow_null=True, help_text="null once the game is complete")
+
+
+# -- inputs -------------------------------------------------------------------
+
+
+class ClubInput(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(max_length=100)
+    slug = serializers.SlugField(max_length=100, required=False, default="")
+
+
+class ClubUpdateInput(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(max_length=100)
+
+
+class MembershipInput(serializers.Serializer[dict[str, Any]]):
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
+    user = serializers.PrimaryKeyRelatedField(queryset=get_user_model().objects.all())
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+
+
+class PlayerInput(serializers.Serializer[dict[str, Any]]):
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
+    name = serializers.CharField(max_length=100)
+    user = serializers.PrimaryKeyRelatedField(
+        queryset=get_user_model().objects.all(), required=False, allow_null=True, default=None
+    )
+
+
+class PlayerUpdateInput(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(max_length=100, required=False)
+    user = serializers.PrimaryKeyRelatedField(
+        queryset=get_user_model().objects.all(), required=False, allow_null=True
+    )
+
+
+class LeagueInput(serializers.Serializer[dict[str, Any]]):
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
+    name = serializers.CharField(max_length=100)
+    slug = serializers.SlugField(max_length=100, required=False, default="")
+    game = serializers.ChoiceField(choices=Game.choices)
+    options = serializers.DictField(required=False, default=dict)
+
+
+class LeagueUpdateInput(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(max_length=100, required=False)
+    options = serializers.DictField(required=False)
+
+
+class EventInput(serializers.Serializer[dict[str, Any]]):
+    league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
+    name = serializers.CharField(max_length=100)
+    date = serializers.DateField()
+    rounds = serializers.IntegerField(min_value=1, max_value=50, default=1)
+
+
+class EventUpdateInput(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(max_length=100, required=False)
+    date = serializers.DateField(required=False)
+
+
+class RoundInput(serializers.Serializer[dict[str, Any]]):
+    event = serializers.PrimaryKeyRelatedField(queryset=Event.objects.all())
+    number = serializers.IntegerField(min_value=1, max_value=1000)
+
+
+class TableInput(serializers.Serializer[dict[str, Any]]):
+    round = serializers.PrimaryKeyRelatedField(queryset=Round.objects.all())
+    number = serializers.IntegerField(min_value=0, max_value=1000)
+    players = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), many=True, help_text="player ids in seat order, seat 0 first"
+    )
+    first_dealer = serializers.IntegerField(min_value=0, max_value=14, default=0)
+
+
+class TableUpdateInput(serializers.Serializer[dict[str, Any]]):
+    players = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), many=True, required=False
+    )
+    first_dealer = serializers.IntegerField(min_value=0, max_value=14, required=False)
+
+
+class HandInput(serializers.Serializer[dict[str, Any]]):
+    number = serializers.IntegerField(
+        min_value=0,
+        max_value=10_000,
+        help_text="the hand submitted, from 0: a hand already stored answers 409",
+    )
+    record = serializers.JSONField(
+        help_text="the hand as a move log or as results only (docs/records.md); game, "
+        "dealer and hand size may be left out but must not contradict the table"
+    )
+
+
+class RecordInput(serializers.Serializer[dict[str, Any]]):
+    record = serializers.JSONField(
+        help_text="a hand record (for a correction) or a whole game record (docs/records.md); "
+        "what the table decides may be left out but must agree with it"
+    )

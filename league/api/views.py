@@ -1,34 +1,407 @@
-"""The read API for clubs and leagues (writes come with the league API)."""
+"""The JSON API: thin views over :mod:`league.services` and :mod:`league.selectors`.
+
+Reads are open to everyone; writes check the caller's role in the club that
+owns the object (:mod:`league.api.access`). POSTs accept an
+``Idempotency-Key``; corrections of results need ``If-Match`` with the
+table's ETag from its score sheet.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import QuerySet
-from drf_spectacular.utils import extend_schema
-from rest_framework import viewsets
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from league import selectors
-from league.api.serializers import ClubOutput, LeagueOutput, StandingOutput
-from league.models import Club, League
+from league import selectors, services
+from league.api import filters
+from league.api import serializers as s
+from league.api.access import ORGANISER, RESULTS, access_club_for_write
+from league.api.idempotency import idempotent
+from league.models import Club, Event, League, Membership, Player, Round, Table
+
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="retrying a POST with the same key returns the first response",
+)
+IF_MATCH_HEADER = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=True,
+    description="the table's ETag from its score sheet; 412 when stale",
+)
 
 
-class ClubViewSet(viewsets.ReadOnlyModelViewSet[Club]):
-    serializer_class = ClubOutput
-    queryset = Club.objects.order_by("name")
+class IdOrder(CursorPagination):
+    ordering = "id"
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
 
 
-class LeagueViewSet(viewsets.ReadOnlyModelViewSet[League]):
-    serializer_class = LeagueOutput
-    filterset_fields = ["club", "game"]
+class ReadWriteViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Any]
+):
+    """List and retrieve with the output serializer; create and partial
+    update through ``create_object``/``update_object``, after the access
+    check on the club that owns the object."""
 
-    def get_queryset(self) -> QuerySet[League]:
-        return League.objects.order_by("club__name", "name")
+    pagination_class = IdOrder
+    input_serializer: type[s.serializers.Serializer[Any]]
+    update_serializer: type[s.serializers.Serializer[Any]]
+    write_roles: tuple[str, ...] = (ORGANISER,)
+    http_method_names = ["get", "post", "patch", "head", "options"]
 
-    @extend_schema(responses=StandingOutput(many=True))
+    def club_of_input(self, data: dict[str, Any]) -> Club | int:
+        raise NotImplementedError
+
+    def club_of(self, obj: Any) -> Club | int:
+        raise NotImplementedError
+
+    def create_object(self, data: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def update_object(self, obj: Any, data: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def output(self, obj: Any, code: int = status.HTTP_200_OK) -> Response:
+        return Response(self.get_serializer(obj).data, status=code)
+
+    @idempotent
+    def create(self, request: Request) -> Response:
+        inp = self.input_serializer(data=request.data)
+        inp.is_valid(raise_exception=True)
+        access_club_for_write(
+            request.user, self.club_of_input(inp.validated_data), roles=self.write_roles
+        )
+        return self.output(self.create_object(inp.validated_data), status.HTTP_201_CREATED)
+
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        obj = self.get_object()
+        access_club_for_write(request.user, self.club_of(obj), roles=self.write_roles)
+        inp = self.update_serializer(data=request.data, partial=True)
+        inp.is_valid(raise_exception=True)
+        return self.output(self.update_object(obj, inp.validated_data))
+
+
+@extend_schema(request=s.ClubInput, responses=s.ClubOutput)
+class ClubViewSet(ReadWriteViewSet):
+    """Clubs. Any signed-in user may create one and becomes its organiser."""
+
+    serializer_class = s.ClubOutput
+    input_serializer = s.ClubInput
+    update_serializer = s.ClubUpdateInput
+    queryset = Club.objects.all()
+
+    @extend_schema(
+        request=s.ClubInput, responses={201: s.ClubOutput}, parameters=[IDEMPOTENCY_HEADER]
+    )
+    @idempotent
+    def create(self, request: Request) -> Response:
+        if not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        inp = self.input_serializer(data=request.data)
+        inp.is_valid(raise_exception=True)
+        club = services.club_create_by(user=request.user, **inp.validated_data)
+        return self.output(club, status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.ClubUpdateInput, responses=s.ClubOutput)
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        return super().partial_update(request, pk)
+
+    def club_of(self, obj: Club) -> Club:
+        return obj
+
+    def update_object(self, obj: Club, data: dict[str, Any]) -> Club:
+        return services.club_update(club=obj, **data)
+
+
+class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
+    """Who holds which role in a club (organisers manage them)."""
+
+    serializer_class = s.MembershipOutput
+    input_serializer = s.MembershipInput
+    queryset = Membership.objects.select_related("user")
+    filterset_fields = ["club", "user", "role"]
+    http_method_names = ["get", "post", "delete", "head", "options"]
+
+    @extend_schema(
+        request=s.MembershipInput,
+        responses={201: s.MembershipOutput},
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    def create(self, request: Request) -> Response:
+        return super().create(request)
+
+    def club_of_input(self, data: dict[str, Any]) -> Club:
+        return data["club"]
+
+    def club_of(self, obj: Membership) -> int:
+        return obj.club_id
+
+    def create_object(self, data: dict[str, Any]) -> Membership:
+        return services.membership_set(**data)
+
+    def destroy(self, request: Request, pk: str | None = None) -> Response:
+        membership = self.get_object()
+        access_club_for_write(request.user, membership.club_id, roles=(ORGANISER,))
+        services.membership_remove(membership=membership)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PlayerViewSet(ReadWriteViewSet):
+    serializer_class = s.PlayerOutput
+    input_serializer = s.PlayerInput
+    update_serializer = s.PlayerUpdateInput
+    queryset = Player.objects.all()
+    filterset_class = filters.PlayerFilter
+
+    @extend_schema(
+        request=s.PlayerInput, responses={201: s.PlayerOutput}, parameters=[IDEMPOTENCY_HEADER]
+    )
+    def create(self, request: Request) -> Response:
+        return super().create(request)
+
+    @extend_schema(request=s.PlayerUpdateInput, responses=s.PlayerOutput)
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        return super().partial_update(request, pk)
+
+    def club_of_input(self, data: dict[str, Any]) -> Club:
+        return data["club"]
+
+    def club_of(self, obj: Player) -> int:
+        return obj.club_id
+
+    def create_object(self, data: dict[str, Any]) -> Player:
+        if Player.objects.filter(club=data["club"], name=data["name"]).exists():
+            raise services.Conflict(
+                f"the club already has a player named {data['name']!r}", field="name"
+            )
+        return services.player_create(**data)
+
+    def update_object(self, obj: Player, data: dict[str, Any]) -> Player:
+        return services.player_update(player=obj, **data)
+
+
+class LeagueViewSet(ReadWriteViewSet):
+    serializer_class = s.LeagueOutput
+    input_serializer = s.LeagueInput
+    update_serializer = s.LeagueUpdateInput
+    queryset = League.objects.all()
+    filterset_class = filters.LeagueFilter
+
+    @extend_schema(
+        request=s.LeagueInput, responses={201: s.LeagueOutput}, parameters=[IDEMPOTENCY_HEADER]
+    )
+    def create(self, request: Request) -> Response:
+        return super().create(request)
+
+    @extend_schema(request=s.LeagueUpdateInput, responses=s.LeagueOutput)
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        return super().partial_update(request, pk)
+
+    def club_of_input(self, data: dict[str, Any]) -> Club:
+        return data["club"]
+
+    def club_of(self, obj: League) -> int:
+        return obj.club_id
+
+    def create_object(self, data: dict[str, Any]) -> League:
+        return services.league_create(**data)
+
+    def update_object(self, obj: League, data: dict[str, Any]) -> League:
+        return services.league_update(league=obj, **data)
+
+    @extend_schema(responses=s.StandingOutput(many=True))
     @action(detail=True)
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """The league's standings, best first, with when they were computed."""
         rows = selectors.league_standings(league=self.get_object())
-        return Response(StandingOutput(rows, many=True).data)
+        return Response(s.StandingOutput(rows, many=True).data)
+
+
+class EventViewSet(ReadWriteViewSet):
+    serializer_class = s.EventOutput
+    input_serializer = s.EventInput
+    update_serializer = s.EventUpdateInput
+    queryset = Event.objects.select_related("league").prefetch_related("rounds")
+    filterset_class = filters.EventFilter
+
+    @extend_schema(
+        request=s.EventInput, responses={201: s.EventOutput}, parameters=[IDEMPOTENCY_HEADER]
+    )
+    def create(self, request: Request) -> Response:
+        return super().create(request)
+
+    @extend_schema(request=s.EventUpdateInput, responses=s.EventOutput)
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        return super().partial_update(request, pk)
+
+    def club_of_input(self, data: dict[str, Any]) -> int:
+        return data["league"].club_id
+
+    def club_of(self, obj: Event) -> int:
+        return obj.league.club_id
+
+    def create_object(self, data: dict[str, Any]) -> Event:
+        return services.event_create(**data)
+
+    def update_object(self, obj: Event, data: dict[str, Any]) -> Event:
+        return services.event_update(event=obj, **data)
+
+
+class RoundViewSet(ReadWriteViewSet):
+    serializer_class = s.RoundOutput
+    input_serializer = s.RoundInput
+    queryset = Round.objects.select_related("event__league")
+    filterset_class = filters.RoundFilter
+    http_method_names = ["get", "post", "head", "options"]
+
+    @extend_schema(
+        request=s.RoundInput, responses={201: s.RoundOutput}, parameters=[IDEMPOTENCY_HEADER]
+    )
+    def create(self, request: Request) -> Response:
+        return super().create(request)
+
+    def club_of_input(self, data: dict[str, Any]) -> int:
+        return data["event"].league.club_id
+
+    def create_object(self, data: dict[str, Any]) -> Round:
+        return services.round_create(**data)
+
+
+class TableViewSet(ReadWriteViewSet):
+    """Tables with their seatings, and their games: hands, corrections, the
+    whole game at once, and the score sheet."""
+
+    serializer_class = s.TableOutput
+    input_serializer = s.TableInput
+    update_serializer = s.TableUpdateInput
+    queryset = Table.objects.prefetch_related("seatings__player")
+    filterset_class = filters.TableFilter
+    http_method_names = ["get", "post", "patch", "put", "delete", "head", "options"]
+
+    @extend_schema(
+        request=s.TableInput, responses={201: s.TableOutput}, parameters=[IDEMPOTENCY_HEADER]
+    )
+    def create(self, request: Request) -> Response:
+        return super().create(request)
+
+    @extend_schema(request=s.TableUpdateInput, responses=s.TableOutput)
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        return super().partial_update(request, pk)
+
+    def club_of_input(self, data: dict[str, Any]) -> int:
+        return data["round"].event.league.club_id
+
+    def club_of(self, obj: Table) -> int:
+        return obj.round.event.league.club_id
+
+    def create_object(self, data: dict[str, Any]) -> Table:
+        return services.table_create(**data)
+
+    def update_object(self, obj: Table, data: dict[str, Any]) -> Table:
+        return selectors.table_with_seatings(services.table_reseat(table=obj, **data).pk)
+
+    def _table_for_results(self, request: Request) -> Table:
+        table = self.get_object()
+        access_club_for_write(request.user, self.club_of(table), roles=RESULTS)
+        return table
+
+    def _sheet(self, table_id: int, code: int = status.HTTP_200_OK) -> Response:
+        sheet = selectors.score_sheet(table_id=table_id)
+        response = Response(s.ScoreSheetOutput(sheet).data, status=code)
+        response["ETag"] = etag(sheet["table"])
+        return response
+
+    @extend_schema(
+        request=s.HandInput, responses={201: s.ScoreSheetOutput}, parameters=[IDEMPOTENCY_HEADER]
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def hands(self, request: Request, pk: str | None = None) -> Response:
+        """Submit the next hand; answers the updated score sheet."""
+        table = self._table_for_results(request)
+        inp = s.HandInput(data=request.data)
+        inp.is_valid(raise_exception=True)
+        services.hand_submit(table=table, **inp.validated_data)
+        return self._sheet(table.pk, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        methods=["PUT"],
+        request=s.RecordInput,
+        responses=s.ScoreSheetOutput,
+        parameters=[IF_MATCH_HEADER],
+    )
+    @extend_schema(
+        methods=["DELETE"], request=None, responses=s.ScoreSheetOutput, parameters=[IF_MATCH_HEADER]
+    )
+    @action(detail=True, methods=["put", "delete"], url_path=r"hands/(?P<number>[0-9]+)")
+    def hand(self, request: Request, pk: str | None = None, number: str = "0") -> Response:
+        """Correct a hand (every later total is recomputed) or delete the last hand."""
+        table = self._table_for_results(request)
+        version = if_match_version(request)
+        if request.method == "DELETE":
+            services.hand_delete_last(table=table, number=int(number), version=version)
+        else:
+            inp = s.RecordInput(data=request.data)
+            inp.is_valid(raise_exception=True)
+            record = inp.validated_data["record"]
+            services.hand_correct(table=table, number=int(number), record=record, version=version)
+        return self._sheet(table.pk)
+
+    @extend_schema(
+        request=s.RecordInput, responses={201: s.ScoreSheetOutput}, parameters=[IDEMPOTENCY_HEADER]
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def game(self, request: Request, pk: str | None = None) -> Response:
+        """Submit a whole game record at a table with no hands: all or nothing."""
+        table = self._table_for_results(request)
+        inp = s.RecordInput(data=request.data)
+        inp.is_valid(raise_exception=True)
+        record = inp.validated_data["record"]
+        if not isinstance(record, dict):
+            raise exceptions.ValidationError({"record": ["a game record is a JSON object"]})
+        if table.hands.exists():
+            raise services.Conflict("the table already has hands; submit them one by one")
+        services.game_submit(table=table, record=record)
+        return self._sheet(table.pk, status.HTTP_201_CREATED)
+
+    @extend_schema(responses=s.ScoreSheetOutput)
+    @action(detail=True)
+    def sheet(self, request: Request, pk: str | None = None) -> Response:
+        """The score sheet: every hand with its bids, tricks, points and totals."""
+        return self._sheet(self.get_object().pk)
+
+
+def etag(table: Table) -> str:
+    return f'"table-{table.pk}-v{table.version}"'
+
+
+class PreconditionRequired(exceptions.APIException):
+    status_code = 428
+    default_detail = "Send If-Match with the table's ETag from its score sheet."
+    default_code = "precondition_required"
+
+
+def if_match_version(request: Request) -> int:
+    """The table version named by ``If-Match``; 428 without one, 400 if malformed."""
+    header = request.headers.get("If-Match")
+    if not header:
+        raise PreconditionRequired()
+    try:
+        return int(header.strip().strip('"').rsplit("-v", 1)[1])
+    except (IndexError, ValueError):
+        raise exceptions.ValidationError(
+            {"If-Match": ['expected the ETag of the score sheet, like "table-3-v12"']}
+        ) from None

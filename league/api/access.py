@@ -1,0 +1,33 @@
+"""Who may write what, as ``access_*`` helpers (in the manner of Zulip's).
+
+Anyone may read. Organisers manage their club's players, leagues, events,
+rounds, tables and members; scorekeepers and organisers submit and correct
+results. A user with no role in a club is answered 404 for writes to its
+objects, the same as for an object that does not exist, so writes reveal
+nothing; a member without the role needed gets 403.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.exceptions import NotFound, PermissionDenied
+
+from league.models import Club, Membership
+
+ORGANISER = Membership.Role.ORGANISER
+RESULTS = (Membership.Role.ORGANISER, Membership.Role.SCOREKEEPER)
+
+
+def access_club_for_write(user: Any, club: Club | int, *, roles: tuple[str, ...]) -> None:
+    """Raise unless ``user`` holds one of ``roles`` in ``club``."""
+    club_id = club.pk if isinstance(club, Club) else club
+    role = (
+        Membership.objects.filter(club_id=club_id, user=user).values_list("role", flat=True).first()
+        if user.is_authenticated
+        else None
+    )
+    if role is None:
+        raise NotFound()
+    if role not in roles:
+        raise PermissionDenied(f"this needs the {' or '.join(roles)} role in the club")

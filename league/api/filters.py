@@ -1,0 +1,51 @@
+"""List filters: by club, league, event, player and date."""
+
+from __future__ import annotations
+
+import django_filters
+
+from league.models import Event, League, Player, Round, Table
+
+
+class PlayerFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains")
+
+    class Meta:
+        model = Player
+        fields = ["club", "name"]
+
+
+class LeagueFilter(django_filters.FilterSet):
+    class Meta:
+        model = League
+        fields = ["club", "game"]
+
+
+class EventFilter(django_filters.FilterSet):
+    club = django_filters.NumberFilter(field_name="league__club")
+    date_after = django_filters.DateFilter(field_name="date", lookup_expr="gte")
+    date_before = django_filters.DateFilter(field_name="date", lookup_expr="lte")
+
+    class Meta:
+        model = Event
+        fields = ["league", "club", "date", "date_after", "date_before"]
+
+
+class RoundFilter(django_filters.FilterSet):
+    class Meta:
+        model = Round
+        fields = ["event"]
+
+
+class TableFilter(django_filters.FilterSet):
+    event = django_filters.NumberFilter(field_name="round__event")
+    league = django_filters.NumberFilter(field_name="round__event__league")
+    player = django_filters.NumberFilter(field_name="seatings__player", distinct=True)
+    date = django_filters.DateFilter(field_name="round__event__date")
+    date_after = django_filters.DateFilter(field_name="round__event__date", lookup_expr="gte")
+    date_before = django_filters.DateFilter(field_name="round__event__date", lookup_expr="lte")
+    complete = django_filters.BooleanFilter()
+
+    class Meta:
+        model = Table
+        fields = ["round", "event", "league", "player", "date", "date_after", "date_before"]

@@ -1,0 +1,79 @@
+"""``Idempotency-Key`` for POSTs: a retry returns the first response.
+
+The key is kept per user with a fingerprint of the request (method, path
+and body). The same key with a different request answers 422. The first
+response is stored in the same transaction as the change it reports, so a
+change is never counted twice: of two concurrent requests with one key, the
+second waits for the first, fails to store the key, rolls its change back
+and answers with the first response.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from rest_framework import exceptions
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from league.models import IdempotencyKey
+
+HEADER = "Idempotency-Key"
+MAX_KEY_LENGTH = 200
+
+
+class KeyReused(exceptions.APIException):
+    status_code = 422
+    default_detail = "This Idempotency-Key was used with a different request."
+    default_code = "idempotency_key_reused"
+
+
+def _fingerprint(request: Request) -> str:
+    body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
+
+
+def _replay(stored: IdempotencyKey, fingerprint: str) -> Response:
+    if stored.fingerprint != fingerprint:
+        raise KeyReused()
+    return Response(stored.body, status=stored.status_code, headers={"Idempotent-Replayed": "true"})
+
+
+def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
+    """Wrap a view's POST handler with ``Idempotency-Key`` support."""
+
+    @functools.wraps(handler)
+    def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get(HEADER)
+        if not key or not request.user.is_authenticated:
+            return handler(self, request, *args, **kwargs)
+        if len(key) > MAX_KEY_LENGTH:
+            raise exceptions.ValidationError({HEADER: [f"at most {MAX_KEY_LENGTH} characters"]})
+        fingerprint = _fingerprint(request)
+        stored = IdempotencyKey.objects.filter(user=request.user, key=key).first()
+        if stored is not None:
+            return _replay(stored, fingerprint)
+        try:
+            with transaction.atomic():
+                response = handler(self, request, *args, **kwargs)
+                if response.status_code < 400:
+                    IdempotencyKey.objects.create(
+                        user=request.user,
+                        key=key,
+                        fingerprint=fingerprint,
+                        status_code=response.status_code,
+                        body=json.loads(json.dumps(response.data, default=str)),
+                    )
+        except IntegrityError:
+            stored = IdempotencyKey.objects.filter(user=request.user, key=key).first()
+            if stored is None:
+                raise
+            return _replay(stored, fingerprint)
+        return response
+
+    return wrapper
