@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import ClassVar, Final, Literal
 
 from games.cards import EUCHRE_DECK, Card, Suit
-from games.errors import IllegalMove, InvalidRecord, shown
+from games.errors import IllegalMove, InvalidRecord, shown, shown_card
 from games.results import HandResult
 from games.tricks import TrickPlay, TrickRules, clockwise, dealt_hands, mask_of
 
@@ -268,9 +268,9 @@ class BuckEuchreHand:
         if card not in held:
             raise IllegalMove(
                 "bad_discard",
-                f"the dealer (seat {self.dealer}) does not hold {_code(card)} to discard",
+                f"the dealer (seat {self.dealer}) does not hold {_shown_card(card)} to discard",
                 seat=self.dealer,
-                card=_code(card),
+                card=_card_field(card),
             )
         held.remove(card)
         self.discarded = card
@@ -335,7 +335,7 @@ class BuckEuchreHand:
                     "wrong_number_of_plays",
                     "nobody plays a card: fewer than two players are still in",
                     play=0,
-                    card=_code(cards[0]),
+                    card=_card_field(cards[0]),
                 )
             raise IllegalMove(
                 "wrong_number_of_plays",
@@ -435,5 +435,11 @@ _TRICK_RULES: Final = {trump: _make_trick_rules(trump) for trump in (*Suit, None
 _DECK_MASK: Final = mask_of(EUCHRE_DECK)
 
 
-def _code(card: object) -> str:
-    return card.code if isinstance(card, Card) else str(card)
+def _card_field(card: object) -> str | None:
+    """The ``card`` of an error: the code of a card, the clipped text of a
+    string, nothing for any other value."""
+    return card.code if isinstance(card, Card) else shown_card(card)
+
+
+def _shown_card(card: object) -> str:
+    return card.code if isinstance(card, Card) else shown(card)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, mixins, status, viewsets
