@@ -285,7 +285,9 @@ class TableViewSet(ReadWriteViewSet):
     serializer_class = s.TableOutput
     input_serializer = s.TableInput
     update_serializer = s.TableUpdateInput
-    queryset = Table.objects.prefetch_related("seatings__player")
+    queryset = Table.objects.select_related("round__event__league").prefetch_related(
+        "seatings__player"
+    )
     filterset_class = filters.TableFilter
     http_method_names = ["get", "post", "patch", "put", "delete", "head", "options"]
 
