@@ -31,3 +31,4 @@ urlpatterns = [
 ]
 
 handler404 = "league.views.not_found"
+handler500 = "league.views.server_error"

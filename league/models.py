@@ -280,6 +280,7 @@ class IdempotencyKey(models.Model):
     fingerprint = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField()
     body = models.JSONField()
+    headers = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

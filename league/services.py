@@ -62,15 +62,42 @@ def club_create(*, name: str, slug: str = "") -> Club:
 
 @transaction.atomic
 def membership_set(*, club: Club, user: Any, role: str) -> Membership:
+    """Give ``user`` a role in ``club``; the club keeps at least one organiser.
+
+    Locks the club row first, so that changes to its roles are serialised.
+    """
+    Club.objects.select_for_update().get(pk=club.pk)
+    current = Membership.objects.filter(club=club, user=user).first()
+    if current is not None and current.role == Membership.Role.ORGANISER != role:
+        _keep_an_organiser(club)
     membership, _ = Membership.objects.update_or_create(
         club=club, user=user, defaults={"role": role}
     )
     return membership
 
 
+def _keep_an_organiser(club: Club) -> None:
+    """Refuse to take away the club's last organiser (the club row is locked)."""
+    if Membership.objects.filter(club=club, role=Membership.Role.ORGANISER).count() == 1:
+        raise Conflict("a club keeps at least one organiser")
+
+
 @transaction.atomic
 def player_create(*, club: Club, name: str, user: Any = None) -> Player:
+    if Player.objects.filter(club=club, name=name).exists():
+        raise Conflict(f"the club already has a player named {name!r}", field="name")
+    _check_player_user(club, user, player=None)
     return Player.objects.create(club=club, name=name, user=user)
+
+
+def _check_player_user(club: Club, user: Any, *, player: Player | None) -> None:
+    if user is None:
+        return
+    linked = Player.objects.filter(club=club, user=user)
+    if player is not None:
+        linked = linked.exclude(pk=player.pk)
+    if linked.exists():
+        raise Conflict("that user is already linked to a player of the club", field="user")
 
 
 def _rules(game: str, players: int, options: dict[str, Any]) -> games.Bluke | games.BuckEuchre:
@@ -88,6 +115,8 @@ def _rules(game: str, players: int, options: dict[str, Any]) -> games.Bluke | ga
 @transaction.atomic
 def club_update(*, club: Club, name: str | None = None) -> Club:
     if name is not None:
+        if Club.objects.filter(name=name).exclude(pk=club.pk).exists():
+            raise Conflict(f"a club named {name!r} exists already", field="name")
         club.name = name
         club.save(update_fields=["name"])
     return club
@@ -106,9 +135,10 @@ def club_create_by(*, user: Any, name: str, slug: str = "") -> Club:
 
 @transaction.atomic
 def membership_remove(*, membership: Membership) -> None:
-    others = Membership.objects.filter(club=membership.club, role=Membership.Role.ORGANISER)
-    if membership.role == Membership.Role.ORGANISER and others.count() == 1:
-        raise Conflict("a club keeps at least one organiser")
+    """Remove a role; locks the club row first, like :func:`membership_set`."""
+    Club.objects.select_for_update().get(pk=membership.club_id)
+    if membership.role == Membership.Role.ORGANISER:
+        _keep_an_organiser(membership.club)
     membership.delete()
 
 
@@ -119,6 +149,7 @@ def player_update(*, player: Player, name: str | None = None, user: Any = ...) -
             raise Conflict(f"the club already has a player named {name!r}", field="name")
         player.name = name
     if user is not ...:
+        _check_player_user(player.club, user, player=player)
         player.user = user
     player.save()
     return player
@@ -134,7 +165,11 @@ def league_update(
     if options is not None and options != league.options:
         if Hand.objects.filter(table__round__event__league=league).exists():
             raise Conflict("options cannot change once hands are played", field="options")
-        _rules(league.game, NOMINAL_PLAYERS[Game(league.game)], options)
+        sizes = set(
+            Table.objects.filter(round__event__league=league).values_list("players", flat=True)
+        )
+        for players in sizes | {NOMINAL_PLAYERS[Game(league.game)]}:
+            _rules(league.game, players, options)
         league.options = options
     league.save()
     return league
@@ -348,7 +383,8 @@ def _results_change(
     )
     if version is not None and version != table.version:
         raise PreconditionFailed(
-            f"the table is at version {table.version}, not {version}: reload the score sheet"
+            f"the score sheet you hold is not this table's current one (version "
+            f"{table.version}): reload it"
         )
     league = table.round.event.league
     played = table.hands.count()

@@ -56,3 +56,14 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     if request.path.startswith("/api/"):
         return api_not_found(request, exception)
     return render(request, "404.html", {"path": request.path}, status=404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """500: problem+json under /api/, Django's plain page elsewhere."""
+    from django.views.defaults import server_error as page
+
+    from league.api.problems import api_server_error
+
+    if request.path.startswith("/api/"):
+        return api_server_error(request)
+    return page(request)

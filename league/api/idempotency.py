@@ -38,10 +38,18 @@ def _fingerprint(request: Request) -> str:
     return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
 
 
+REPLAYED_HEADERS = ("ETag", "Location")
+"""Headers of the first response that a replay repeats."""
+
+
 def _replay(stored: IdempotencyKey, fingerprint: str) -> Response:
     if stored.fingerprint != fingerprint:
         raise KeyReused()
-    return Response(stored.body, status=stored.status_code, headers={"Idempotent-Replayed": "true"})
+    return Response(
+        stored.body,
+        status=stored.status_code,
+        headers={**stored.headers, "Idempotent-Replayed": "true"},
+    )
 
 
 def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
@@ -60,15 +68,20 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
             return _replay(stored, fingerprint)
         try:
             with transaction.atomic():
+                # Claim the key before doing the work: a concurrent request with
+                # the same key waits here until this one commits, then fails on
+                # the unique key and replays this response.
+                claim = IdempotencyKey.objects.create(
+                    user=request.user, key=key, fingerprint=fingerprint, status_code=0, body={}
+                )
                 response = handler(self, request, *args, **kwargs)
-                if response.status_code < 400:
-                    IdempotencyKey.objects.create(
-                        user=request.user,
-                        key=key,
-                        fingerprint=fingerprint,
-                        status_code=response.status_code,
-                        body=json.loads(json.dumps(response.data, default=str)),
-                    )
+                if response.status_code >= 400:
+                    transaction.set_rollback(True)  # a refusal changes nothing
+                else:
+                    claim.status_code = response.status_code
+                    claim.body = json.loads(json.dumps(response.data, default=str))
+                    claim.headers = {h: response[h] for h in REPLAYED_HEADERS if h in response}
+                    claim.save(update_fields=["status_code", "body", "headers"])
         except IntegrityError:
             stored = IdempotencyKey.objects.filter(user=request.user, key=key).first()
             if stored is None:

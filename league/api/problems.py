@@ -11,6 +11,7 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
+from django.db import IntegrityError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.renderers import JSONRenderer
@@ -51,6 +52,15 @@ def _domain_problem(exc: Exception) -> dict[str, Any] | None:
             exc.message,
             kind=f"engine/{exc.code}".replace("_", "-"),
             **engine,
+        )
+    if isinstance(exc, IntegrityError):
+        # A constraint refused a write that raced another: the database, not
+        # luck, keeps the rule. The client may reload and retry.
+        return problem(
+            409,
+            HTTPStatus(409).phrase,
+            "Another change got there first; reload and try again.",
+            kind="conflict",
         )
     if isinstance(exc, PreconditionFailed):
         return problem(412, HTTPStatus(412).phrase, exc.message, kind="stale-version")
@@ -127,3 +137,14 @@ def api_not_found(request: Any, exception: Exception | None = None) -> JsonRespo
         kind="not-found",
     )
     return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
+
+
+def api_server_error(request: Any) -> JsonResponse:
+    """Django's 500 under /api/, as problem+json."""
+    body = problem(
+        status.HTTP_500_INTERNAL_SERVER_ERROR,
+        HTTPStatus.INTERNAL_SERVER_ERROR.phrase,
+        "The server failed on this request; it has been logged.",
+        kind="server-error",
+    )
+    return JsonResponse(body, status=500, content_type=PROBLEM_CONTENT_TYPE)

@@ -8,6 +8,7 @@ table's ETag from its score sheet.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -181,10 +182,6 @@ class PlayerViewSet(ReadWriteViewSet):
         return obj.club_id
 
     def create_object(self, data: dict[str, Any]) -> Player:
-        if Player.objects.filter(club=data["club"], name=data["name"]).exists():
-            raise services.Conflict(
-                f"the club already has a player named {data['name']!r}", field="name"
-            )
         return services.player_create(**data)
 
     def update_object(self, obj: Player, data: dict[str, Any]) -> Player:
@@ -350,7 +347,7 @@ class TableViewSet(ReadWriteViewSet):
     def hand(self, request: Request, pk: str | None = None, number: str = "0") -> Response:
         """Correct a hand (every later total is recomputed) or delete the last hand."""
         table = self._table_for_results(request)
-        version = if_match_version(request)
+        version = if_match_version(request, table)
         if request.method == "DELETE":
             services.hand_delete_last(table=table, number=int(number), version=version)
         else:
@@ -395,14 +392,20 @@ class PreconditionRequired(exceptions.APIException):
     default_code = "precondition_required"
 
 
-def if_match_version(request: Request) -> int:
-    """The table version named by ``If-Match``; 428 without one, 400 if malformed."""
+def if_match_version(request: Request, table: Table) -> int:
+    """The table version named by ``If-Match``: 428 without one, 400 if it is
+    not an ETag of ours, and -1 (always stale: 412) for another table's."""
     header = request.headers.get("If-Match")
     if not header:
         raise PreconditionRequired()
-    try:
-        return int(header.strip().strip('"').rsplit("-v", 1)[1])
-    except (IndexError, ValueError):
+    match = ETAG_PATTERN.fullmatch(header.strip())
+    if match is None:
         raise exceptions.ValidationError(
             {"If-Match": ['expected the ETag of the score sheet, like "table-3-v12"']}
-        ) from None
+        )
+    if int(match["table"]) != table.pk:
+        return -1
+    return int(match["version"])
+
+
+ETAG_PATTERN = re.compile(r'(?:W/)?"table-(?P<table>[0-9]+)-v(?P<version>[0-9]+)"')

@@ -1,0 +1,154 @@
+"""Real concurrent requests (PostgreSQL only: SQLite serialises writers with
+a database lock, which hides the races these tests look for)."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from league import services
+from league.models import Hand, IdempotencyKey, Membership, Seating, Table
+from tests.league.api_helpers import bluke_results, client_for, club_setup
+from tests.league.factories import UserFactory
+
+pytestmark = [
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="concurrent writes need PostgreSQL"
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+
+TIMEOUT = 30
+MEETING_TIMEOUT = 3
+
+
+def meet_before(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, parties: int = 2) -> None:
+    """Make ``parties`` threads meet before any of them calls ``owner.name``.
+
+    This forces the interleaving in which every request has made its checks
+    before any of them writes. A service that serialises the requests with a
+    lock keeps the later ones from reaching this point; the meeting then
+    times out and the first request goes on alone, so a correct service
+    passes (after the timeout).
+    """
+    original = getattr(owner, name)
+    meeting = threading.Barrier(parties)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            meeting.wait(timeout=MEETING_TIMEOUT)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, wrapper)
+
+
+def at_once(*requests: Callable[[], Any]) -> list[Any]:
+    """Run each request in its own thread, all released together; their answers."""
+    barrier = threading.Barrier(len(requests))
+    answers: list[Any] = [None] * len(requests)
+    errors: list[BaseException] = []
+
+    def run(index: int, request: Callable[[], Any]) -> None:
+        try:
+            barrier.wait(timeout=TIMEOUT)
+            answers[index] = request()
+        except BaseException as error:  # reported in the test's thread
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=run, args=(index, request))
+        for index, request in enumerate(requests)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=TIMEOUT)
+    assert not any(thread.is_alive() for thread in threads), "a request never finished"
+    assert not errors, errors
+    return answers
+
+
+def test_the_same_hand_submitted_twice_at_once_is_stored_once() -> None:
+    setup = club_setup()
+    url = f"/api/tables/{setup.table.pk}/hands/"
+    data = {"number": 0, "record": bluke_results(13)}
+
+    def submit() -> Any:
+        return client_for(setup.scorekeeper).post(url, data)
+
+    answers = at_once(submit, submit)
+
+    assert sorted(a.status_code for a in answers) == [201, 409]
+    conflict = next(a for a in answers if a.status_code == 409)
+    assert conflict["Content-Type"] == "application/problem+json"
+    assert conflict.json()["field"] == "number"
+    assert Hand.objects.filter(table=setup.table).count() == 1
+    setup.table.refresh_from_db()
+    assert setup.table.version == 1
+
+
+def test_two_requests_with_one_idempotency_key_at_once_store_one_hand() -> None:
+    setup = club_setup()
+    url = f"/api/tables/{setup.table.pk}/hands/"
+    data = {"number": 0, "record": bluke_results(13)}
+
+    def submit() -> Any:
+        return client_for(setup.scorekeeper).post(url, data, HTTP_IDEMPOTENCY_KEY="same-key")
+
+    answers = at_once(submit, submit)
+
+    assert [a.status_code for a in answers] == [201, 201], [a.content for a in answers]
+    assert answers[0].json() == answers[1].json()
+    assert Hand.objects.filter(table=setup.table).count() == 1
+    assert IdempotencyKey.objects.filter(user=setup.scorekeeper).count() == 1
+
+
+# -- other checks made before a write ---------------------------------------------------------
+
+
+def test_two_organisers_removing_each_other_at_once_leave_one_organiser(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    setup = club_setup()
+    second = UserFactory()
+    theirs = Membership.objects.create(club=setup.club, user=second, role="organiser")
+    mine = Membership.objects.get(club=setup.club, user=setup.organiser)
+    meet_before(monkeypatch, Membership, "delete")
+
+    answers = at_once(
+        lambda: client_for(setup.organiser).delete(f"/api/memberships/{theirs.pk}/"),
+        lambda: client_for(second).delete(f"/api/memberships/{mine.pk}/"),
+    )
+
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses[0] == 204
+    assert statuses[1] in (404, 409), statuses
+    assert Membership.objects.filter(club=setup.club, role="organiser").count() == 1
+
+
+def test_two_tables_seating_one_player_at_once_are_a_conflict_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    setup = club_setup()
+    round2 = setup.event.rounds.get(number=2)
+    meet_before(monkeypatch, services, "_seat")
+
+    def create(number: int, start: int) -> Any:
+        players = [p.pk for p in setup.players[start : start + 4]]
+        client = client_for(setup.organiser, crash_as_500=True)
+        return lambda: client.post(
+            "/api/tables/", {"round": round2.pk, "number": number, "players": players}
+        )
+
+    answers = at_once(create(1, 0), create(2, 3))  # players[3] at both tables
+
+    assert sorted(a.status_code for a in answers) == [201, 409]
+    assert Table.objects.filter(round=round2).count() == 1
+    assert Seating.objects.filter(round=round2).count() == 4

@@ -1,0 +1,94 @@
+"""The results endpoints use a constant number of queries, whatever the
+number of hands a table has."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import games
+from league import services
+from league.models import Table
+from tests.league.api_helpers import bluke_results, client_for, club_setup, etag
+from tests.league.factories import make_table
+
+pytestmark = pytest.mark.django_db
+
+BOUND = 40  # a sanity bound for the first measurement; the point is the equality
+SCHEDULE = (*range(13, 0, -1), *range(2, 14))  # a four-seat Bluke game: 25 hands
+
+
+def tables_with(short: int, long: int) -> tuple[Any, Table, Table]:
+    """A scorekeeper and two tables of a Bluke league, with ``short`` and
+    ``long`` hands stored."""
+    setup = club_setup()
+    tables = (setup.table, make_table(round=setup.round, players=setup.players[4:8], number=2))
+    for table, count in zip(tables, (short, long), strict=True):
+        for record in hands(count):
+            services.hand_submit(table=table, record=record)
+    return setup.scorekeeper, *tables
+
+
+def hands(count: int) -> list[dict[str, Any]]:
+    return [bluke_results(SCHEDULE[n], winner=n % 4) for n in range(count)]
+
+
+def test_submitting_a_hand_takes_as_many_queries_after_20_hands_as_after_1(
+    django_assert_max_num_queries: Any, django_assert_num_queries: Any
+) -> None:
+    user, short, long = tables_with(1, 20)
+    client = client_for(user)
+
+    def submit(table: Table, number: int) -> Any:
+        return client.post(
+            f"/api/tables/{table.pk}/hands/",
+            {"number": number, "record": bluke_results(SCHEDULE[number])},
+        )
+
+    with django_assert_max_num_queries(BOUND) as first:
+        assert submit(short, 1).status_code == 201
+    with django_assert_num_queries(len(first.captured_queries)):
+        response = submit(long, 20)
+    assert response.status_code == 201
+    assert len(response.json()["hands"]) == 21
+
+
+def test_reading_the_score_sheet_takes_as_many_queries_for_20_hands_as_for_1(
+    django_assert_max_num_queries: Any, django_assert_num_queries: Any
+) -> None:
+    _, short, long = tables_with(1, 20)
+    client = client_for()
+
+    with django_assert_max_num_queries(BOUND) as first:
+        assert len(client.get(f"/api/tables/{short.pk}/sheet/").json()["hands"]) == 1
+    with django_assert_num_queries(len(first.captured_queries)):
+        assert len(client.get(f"/api/tables/{long.pk}/sheet/").json()["hands"]) == 20
+
+
+def test_correcting_the_first_hand_takes_as_many_queries_with_20_hands_as_with_1(
+    django_assert_max_num_queries: Any, django_assert_num_queries: Any
+) -> None:
+    user, short, long = tables_with(1, 20)
+    client = client_for(user)
+    correction = bluke_results(13, winner=3)
+    short_tag, long_tag = etag(short), etag(long)
+
+    def correct(table: Table, tag: str) -> Any:
+        return client.put(
+            f"/api/tables/{table.pk}/hands/0/", {"record": correction}, HTTP_IF_MATCH=tag
+        )
+
+    with django_assert_max_num_queries(BOUND) as first:
+        assert correct(short, short_tag).status_code == 200
+    with django_assert_num_queries(len(first.captured_queries)):
+        response = correct(long, long_tag)
+
+    assert response.status_code == 200
+    body = response.json()
+    assert len(body["hands"]) == 20
+    expected = games.check_record(
+        {"game": "bluke", "players": 4, "first_dealer": 0, "hands": [correction, *hands(20)[1:]]}
+    )
+    assert [s["total"] for s in body["hands"][19]["seats"]] == expected["totals"]
+    assert [s["total"] for s in body["table"]["seatings"]] == expected["totals"]
