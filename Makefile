@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench bench-api clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/check_vs_openspiel.py
+
+# Needs PostgreSQL at 127.0.0.1:5432 (user postgres); creates and drops league_bench.
+bench-api: $(STAMP)
+	$(PY) benchmarks/api_throughput.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

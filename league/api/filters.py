@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import django_filters
+from django import forms
 
 from league.models import Event, League, Player, Round, Table
+
+
+class IdFilter(django_filters.NumberFilter):
+    """An id: a whole number that fits a 64-bit column (SQLite refuses more)."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", 2**63 - 1)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
 
 class PlayerFilter(django_filters.FilterSet):
@@ -22,7 +34,7 @@ class LeagueFilter(django_filters.FilterSet):
 
 
 class EventFilter(django_filters.FilterSet):
-    club = django_filters.NumberFilter(field_name="league__club")
+    club = IdFilter(field_name="league__club")
     date_after = django_filters.DateFilter(field_name="date", lookup_expr="gte")
     date_before = django_filters.DateFilter(field_name="date", lookup_expr="lte")
 
@@ -38,9 +50,9 @@ class RoundFilter(django_filters.FilterSet):
 
 
 class TableFilter(django_filters.FilterSet):
-    event = django_filters.NumberFilter(field_name="round__event")
-    league = django_filters.NumberFilter(field_name="round__event__league")
-    player = django_filters.NumberFilter(field_name="seatings__player", distinct=True)
+    event = IdFilter(field_name="round__event")
+    league = IdFilter(field_name="round__event__league")
+    player = IdFilter(field_name="seatings__player", distinct=True)
     date = django_filters.DateFilter(field_name="round__event__date")
     date_after = django_filters.DateFilter(field_name="round__event__date", lookup_expr="gte")
     date_before = django_filters.DateFilter(field_name="round__event__date", lookup_expr="lte")

@@ -56,6 +56,7 @@ class ReadWriteViewSet(
     check on the club that owns the object."""
 
     pagination_class = IdOrder
+    lookup_value_regex = "[0-9]{1,18}"  # ids fit a 64-bit column on every database
     input_serializer: type[s.serializers.Serializer[Any]]
     update_serializer: type[s.serializers.Serializer[Any]]
     write_roles: tuple[str, ...] = (ORGANISER,)
@@ -218,7 +219,7 @@ class LeagueViewSet(ReadWriteViewSet):
         return services.league_update(league=obj, **data)
 
     @extend_schema(responses=s.StandingOutput(many=True))
-    @action(detail=True)
+    @action(detail=True, pagination_class=None, filter_backends=[])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """The league's standings, best first, with when they were computed."""
         rows = selectors.league_standings(league=self.get_object())
@@ -341,9 +342,12 @@ class TableViewSet(ReadWriteViewSet):
         parameters=[IF_MATCH_HEADER],
     )
     @extend_schema(
-        methods=["DELETE"], request=None, responses=s.ScoreSheetOutput, parameters=[IF_MATCH_HEADER]
+        methods=["DELETE"],
+        request=None,
+        responses={200: s.ScoreSheetOutput},
+        parameters=[IF_MATCH_HEADER],
     )
-    @action(detail=True, methods=["put", "delete"], url_path=r"hands/(?P<number>[0-9]+)")
+    @action(detail=True, methods=["put", "delete"], url_path=r"hands/(?P<number>[0-9]{1,5})")
     def hand(self, request: Request, pk: str | None = None, number: str = "0") -> Response:
         """Correct a hand (every later total is recomputed) or delete the last hand."""
         table = self._table_for_results(request)
