@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Avg, Count, Q, Sum
 from django.utils import timezone
 from django.utils.text import slugify
@@ -297,6 +298,14 @@ def _seat(table: Table, players: Sequence[Player], rules: games.Bluke | games.Bu
     )
 
 
+@dataclass(frozen=True)
+class ResultsChange:
+    """A table after a change of results, and the hands that change stored."""
+
+    table: Table
+    hands: list[Hand]
+
+
 @transaction.atomic
 def hand_submit(*, table: Table, record: dict[str, Any], number: int | None = None) -> Hand:
     """Store the next hand of the table's game.
@@ -304,8 +313,7 @@ def hand_submit(*, table: Table, record: dict[str, Any], number: int | None = No
     A client that says which hand it submits (``number``) is told 409 when
     that hand is already stored, so a submission sent twice counts once.
     """
-    table = _results_change(table=table, keep=number, records=[record], adding=True)
-    return table.hands.order_by("-number")[0]
+    return _results_change(table=table, keep=number, records=[record], adding=True).hands[-1]
 
 
 @transaction.atomic
@@ -320,13 +328,15 @@ def hand_correct(
     )
     return _results_change(
         table=table, keep=number, records=[record, *later], version=version, replacing=number
-    )
+    ).table
 
 
 @transaction.atomic
 def hand_delete_last(*, table: Table, number: int, version: int | None) -> Table:
     """Delete the table's last hand (``number`` must be it)."""
-    return _results_change(table=table, keep=number, records=[], version=version, deleting=number)
+    return _results_change(
+        table=table, keep=number, records=[], version=version, deleting=number
+    ).table
 
 
 @transaction.atomic
@@ -354,7 +364,7 @@ def game_submit(*, table: Table, record: dict[str, Any]) -> Table:
     hands = record.get("hands")
     if not isinstance(hands, list):
         raise ServiceError("hands must be an array of hand records", field="hands")
-    return _results_change(table=table, keep=0, records=hands, adding=True)
+    return _results_change(table=table, keep=0, records=hands, adding=True).table
 
 
 def _results_change(
@@ -366,7 +376,7 @@ def _results_change(
     adding: bool = False,
     replacing: int | None = None,
     deleting: int | None = None,
-) -> Table:
+) -> ResultsChange:
     """The one way results change: keep the table's first ``keep`` hands
     (``None``: all of them), replay ``records`` after them through the
     engine, and store the outcome.
@@ -401,7 +411,7 @@ def _results_change(
     if adding and table.complete and records:
         raise games.InvalidRecord("game_over", "the game at this table is complete", hand=keep)
 
-    seatings = list(table.seatings.order_by("seat"))
+    seatings = list(table.seatings.select_related("player").order_by("seat"))
     totals = None
     if keep:
         totals = list(
@@ -454,12 +464,11 @@ def _results_change(
         )
 
     was_complete = table.complete
-    Hand.objects.filter(table=table, number__gte=keep).delete()
-    try:
-        with transaction.atomic():
-            Hand.objects.bulk_create(new_hands)
-    except IntegrityError:  # another change of this table won a race the lock missed
-        raise Conflict("the table changed meanwhile: reload the score sheet") from None
+    if keep < played:
+        Hand.objects.filter(table=table, number__gte=keep).delete()
+    # The table lock serialises changes; should two ever race past it, the
+    # unique hand number refuses the second (an IntegrityError, answered 409).
+    Hand.objects.bulk_create(new_hands)
     for hand, lines in zip(new_hands, new_lines, strict=True):
         for line in lines:
             line.hand = hand
@@ -475,7 +484,7 @@ def _results_change(
     table.save(update_fields=["complete", "version"])
     if table.complete or was_complete:  # standings and ratings count complete games
         results_changed(league_id=league.pk)
-    return table
+    return ResultsChange(table=table, hands=new_hands)
 
 
 def results_changed(*, league_id: int) -> None:

@@ -316,8 +316,15 @@ class TableViewSet(ReadWriteViewSet):
         access_club_for_write(request.user, self.club_of(table), roles=RESULTS)
         return table
 
-    def _sheet(self, table_id: int, code: int = status.HTTP_200_OK) -> Response:
-        sheet = selectors.score_sheet(table_id=table_id)
+    RESULTS_ACTIONS = ("hands", "hand", "game", "sheet")
+
+    def get_queryset(self) -> Any:
+        if self.action in self.RESULTS_ACTIONS:  # the score sheet fetches seatings itself
+            return Table.objects.select_related("round__event__league")
+        return super().get_queryset()
+
+    def _sheet(self, table: Table, code: int = status.HTTP_200_OK) -> Response:
+        sheet = selectors.score_sheet(table=table)
         response = Response(s.ScoreSheetOutput(sheet).data, status=code)
         response["ETag"] = etag(sheet["table"])
         return response
@@ -332,8 +339,8 @@ class TableViewSet(ReadWriteViewSet):
         table = self._table_for_results(request)
         inp = s.HandInput(data=request.data)
         inp.is_valid(raise_exception=True)
-        services.hand_submit(table=table, **inp.validated_data)
-        return self._sheet(table.pk, status.HTTP_201_CREATED)
+        hand = services.hand_submit(table=table, **inp.validated_data)
+        return self._sheet(hand.table, status.HTTP_201_CREATED)
 
     @extend_schema(
         methods=["PUT"],
@@ -353,13 +360,15 @@ class TableViewSet(ReadWriteViewSet):
         table = self._table_for_results(request)
         version = if_match_version(request, table)
         if request.method == "DELETE":
-            services.hand_delete_last(table=table, number=int(number), version=version)
+            table = services.hand_delete_last(table=table, number=int(number), version=version)
         else:
             inp = s.RecordInput(data=request.data)
             inp.is_valid(raise_exception=True)
             record = inp.validated_data["record"]
-            services.hand_correct(table=table, number=int(number), record=record, version=version)
-        return self._sheet(table.pk)
+            table = services.hand_correct(
+                table=table, number=int(number), record=record, version=version
+            )
+        return self._sheet(table)
 
     @extend_schema(
         request=s.RecordInput, responses={201: s.ScoreSheetOutput}, parameters=[IDEMPOTENCY_HEADER]
@@ -376,14 +385,14 @@ class TableViewSet(ReadWriteViewSet):
             raise exceptions.ValidationError({"record": ["a game record is a JSON object"]})
         if table.hands.exists():
             raise services.Conflict("the table already has hands; submit them one by one")
-        services.game_submit(table=table, record=record)
-        return self._sheet(table.pk, status.HTTP_201_CREATED)
+        table = services.game_submit(table=table, record=record)
+        return self._sheet(table, status.HTTP_201_CREATED)
 
     @extend_schema(responses=s.ScoreSheetOutput)
     @action(detail=True)
     def sheet(self, request: Request, pk: str | None = None) -> Response:
         """The score sheet: every hand with its bids, tricks, points and totals."""
-        return self._sheet(self.get_object().pk)
+        return self._sheet(self.get_object())
 
 
 def etag(table: Table) -> str:
