@@ -62,6 +62,10 @@ class ReadWriteViewSet(
     write_roles: tuple[str, ...] = (ORGANISER,)
     http_method_names = ["get", "post", "patch", "head", "options"]
 
+    def filter_queryset(self, queryset: Any) -> Any:
+        # Filters narrow lists; an object is found by its id alone.
+        return super().filter_queryset(queryset) if self.action == "list" else queryset
+
     def club_of_input(self, data: dict[str, Any]) -> Club | int:
         raise NotImplementedError
 
@@ -325,7 +329,7 @@ class TableViewSet(ReadWriteViewSet):
 
     def _sheet(self, table: Table, code: int = status.HTTP_200_OK) -> Response:
         sheet = selectors.score_sheet(table=table)
-        response = Response(s.ScoreSheetOutput(sheet).data, status=code)
+        response = Response(s.score_sheet_data(sheet), status=code)
         response["ETag"] = etag(sheet["table"])
         return response
 
