@@ -136,8 +136,9 @@ class Table(models.Model):
     """One table of a round, holding one game.
 
     ``game`` repeats the league's game so that the database itself can hold
-    the seat count to what that game allows. ``version`` grows with every
-    change of results (for ``If-Match``).
+    the seat count to what that game allows. ``hands_played`` counts the
+    stored hands, ``version`` grows with every change of results (for
+    ``If-Match``); both change only in :func:`league.services._results_change`.
     """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
@@ -146,6 +147,7 @@ class Table(models.Model):
     players = models.PositiveSmallIntegerField()
     first_dealer = models.PositiveSmallIntegerField()
     complete = models.BooleanField(default=False)
+    hands_played = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)
 
     class Meta:

@@ -205,7 +205,7 @@ def table_reseat(
     table = (
         Table.objects.select_for_update().select_related("round__event__league").get(pk=table.pk)
     )
-    if table.hands.exists():
+    if table.hands_played:
         raise Conflict("seats cannot change once hands are played")
     if players is None:
         players = [s.player for s in table.seatings.select_related("player")]
@@ -397,7 +397,7 @@ def _results_change(
             f"{table.version}): reload it"
         )
     league = table.round.event.league
-    played = table.hands.count()
+    played = table.hands_played
     if keep is None:
         keep = played
     if adding and keep != played:
@@ -411,9 +411,11 @@ def _results_change(
     if adding and table.complete and records:
         raise games.InvalidRecord("game_over", "the game at this table is complete", hand=keep)
 
-    seatings = list(table.seatings.select_related("player").order_by("seat"))
+    seatings = list(table.seatings.order_by("seat"))
     totals = None
-    if keep:
+    if keep == played:  # appending: the seatings hold the totals so far
+        totals = [seating.total for seating in seatings]
+    elif keep:
         totals = list(
             HandSeat.objects.filter(hand__table=table, hand__number=keep - 1)
             .order_by("seat")
@@ -480,8 +482,9 @@ def _results_change(
         seating.place = ranks[seating.seat] if ranks is not None else None
     Seating.objects.bulk_update(seatings, ["total", "place"])
     table.complete = tally.complete
+    table.hands_played = keep + len(records)
     table.version += 1
-    table.save(update_fields=["complete", "version"])
+    table.save(update_fields=["complete", "hands_played", "version"])
     if table.complete or was_complete:  # standings and ratings count complete games
         results_changed(league_id=league.pk)
     return ResultsChange(table=table, hands=new_hands)

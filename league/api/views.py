@@ -387,7 +387,7 @@ class TableViewSet(ReadWriteViewSet):
         record = inp.validated_data["record"]
         if not isinstance(record, dict):
             raise exceptions.ValidationError({"record": ["a game record is a JSON object"]})
-        if table.hands.exists():
+        if table.hands_played:
             raise services.Conflict("the table already has hands; submit them one by one")
         table = services.game_submit(table=table, record=record)
         return self._sheet(table, status.HTTP_201_CREATED)
