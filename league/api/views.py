@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.pagination import CursorPagination
@@ -98,7 +98,9 @@ class ReadWriteViewSet(
         return self.output(self.update_object(obj, inp.validated_data))
 
 
-@extend_schema(request=s.ClubInput, responses=s.ClubOutput)
+@extend_schema_view(
+    partial_update=extend_schema(request=s.ClubUpdateInput, responses=s.ClubOutput),
+)
 class ClubViewSet(ReadWriteViewSet):
     """Clubs. Any signed-in user may create one and becomes its organiser."""
 
@@ -119,10 +121,6 @@ class ClubViewSet(ReadWriteViewSet):
         club = services.club_create_by(user=request.user, **inp.validated_data)
         return self.output(club, status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.ClubUpdateInput, responses=s.ClubOutput)
-    def partial_update(self, request: Request, pk: str | None = None) -> Response:
-        return super().partial_update(request, pk)
-
     def club_of(self, obj: Club) -> Club:
         return obj
 
@@ -130,6 +128,13 @@ class ClubViewSet(ReadWriteViewSet):
         return services.club_update(club=obj, **data)
 
 
+@extend_schema_view(
+    create=extend_schema(
+        request=s.MembershipInput,
+        responses={201: s.MembershipOutput},
+        parameters=[IDEMPOTENCY_HEADER],
+    ),
+)
 class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
     """Who holds which role in a club (organisers manage them)."""
 
@@ -138,14 +143,6 @@ class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
     queryset = Membership.objects.select_related("user")
     filterset_fields = ["club", "user", "role"]
     http_method_names = ["get", "post", "delete", "head", "options"]
-
-    @extend_schema(
-        request=s.MembershipInput,
-        responses={201: s.MembershipOutput},
-        parameters=[IDEMPOTENCY_HEADER],
-    )
-    def create(self, request: Request) -> Response:
-        return super().create(request)
 
     def club_of_input(self, data: dict[str, Any]) -> Club:
         return data["club"]
@@ -163,22 +160,18 @@ class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@extend_schema_view(
+    create=extend_schema(
+        request=s.PlayerInput, responses={201: s.PlayerOutput}, parameters=[IDEMPOTENCY_HEADER]
+    ),
+    partial_update=extend_schema(request=s.PlayerUpdateInput, responses=s.PlayerOutput),
+)
 class PlayerViewSet(ReadWriteViewSet):
     serializer_class = s.PlayerOutput
     input_serializer = s.PlayerInput
     update_serializer = s.PlayerUpdateInput
     queryset = Player.objects.all()
     filterset_class = filters.PlayerFilter
-
-    @extend_schema(
-        request=s.PlayerInput, responses={201: s.PlayerOutput}, parameters=[IDEMPOTENCY_HEADER]
-    )
-    def create(self, request: Request) -> Response:
-        return super().create(request)
-
-    @extend_schema(request=s.PlayerUpdateInput, responses=s.PlayerOutput)
-    def partial_update(self, request: Request, pk: str | None = None) -> Response:
-        return super().partial_update(request, pk)
 
     def club_of_input(self, data: dict[str, Any]) -> Club:
         return data["club"]
@@ -193,22 +186,18 @@ class PlayerViewSet(ReadWriteViewSet):
         return services.player_update(player=obj, **data)
 
 
+@extend_schema_view(
+    create=extend_schema(
+        request=s.LeagueInput, responses={201: s.LeagueOutput}, parameters=[IDEMPOTENCY_HEADER]
+    ),
+    partial_update=extend_schema(request=s.LeagueUpdateInput, responses=s.LeagueOutput),
+)
 class LeagueViewSet(ReadWriteViewSet):
     serializer_class = s.LeagueOutput
     input_serializer = s.LeagueInput
     update_serializer = s.LeagueUpdateInput
     queryset = League.objects.all()
     filterset_class = filters.LeagueFilter
-
-    @extend_schema(
-        request=s.LeagueInput, responses={201: s.LeagueOutput}, parameters=[IDEMPOTENCY_HEADER]
-    )
-    def create(self, request: Request) -> Response:
-        return super().create(request)
-
-    @extend_schema(request=s.LeagueUpdateInput, responses=s.LeagueOutput)
-    def partial_update(self, request: Request, pk: str | None = None) -> Response:
-        return super().partial_update(request, pk)
 
     def club_of_input(self, data: dict[str, Any]) -> Club:
         return data["club"]
@@ -230,22 +219,18 @@ class LeagueViewSet(ReadWriteViewSet):
         return Response(s.StandingOutput(rows, many=True).data)
 
 
+@extend_schema_view(
+    create=extend_schema(
+        request=s.EventInput, responses={201: s.EventOutput}, parameters=[IDEMPOTENCY_HEADER]
+    ),
+    partial_update=extend_schema(request=s.EventUpdateInput, responses=s.EventOutput),
+)
 class EventViewSet(ReadWriteViewSet):
     serializer_class = s.EventOutput
     input_serializer = s.EventInput
     update_serializer = s.EventUpdateInput
     queryset = Event.objects.select_related("league").prefetch_related("rounds")
     filterset_class = filters.EventFilter
-
-    @extend_schema(
-        request=s.EventInput, responses={201: s.EventOutput}, parameters=[IDEMPOTENCY_HEADER]
-    )
-    def create(self, request: Request) -> Response:
-        return super().create(request)
-
-    @extend_schema(request=s.EventUpdateInput, responses=s.EventOutput)
-    def partial_update(self, request: Request, pk: str | None = None) -> Response:
-        return super().partial_update(request, pk)
 
     def club_of_input(self, data: dict[str, Any]) -> int:
         return data["league"].club_id
@@ -260,18 +245,17 @@ class EventViewSet(ReadWriteViewSet):
         return services.event_update(event=obj, **data)
 
 
+@extend_schema_view(
+    create=extend_schema(
+        request=s.RoundInput, responses={201: s.RoundOutput}, parameters=[IDEMPOTENCY_HEADER]
+    ),
+)
 class RoundViewSet(ReadWriteViewSet):
     serializer_class = s.RoundOutput
     input_serializer = s.RoundInput
     queryset = Round.objects.select_related("event__league")
     filterset_class = filters.RoundFilter
     http_method_names = ["get", "post", "head", "options"]
-
-    @extend_schema(
-        request=s.RoundInput, responses={201: s.RoundOutput}, parameters=[IDEMPOTENCY_HEADER]
-    )
-    def create(self, request: Request) -> Response:
-        return super().create(request)
 
     def club_of_input(self, data: dict[str, Any]) -> int:
         return data["event"].league.club_id
@@ -280,6 +264,12 @@ class RoundViewSet(ReadWriteViewSet):
         return services.round_create(**data)
 
 
+@extend_schema_view(
+    create=extend_schema(
+        request=s.TableInput, responses={201: s.TableOutput}, parameters=[IDEMPOTENCY_HEADER]
+    ),
+    partial_update=extend_schema(request=s.TableUpdateInput, responses=s.TableOutput),
+)
 class TableViewSet(ReadWriteViewSet):
     """Tables with their seatings, and their games: hands, corrections, the
     whole game at once, and the score sheet."""
@@ -292,16 +282,6 @@ class TableViewSet(ReadWriteViewSet):
     )
     filterset_class = filters.TableFilter
     http_method_names = ["get", "post", "patch", "put", "delete", "head", "options"]
-
-    @extend_schema(
-        request=s.TableInput, responses={201: s.TableOutput}, parameters=[IDEMPOTENCY_HEADER]
-    )
-    def create(self, request: Request) -> Response:
-        return super().create(request)
-
-    @extend_schema(request=s.TableUpdateInput, responses=s.TableOutput)
-    def partial_update(self, request: Request, pk: str | None = None) -> Response:
-        return super().partial_update(request, pk)
 
     def club_of_input(self, data: dict[str, Any]) -> int:
         return data["round"].event.league.club_id
