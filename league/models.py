@@ -137,8 +137,9 @@ class Table(models.Model):
 
     ``game`` repeats the league's game so that the database itself can hold
     the seat count to what that game allows. ``hands_played`` counts the
-    stored hands, ``version`` grows with every change of results (for
-    ``If-Match``); both change only in :func:`league.services._results_change`.
+    stored hands, ``totals`` are the seats' running totals and ``version``
+    grows with every change of results (for ``If-Match``); they change only
+    in :func:`league.services._results_change`, in one row update a hand.
     """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
@@ -148,6 +149,7 @@ class Table(models.Model):
     first_dealer = models.PositiveSmallIntegerField()
     complete = models.BooleanField(default=False)
     hands_played = models.PositiveSmallIntegerField(default=0)
+    totals = models.JSONField(default=list, help_text="each seat's running total")
     version = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -171,7 +173,8 @@ class Table(models.Model):
 
 
 class Seating(models.Model):
-    """Who sits in which seat; ``total`` and ``place`` follow the results.
+    """Who sits in which seat; once the game is complete, the seat's final
+    ``total`` and ``place`` (the running totals live on the table).
 
     ``round`` repeats the table's round so that the database can keep a
     player at one table per round.
@@ -183,7 +186,7 @@ class Seating(models.Model):
     # RESTRICT: a player with games cannot be deleted alone, but deleting the
     # whole club (tables and seatings with it) may proceed.
     player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seatings")
-    total = models.IntegerField()
+    total = models.IntegerField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:

@@ -48,11 +48,18 @@ def score_sheet(*, table: Table) -> dict[str, Any]:
             first_dealer=table.first_dealer,
             hands_played=len(hands),
         )
-        size = tally.next_hand_size
-        if size is not None or table.game == "buck_euchre":
-            next_hand = {
-                "number": len(hands),
-                "dealer": tally.next_dealer,
-                "cards": size if size is not None else games.buck_euchre.HAND_SIZE,
-            }
+        next_hand = next_hand_of(tally)
     return {"table": table, "hands": hands, "next_hand": next_hand}
+
+
+def next_hand_of(tally: games.GameTally) -> dict[str, int] | None:
+    """The next hand's number, dealer and cards a seat; ``None`` when the
+    game is over."""
+    if tally.complete:
+        return None
+    size = tally.next_hand_size
+    if size is None:
+        if isinstance(tally.rules, games.Bluke):
+            return None  # past the schedule
+        size = games.buck_euchre.HAND_SIZE
+    return {"number": tally.hands_played, "dealer": tally.next_dealer, "cards": size}

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 import games
+from league import selectors
 from league.models import (
     Club,
     Event,
@@ -291,29 +292,36 @@ def _check_seating(
 
 
 def _seat(table: Table, players: Sequence[Player], rules: games.Bluke | games.BuckEuchre) -> None:
-    start = games.GameTally(rules, first_dealer=table.first_dealer).totals
+    table.totals = games.GameTally(rules, first_dealer=table.first_dealer).totals
+    table.save(update_fields=["totals"])
     Seating.objects.bulk_create(
-        Seating(table=table, round_id=table.round_id, seat=seat, player=player, total=start[seat])
+        Seating(table=table, round_id=table.round_id, seat=seat, player=player)
         for seat, player in enumerate(players)
     )
 
 
 @dataclass(frozen=True)
 class ResultsChange:
-    """A table after a change of results, and the hands that change stored."""
+    """A table after a change of results, and what the change stored."""
 
     table: Table
     hands: list[Hand]
+    lines: list[list[HandSeat]]
+    """Each stored hand's seat lines, in seat order."""
+    next_hand: dict[str, int] | None
+    """The next hand's number, dealer and cards; ``None`` once complete."""
 
 
 @transaction.atomic
-def hand_submit(*, table: Table, record: dict[str, Any], number: int | None = None) -> Hand:
+def hand_submit(
+    *, table: Table, record: dict[str, Any], number: int | None = None
+) -> ResultsChange:
     """Store the next hand of the table's game.
 
     A client that says which hand it submits (``number``) is told 409 when
     that hand is already stored, so a submission sent twice counts once.
     """
-    return _results_change(table=table, keep=number, records=[record], adding=True).hands[-1]
+    return _results_change(table=table, keep=number, records=[record], adding=True)
 
 
 @transaction.atomic
@@ -411,10 +419,9 @@ def _results_change(
     if adding and table.complete and records:
         raise games.InvalidRecord("game_over", "the game at this table is complete", hand=keep)
 
-    seatings = list(table.seatings.order_by("seat"))
     totals = None
-    if keep == played:  # appending: the seatings hold the totals so far
-        totals = [seating.total for seating in seatings]
+    if keep == played:  # appending: the table holds the totals so far
+        totals = table.totals
     elif keep:
         totals = list(
             HandSeat.objects.filter(hand__table=table, hand__number=keep - 1)
@@ -476,18 +483,23 @@ def _results_change(
             line.hand = hand
     HandSeat.objects.bulk_create(line for lines in new_lines for line in lines)
 
-    ranks = tally.ranks() if keep + len(records) else None
-    for seating in seatings:
-        seating.total = tally.totals[seating.seat]
-        seating.place = ranks[seating.seat] if ranks is not None else None
-    Seating.objects.bulk_update(seatings, ["total", "place"])
     table.complete = tally.complete
     table.hands_played = keep + len(records)
+    table.totals = tally.totals
     table.version += 1
-    table.save(update_fields=["complete", "hands_played", "version"])
-    if table.complete or was_complete:  # standings and ratings count complete games
+    table.save(update_fields=["complete", "hands_played", "totals", "version"])
+    if table.complete or was_complete:
+        # Final totals and places, which standings and ratings count.
+        ranks = tally.ranks()
+        seatings = list(table.seatings.all())
+        for seating in seatings:
+            seating.total = tally.totals[seating.seat] if ranks is not None else None
+            seating.place = ranks[seating.seat] if ranks is not None else None
+        Seating.objects.bulk_update(seatings, ["total", "place"])
         results_changed(league_id=league.pk)
-    return ResultsChange(table=table, hands=new_hands)
+    return ResultsChange(
+        table=table, hands=new_hands, lines=new_lines, next_hand=selectors.next_hand_of(tally)
+    )
 
 
 def results_changed(*, league_id: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -67,10 +68,14 @@ class EventOutput(serializers.ModelSerializer[Event]):
 
 class SeatingOutput(serializers.ModelSerializer[Seating]):
     player_name = serializers.CharField(source="player.name", read_only=True)
+    total = serializers.SerializerMethodField(help_text="the seat's running total")
 
     class Meta:
         model = Seating
         fields = ["seat", "player", "player_name", "total", "place"]
+
+    def get_total(self, seating: Seating) -> int:
+        return int(seating.table.totals[seating.seat])
 
 
 class TableOutput(serializers.ModelSerializer[Table]):
@@ -157,50 +162,95 @@ def score_sheet_data(sheet: dict[str, Any]) -> dict[str, Any]:
     cost more than all of the change's queries. A test holds the two equal."""
     table: Table = sheet["table"]
     return {
+        "table": table_data(table, table.seatings.all()),
+        "hands": [hand_data(hand, hand.seats.all()) for hand in sheet["hands"]],
+        "next_hand": sheet["next_hand"],
+    }
+
+
+def table_data(table: Table, seatings: Iterable[Seating]) -> dict[str, Any]:
+    """What :class:`TableOutput` renders (seatings with their players)."""
+    return {
+        "id": table.pk,
+        "round": table.round_id,
+        "number": table.number,
+        "game": table.game,
+        "players": table.players,
+        "first_dealer": table.first_dealer,
+        "status": "complete" if table.complete else "in_progress",
+        "version": table.version,
+        "seatings": [
+            {
+                "seat": seating.seat,
+                "player": seating.player_id,
+                "player_name": seating.player.name,
+                "total": table.totals[seating.seat],
+                "place": seating.place,
+            }
+            for seating in seatings
+        ],
+    }
+
+
+def hand_data(hand: Hand, lines: Iterable[HandSeat]) -> dict[str, Any]:
+    """What :class:`HandOutput` renders."""
+    return {
+        "number": hand.number,
+        "dealer": hand.dealer,
+        "cards": hand.cards,
+        "trump": hand.trump or None,
+        "maker": hand.maker,
+        "drops": hand.drops,
+        "takes_all": hand.takes_all,
+        "is_move_log": hand.is_move_log,
+        "seats": [
+            {
+                "seat": line.seat,
+                "bid": line.bid,
+                "tricks": line.tricks,
+                "points": line.points,
+                "total": line.total,
+            }
+            for line in lines
+        ],
+    }
+
+
+class TableTotalsOutput(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField()
+    version = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["in_progress", "complete"])
+    totals = serializers.ListField(child=serializers.IntegerField())
+    places = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True, help_text="null until complete"
+    )
+
+
+class HandSubmittedOutput(serializers.Serializer[dict[str, Any]]):
+    """The answer to a submitted hand: the hand as scored, the table's totals
+    after it, and what comes next (the score sheet has the rest)."""
+
+    hand = HandOutput()
+    table = TableTotalsOutput()
+    next_hand = NextHandOutput(allow_null=True, help_text="null once the game is complete")
+
+
+def hand_submitted_data(change: Any) -> dict[str, Any]:
+    """What :class:`HandSubmittedOutput` renders, from a results change."""
+    table = change.table
+    places = None
+    if table.complete:
+        places = [s.place for s in sorted(table.seatings.all(), key=lambda s: s.seat)]
+    return {
+        "hand": hand_data(change.hands[-1], change.lines[-1]),
         "table": {
             "id": table.pk,
-            "round": table.round_id,
-            "number": table.number,
-            "game": table.game,
-            "players": table.players,
-            "first_dealer": table.first_dealer,
-            "status": "complete" if table.complete else "in_progress",
             "version": table.version,
-            "seatings": [
-                {
-                    "seat": seating.seat,
-                    "player": seating.player_id,
-                    "player_name": seating.player.name,
-                    "total": seating.total,
-                    "place": seating.place,
-                }
-                for seating in table.seatings.all()
-            ],
+            "status": "complete" if table.complete else "in_progress",
+            "totals": list(table.totals),
+            "places": places,
         },
-        "hands": [
-            {
-                "number": hand.number,
-                "dealer": hand.dealer,
-                "cards": hand.cards,
-                "trump": hand.trump or None,
-                "maker": hand.maker,
-                "drops": hand.drops,
-                "takes_all": hand.takes_all,
-                "is_move_log": hand.is_move_log,
-                "seats": [
-                    {
-                        "seat": line.seat,
-                        "bid": line.bid,
-                        "tricks": line.tricks,
-                        "points": line.points,
-                        "total": line.total,
-                    }
-                    for line in hand.seats.all()
-                ],
-            }
-            for hand in sheet["hands"]
-        ],
-        "next_hand": sheet["next_hand"],
+        "next_hand": change.next_hand,
     }
 
 

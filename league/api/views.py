@@ -314,17 +314,19 @@ class TableViewSet(ReadWriteViewSet):
         return response
 
     @extend_schema(
-        request=s.HandInput, responses={201: s.ScoreSheetOutput}, parameters=[IDEMPOTENCY_HEADER]
+        request=s.HandInput, responses={201: s.HandSubmittedOutput}, parameters=[IDEMPOTENCY_HEADER]
     )
     @action(detail=True, methods=["post"])
     @idempotent
     def hands(self, request: Request, pk: str | None = None) -> Response:
-        """Submit the next hand; answers the updated score sheet."""
+        """Submit the next hand; answers it as scored with the table's new totals."""
         table = self._table_for_results(request)
         inp = s.HandInput(data=request.data)
         inp.is_valid(raise_exception=True)
-        hand = services.hand_submit(table=table, **inp.validated_data)
-        return self._sheet(hand.table, status.HTTP_201_CREATED)
+        change = services.hand_submit(table=table, **inp.validated_data)
+        response = Response(s.hand_submitted_data(change), status=status.HTTP_201_CREATED)
+        response["ETag"] = etag(change.table)
+        return response
 
     @extend_schema(
         methods=["PUT"],

@@ -86,10 +86,13 @@ def test_a_game_submitted_hand_by_hand_as_move_logs_or_results(game: str) -> Non
             response = post_hand(client, table, number, record)
             assert response.status_code == 201, response.content
             assert response["ETag"] == etag(table)
-            body = response.json()
-            assert body["table"]["version"] == table.version
+            answer = response.json()
+            assert answer["table"]["version"] == table.version
+            body = client.get(f"/api/tables/{table.pk}/sheet/").json()
             assert [hand["number"] for hand in body["hands"]] == list(range(number + 1))
             hand = body["hands"][number]
+            assert answer["hand"] == hand
+            assert answer["table"]["totals"] == [s["total"] for s in hand["seats"]]
             assert (hand["dealer"], hand["is_move_log"]) == (dealer, record is log)
             assert [s["points"] for s in hand["seats"]] == expected["hands"][number]["points"]
 
@@ -158,7 +161,8 @@ def test_the_score_sheet_of_a_bluke_game() -> None:
         client, table, 2, {"trump": None, "bids": [2, 1, 1, 1], "tricks": [2, 0, 0, 0]}
     )
 
-    body = last.json()
+    assert last.json()["table"]["places"] == [1, 2, 3, 3]
+    body = anonymous.get(f"/api/tables/{table.pk}/sheet/").json()
     assert totals(body) == [[-10, 20, -10, -10], [0, 10, -20, -20], [20, 0, -30, -30]]
     assert [(h["dealer"], h["cards"], h["trump"]) for h in body["hands"]] == [
         (1, 2, "H"),
@@ -181,7 +185,9 @@ def test_the_score_sheet_of_a_buck_euchre_game() -> None:
         client, table, 0, {"trump": "S", "maker": 1, "drops": [3], "tricks": [1, 3, 1, 0]}
     )
 
-    body = response.json()
+    assert response.json()["next_hand"] == {"number": 1, "dealer": 3, "cards": 5}
+    body = client.get(f"/api/tables/{table.pk}/sheet/").json()
+    assert response.json()["hand"] == body["hands"][0]
     assert body["hands"][0] == {
         "number": 0,
         "dealer": 2,
@@ -200,7 +206,8 @@ def test_the_score_sheet_of_a_buck_euchre_game() -> None:
     }
     assert body["next_hand"] == {"number": 1, "dealer": 3, "cards": 5}
 
-    done = post_hand(client, table, 1, buck_takes_all(2)).json()
+    assert post_hand(client, table, 1, buck_takes_all(2)).json()["table"]["status"] == "complete"
+    done = client.get(f"/api/tables/{table.pk}/sheet/").json()
 
     assert done["hands"][1]["takes_all"] == 2
     assert done["table"]["status"] == "complete"

@@ -74,7 +74,7 @@ def test_a_valid_hand_is_stored_with_its_seats_and_totals() -> None:
     table = make_table(game=Game.BLUKE, options={"max_cards": 2}, first_dealer=1)
     record = {"trump": "H", "bids": [1, 2, 1, 1], "tricks": [0, 2, 0, 0]}
 
-    hand = services.hand_submit(table=table, record=record)
+    hand = services.hand_submit(table=table, record=record).hands[-1]
 
     assert (hand.number, hand.dealer, hand.cards, hand.trump) == (0, 1, 2, "H")
     assert (hand.maker, hand.drops, hand.takes_all, hand.is_move_log) == (None, [], None, False)
@@ -86,30 +86,32 @@ def test_a_valid_hand_is_stored_with_its_seats_and_totals() -> None:
         (2, 1, 0, -10, -10),
         (3, 1, 0, -10, -10),
     ]
+    # running totals live on the table; seatings get final totals and places
     assert list(table.seatings.values_list("seat", "total", "place")) == [
-        (0, -10, None),
-        (1, 20, None),
-        (2, -10, None),
-        (3, -10, None),
+        (0, None, None),
+        (1, None, None),
+        (2, None, None),
+        (3, None, None),
     ]
     table.refresh_from_db()
-    assert (table.version, table.complete) == (1, False)
+    assert table.totals == [-10, 20, -10, -10]
+    assert (table.version, table.complete, table.hands_played) == (1, False, 1)
 
-    second = services.hand_submit(table=table, record=one_card_bluke(winner=0))
+    second = services.hand_submit(table=table, record=one_card_bluke(winner=0)).hands[-1]
 
     assert (second.number, second.dealer, second.cards) == (1, 2, 1)
     assert list(second.seats.values_list("total", flat=True)) == [0, 10, -20, -20]
-    assert list(table.seatings.values_list("total", flat=True)) == [0, 10, -20, -20]
     table.refresh_from_db()
-    assert (table.version, table.complete) == (2, False)
+    assert table.totals == [0, 10, -20, -20]
+    assert (table.version, table.complete, table.hands_played) == (2, False, 2)
 
 
 def test_a_buck_euchre_table_starts_at_25_and_counts_down() -> None:
     table = make_table(game=Game.BUCK_EUCHRE, first_dealer=2)
-    assert list(table.seatings.values_list("total", flat=True)) == [25, 25, 25, 25]
+    assert table.totals == [25, 25, 25, 25]
     record = {"trump": "S", "maker": 1, "drops": [3], "tricks": [1, 3, 1, 0]}
 
-    hand = services.hand_submit(table=table, record=record)
+    hand = services.hand_submit(table=table, record=record).hands[-1]
 
     assert (hand.dealer, hand.cards, hand.trump, hand.maker, hand.drops) == (2, 5, "S", 1, [3])
     assert list(hand.seats.values_list("bid", "tricks", "points", "total")) == [
@@ -118,8 +120,8 @@ def test_a_buck_euchre_table_starts_at_25_and_counts_down() -> None:
         (None, 1, -1, 24),
         (None, 0, 0, 25),
     ]
-    assert list(table.seatings.values_list("total", flat=True)) == [24, 22, 24, 25]
     table.refresh_from_db()
+    assert table.totals == [24, 22, 24, 25]
     assert (table.version, table.complete) == (1, False)
 
 
@@ -438,8 +440,9 @@ def test_table_create_seats_the_players_in_order() -> None:
     table = services.table_create(round=round_, number=1, players=players, first_dealer=4)
     assert (table.game, table.players, table.first_dealer) == (Game.BLUKE, 5, 4)
     assert list(table.seatings.values_list("seat", "player", "round", "total", "place")) == [
-        (seat, player.pk, round_.pk, 0, None) for seat, player in enumerate(players)
+        (seat, player.pk, round_.pk, None, None) for seat, player in enumerate(players)
     ]
+    assert table.totals == [0] * 5
 
 
 def _refused_table(
