@@ -292,3 +292,71 @@ class IdempotencyKey(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once_per_user")
         ]
+
+
+class RatingScope(models.Model):
+    """What a set of ratings covers: one league, or (``league`` null) all of
+    a club's leagues of one game.
+
+    ``rerate_from`` is the order key of the earliest game whose result
+    changed since the last rating (null: the ratings are up to date); the
+    ratings job re-rates from there forward.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rating_scopes")
+    game = models.CharField(max_length=20, choices=Game.choices)
+    league = models.OneToOneField(
+        League, on_delete=models.CASCADE, null=True, blank=True, related_name="rating_scope"
+    )
+    rerate_from = models.CharField(max_length=40, null=True, blank=True)
+    rated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "game"],
+                condition=Q(league__isnull=True),
+                name="rating_scope_one_club_wide_per_game",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"ratings of {self.league or f'{self.club} ({self.game})'}"
+
+
+class Rating(models.Model):
+    """A player's current rating in a scope."""
+
+    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text="mu - 3 sigma, what the leaderboard ranks by")
+    games = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "player"], name="rating_once_per_player"),
+        ]
+
+
+class RatingHistory(models.Model):
+    """A player's rating after one game, for charts and for re-rating."""
+
+    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="history")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    order_key = models.CharField(max_length=40)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    games = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["scope", "player", "order_key"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["scope", "player", "table"], name="rating_history_once_per_game"
+            ),
+        ]
+        indexes = [models.Index(fields=["scope", "order_key"])]

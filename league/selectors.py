@@ -7,7 +7,8 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 import games
-from league.models import Club, Hand, League, Seating, Standing, Table
+from league import ratings
+from league.models import Club, Hand, League, RatingScope, Seating, Standing, Table
 
 
 def clubs_with_leagues() -> QuerySet[Club]:
@@ -63,3 +64,25 @@ def next_hand_of(tally: games.GameTally) -> dict[str, int] | None:
             return None  # past the schedule
         size = games.buck_euchre.HAND_SIZE
     return {"number": tally.hands_played, "dealer": tally.next_dealer, "cards": size}
+
+
+def rating_board(*, scope: RatingScope | None) -> dict[str, Any]:
+    """The leaderboard of a scope (``None``: nothing rated yet)."""
+    rows = [
+        {
+            "player_id": rating.player_id,
+            "player": rating.player,
+            "ordinal": rating.ordinal,
+            "mu": rating.mu,
+            "sigma": rating.sigma,
+            "games": rating.games,
+            "provisional": rating.games < ratings.PROVISIONAL_BELOW,
+        }
+        for rating in (ratings.leaderboard(scope=scope) if scope is not None else [])
+    ]
+    return {
+        "status": "pending" if scope is not None and scope.rerate_from else "up_to_date",
+        "rated_at": scope.rated_at if scope is not None else None,
+        "provisional_below": ratings.PROVISIONAL_BELOW,
+        "ratings": rows,
+    }

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 import games
-from league import selectors
+from league import ratings, selectors
 from league.models import (
     Club,
     Event,
@@ -496,17 +496,27 @@ def _results_change(
             seating.total = tally.totals[seating.seat] if ranks is not None else None
             seating.place = ranks[seating.seat] if ranks is not None else None
         Seating.objects.bulk_update(seatings, ["total", "place"])
-        results_changed(league_id=league.pk)
+        results_changed(table=table)
     return ResultsChange(
         table=table, hands=new_hands, lines=new_lines, next_hand=selectors.next_hand_of(tally)
     )
 
 
-def results_changed(*, league_id: int) -> None:
-    """Schedule the league's derived work once the current transaction commits."""
+def results_changed(*, table: Table) -> None:
+    """A complete game changed (or stopped being complete): mark the ratings
+    from it on, and schedule the league's standings and ratings jobs for
+    when the current transaction commits."""
     from league import tasks
 
-    transaction.on_commit(lambda: tasks.league_standings_refresh.delay(league_id))
+    league_id = table.round.event.league_id
+    scopes = ratings.ratings_mark_changed(table=table)
+
+    def dispatch() -> None:
+        tasks.league_standings_refresh.delay(league_id)
+        for scope in scopes:
+            tasks.ratings_refresh.delay(scope.pk)
+
+    transaction.on_commit(dispatch)
 
 
 @transaction.atomic

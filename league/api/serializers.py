@@ -254,6 +254,54 @@ def hand_submitted_data(change: Any) -> dict[str, Any]:
     }
 
 
+class RatingRowOutput(serializers.Serializer[Any]):
+    player = serializers.IntegerField(source="player_id")
+    player_name = serializers.CharField(source="player.name")
+    ordinal = serializers.FloatField(help_text="mu - 3 sigma: what the board ranks by")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+
+
+class LeaderboardOutput(serializers.Serializer[dict[str, Any]]):
+    status = serializers.ChoiceField(
+        choices=["up_to_date", "pending"],
+        help_text="pending while a change of results waits for the ratings job",
+    )
+    rated_at = serializers.DateTimeField(allow_null=True)
+    provisional_below = serializers.IntegerField(
+        help_text="ratings from fewer games are provisional"
+    )
+    ratings = RatingRowOutput(many=True)
+
+
+class RatingPointOutput(serializers.Serializer[Any]):
+    table = serializers.IntegerField(source="table_id")
+    date = serializers.DateField(source="table.round.event.date")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()
+    games = serializers.IntegerField()
+
+
+class RatingHistoryOutput(serializers.Serializer[dict[str, Any]]):
+    player = serializers.IntegerField()
+    history = RatingPointOutput(many=True, help_text="the rating after each game, oldest first")
+
+
+class ScopeQuery(serializers.Serializer[dict[str, Any]]):
+    league = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+    game = serializers.ChoiceField(choices=Game.choices, required=False)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if ("league" in data) == ("game" in data):
+            raise serializers.ValidationError(
+                "give league (a league's ratings) or game (the club-wide ratings of a game)"
+            )
+        return data
+
+
 # -- inputs -------------------------------------------------------------------
 
 

@@ -19,12 +19,12 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from league import selectors, services
+from league import ratings, selectors, services
 from league.api import filters
 from league.api import serializers as s
 from league.api.access import ORGANISER, RESULTS, access_club_for_write
 from league.api.idempotency import idempotent
-from league.models import Club, Event, League, Membership, Player, Round, Table
+from league.models import Club, Event, League, Membership, Player, RatingScope, Round, Table
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -124,6 +124,20 @@ class ClubViewSet(ReadWriteViewSet):
     def club_of(self, obj: Club) -> Club:
         return obj
 
+    @extend_schema(
+        parameters=[OpenApiParameter("game", OpenApiTypes.STR, enum=["bluke", "buck_euchre"])],
+        responses=s.LeaderboardOutput,
+    )
+    @action(detail=True, pagination_class=None, filter_backends=[])
+    def ratings(self, request: Request, pk: str | None = None) -> Response:
+        """The club-wide rating leaderboard of one game, across its leagues."""
+        club = self.get_object()
+        game = request.query_params.get("game")
+        if game not in ("bluke", "buck_euchre"):
+            raise exceptions.ValidationError({"game": ["bluke or buck_euchre"]})
+        scope = RatingScope.objects.filter(club=club, game=game, league=None).first()
+        return Response(s.LeaderboardOutput(selectors.rating_board(scope=scope)).data)
+
     def update_object(self, obj: Club, data: dict[str, Any]) -> Club:
         return services.club_update(club=obj, **data)
 
@@ -182,6 +196,28 @@ class PlayerViewSet(ReadWriteViewSet):
     def create_object(self, data: dict[str, Any]) -> Player:
         return services.player_create(**data)
 
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("league", OpenApiTypes.INT),
+            OpenApiParameter("game", OpenApiTypes.STR, enum=["bluke", "buck_euchre"]),
+        ],
+        responses=s.RatingHistoryOutput,
+    )
+    @action(detail=True, pagination_class=None, filter_backends=[], url_path="rating-history")
+    def rating_history(self, request: Request, pk: str | None = None) -> Response:
+        """The player's rating after every game: in a league (``league``), or
+        club-wide in a game (``game``)."""
+        player = self.get_object()
+        query = s.ScopeQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        scopes = RatingScope.objects.filter(club_id=player.club_id)
+        if "league" in query.validated_data:
+            scope = scopes.filter(league_id=query.validated_data["league"]).first()
+        else:
+            scope = scopes.filter(game=query.validated_data["game"], league=None).first()
+        points = ratings.history_of(scope=scope, player=player) if scope is not None else []
+        return Response(s.RatingHistoryOutput({"player": player.pk, "history": points}).data)
+
     def update_object(self, obj: Player, data: dict[str, Any]) -> Player:
         return services.player_update(player=obj, **data)
 
@@ -210,6 +246,13 @@ class LeagueViewSet(ReadWriteViewSet):
 
     def update_object(self, obj: League, data: dict[str, Any]) -> League:
         return services.league_update(league=obj, **data)
+
+    @extend_schema(responses=s.LeaderboardOutput)
+    @action(detail=True, pagination_class=None, filter_backends=[])
+    def ratings(self, request: Request, pk: str | None = None) -> Response:
+        """The league's rating leaderboard, and whether it is up to date."""
+        scope = RatingScope.objects.filter(league=self.get_object()).first()
+        return Response(s.LeaderboardOutput(selectors.rating_board(scope=scope)).data)
 
     @extend_schema(responses=s.StandingOutput(many=True))
     @action(detail=True, pagination_class=None, filter_backends=[])

@@ -20,7 +20,7 @@ from celery.contrib.testing.worker import start_worker
 
 from config.celery import app as celery_app
 from league import services
-from league.models import Club, Standing
+from league.models import Club, Rating, Standing
 
 BROKER_URL = os.environ.get("CELERY_TEST_BROKER_URL", "redis://127.0.0.1:6379/15")
 
@@ -74,13 +74,20 @@ def test_a_complete_game_updates_the_standings_through_a_worker_on_redis(
     )
     assert not Standing.objects.exists()
     received: list[str] = []
-    finished = threading.Event()
+    finished: list[str] = []
+    all_done = threading.Event()
+    expected = {
+        "league.tasks.league_standings_refresh": 1,
+        "league.tasks.ratings_refresh": 2,  # the league's and the club-wide ratings
+    }
 
     def on_received(request: object, **_: object) -> None:
         received.append(getattr(request, "name", ""))
 
-    def on_finished(**_: object) -> None:
-        finished.set()
+    def on_finished(task: object, **_: object) -> None:
+        finished.append(getattr(task, "name", ""))
+        if len(finished) == sum(expected.values()):
+            all_done.set()
 
     signals.task_received.connect(on_received, weak=False)
     signals.task_postrun.connect(on_finished, weak=False)
@@ -88,13 +95,16 @@ def test_a_complete_game_updates_the_standings_through_a_worker_on_redis(
     services.hand_submit(table=table, record={"trump": "S", "maker": 1, "tricks": [0, 5, 0, 0]})
     # Wait on the worker's signal, not by polling: SQLite's shared in-memory
     # test database locks a table that two threads use at once.
-    assert finished.wait(timeout=30), "the worker did not run the task"
+    assert all_done.wait(timeout=30), f"the worker ran only {finished}"
     signals.task_received.disconnect(on_received)
     signals.task_postrun.disconnect(on_finished)
-    # the worker took the task from the broker: it was not run eagerly
-    assert received == ["league.tasks.league_standings_refresh"]
+    # the worker took the tasks from the broker: they were not run eagerly
+    assert {name: received.count(name) for name in set(received)} == expected
     standings = {s.player.name: s for s in Standing.objects.filter(league=league)}
     assert standings["P1"].wins == 1
     assert standings["P1"].total_points == 20
     assert {s.games for s in standings.values()} == {1}
+    ratings = Rating.objects.filter(scope__league=league).select_related("player")
+    assert {r.player.name: r.games for r in ratings} == {"P0": 1, "P1": 1, "P2": 1, "P3": 1}
+    assert max(ratings, key=lambda r: r.mu).player.name == "P1"
     assert Club.objects.count() == 1

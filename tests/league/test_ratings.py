@@ -1,0 +1,240 @@
+"""Ratings: rated in play order, re-rated from a changed game forward, the
+same as from scratch, idempotent, ties equal."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+
+from league import ratings, services
+from league.models import Game, Rating, RatingHistory, RatingScope, Table
+from tests.league.factories import ClubFactory, PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+_on_commit: Any = None
+
+
+@pytest.fixture(autouse=True)
+def run_jobs_on_commit(django_capture_on_commit_callbacks: Any) -> None:
+    """The tests run inside a transaction that never commits: run the jobs
+    the results service schedules on commit as each change returns."""
+    global _on_commit
+    _on_commit = django_capture_on_commit_callbacks
+
+
+def change(service: Any, **kwargs: Any) -> Any:
+    with _on_commit(execute=True):
+        return service(**kwargs)
+
+
+def takes_all(seat: int) -> dict[str, Any]:
+    tricks = [0, 0, 0, 0]
+    tricks[seat] = 5
+    return {"trump": "S", "maker": seat, "tricks": tricks}
+
+
+def snapshot(scope: RatingScope) -> dict[str, Any]:
+    return {
+        "ratings": sorted(
+            Rating.objects.filter(scope=scope).values_list("player_id", "mu", "sigma", "games")
+        ),
+        "history": sorted(
+            RatingHistory.objects.filter(scope=scope).values_list(
+                "player_id", "table_id", "order_key", "mu", "sigma", "games"
+            )
+        ),
+    }
+
+
+class Night:
+    """A Buck Euchre league with players and one table per event night."""
+
+    def __init__(self, players: int = 6) -> None:
+        self.club = ClubFactory()
+        self.players = [PlayerFactory(club=self.club) for _ in range(players)]
+        self.league = services.league_create(club=self.club, name="Cup", game=Game.BUCK_EUCHRE)
+
+    def table(self, day: int, seats: list[int], *, number: int = 1) -> Table:
+        event = services.event_create(
+            league=self.league, name=f"Night {day}", date=datetime.date(2026, 10, day)
+        )
+        return services.table_create(
+            round=event.rounds.get(), number=number, players=[self.players[s] for s in seats]
+        )
+
+    def scope(self) -> RatingScope:
+        return RatingScope.objects.get(league=self.league)
+
+
+def test_a_complete_game_rates_its_players_in_both_scopes() -> None:
+    night = Night()
+    table = night.table(1, [0, 1, 2, 3])
+    change(services.hand_submit, table=table, record=takes_all(2))
+    scope = night.scope()
+    assert scope.rerate_from is None and scope.rated_at is not None
+    board = ratings.leaderboard(scope=scope)
+    assert board[0].player == night.players[2]
+    assert {r.games for r in board} == {1}
+    assert all(r.ordinal == pytest.approx(r.mu - 3 * r.sigma) for r in board)
+    club_wide = RatingScope.objects.get(club=night.club, game=Game.BUCK_EUCHRE, league=None)
+    assert snapshot(club_wide)["ratings"] == snapshot(scope)["ratings"]
+    history = ratings.history_of(scope=scope, player=night.players[2])
+    assert [(h.table_id, h.games) for h in history] == [(table.pk, 1)]
+
+
+def test_games_are_rated_in_the_order_played_whatever_the_order_submitted() -> None:
+    night = Night()
+    late = night.table(20, [0, 1, 2, 3])
+    early = night.table(5, [0, 1, 4, 5])
+    change(services.hand_submit, table=late, record=takes_all(0))
+    change(services.hand_submit, table=early, record=takes_all(3))
+    scope = night.scope()
+    submitted = snapshot(scope)
+    history = ratings.history_of(scope=scope, player=night.players[0])
+    assert [h.table_id for h in history] == [early.pk, late.pk]
+    ratings.ratings_rebuild(scope=scope)
+    assert snapshot(scope) == submitted
+
+
+def test_a_correction_re_rates_from_that_game_and_equals_a_rating_from_scratch() -> None:
+    night = Night()
+    tables = [night.table(day, [0, 1, 2, 3]) for day in (1, 2, 3)]
+    for seat, table in enumerate(tables):
+        change(services.hand_submit, table=table, record=takes_all(seat))
+    scope = night.scope()
+    before = snapshot(scope)
+    first = tables[0]
+    first.refresh_from_db()
+    change(services.hand_correct, table=first, number=0, record=takes_all(3), version=first.version)
+    corrected = snapshot(scope)
+    assert corrected != before
+    ratings.ratings_rebuild(scope=scope)
+    assert snapshot(scope) == corrected
+
+
+def test_rating_twice_gives_identical_results_and_a_second_job_does_nothing() -> None:
+    night = Night()
+    for day in (1, 2):
+        change(services.hand_submit, table=night.table(day, [0, 1, 2, 3]), record=takes_all(day))
+    scope = night.scope()
+    first = snapshot(scope)
+    assert ratings.ratings_refresh(scope_id=scope.pk) == 0
+    ratings.ratings_rebuild(scope=scope)
+    assert snapshot(scope) == first
+
+
+def test_tied_players_get_equal_updates() -> None:
+    night = Night()
+    table = night.table(1, [0, 1, 2, 3])
+    # seat 2 takes all: seats 0, 1 and 3 finish on equal scores and share a place
+    change(services.hand_submit, table=table, record=takes_all(2))
+    rows = {r.player_id: r for r in Rating.objects.filter(scope=night.scope())}
+    tied = [rows[night.players[s].pk] for s in (0, 1, 3)]
+    assert len({(r.mu, r.sigma) for r in tied}) == 1
+
+
+def test_a_game_that_stops_being_complete_leaves_the_ratings() -> None:
+    night = Night()
+    kept = night.table(1, [0, 1, 2, 3])
+    reopened = night.table(2, [0, 1, 4, 5])
+    change(services.hand_submit, table=kept, record=takes_all(0))
+    only_kept = snapshot(night.scope())
+    change(services.hand_submit, table=reopened, record=takes_all(1))
+    reopened.refresh_from_db()
+    change(services.hand_delete_last, table=reopened, number=0, version=reopened.version)
+    assert snapshot(night.scope()) == only_kept
+    assert not Rating.objects.filter(scope=night.scope(), player=night.players[4]).exists()
+
+
+def test_club_wide_ratings_span_the_leagues_of_a_game() -> None:
+    night = Night()
+    other = services.league_create(club=night.club, name="Cup 2", game=Game.BUCK_EUCHRE)
+    change(services.hand_submit, table=night.table(1, [0, 1, 2, 3]), record=takes_all(0))
+    event = services.event_create(league=other, name="Away", date=datetime.date(2026, 10, 2))
+    away = services.table_create(
+        round=event.rounds.get(), number=1, players=[night.players[s] for s in (0, 1, 4, 5)]
+    )
+    change(services.hand_submit, table=away, record=takes_all(0))
+    club_wide = RatingScope.objects.get(club=night.club, game=Game.BUCK_EUCHRE, league=None)
+    games = {r.player_id: r.games for r in Rating.objects.filter(scope=club_wide)}
+    assert games[night.players[0].pk] == 2
+    assert games[night.players[4].pk] == 1
+    assert Rating.objects.get(scope__league=night.league, player=night.players[0]).games == 1
+
+
+def test_one_new_game_at_the_end_writes_only_its_own_rows(
+    django_assert_max_num_queries: Any,
+) -> None:
+    night = Night(players=12)
+    for day in range(1, 9):
+        seats = [(day + k) % 12 for k in range(4)]
+        change(services.hand_submit, table=night.table(day, seats), record=takes_all(day % 4))
+    scope = night.scope()
+    before = set(RatingHistory.objects.filter(scope=scope).values_list("pk", flat=True))
+    late = night.table(28, [0, 3, 6, 9])
+    change(services.hand_submit, table=late, record=takes_all(1))
+    after = RatingHistory.objects.filter(scope=scope).exclude(pk__in=before)
+    assert sorted(after.values_list("table_id", flat=True)) == [late.pk] * 4
+    assert RatingHistory.objects.filter(pk__in=before).count() == len(before)
+
+
+# -- the API --------------------------------------------------------------------------------
+
+
+def test_the_leaderboard_and_history_through_the_api() -> None:
+    from rest_framework.test import APIClient
+
+    night = Night()
+    first = night.table(1, [0, 1, 2, 3])
+    change(services.hand_submit, table=first, record=takes_all(1))
+    client = APIClient()
+
+    board = client.get(f"/api/leagues/{night.league.pk}/ratings/").json()
+    assert board["status"] == "up_to_date"
+    assert board["provisional_below"] == ratings.PROVISIONAL_BELOW
+    assert board["ratings"][0]["player"] == night.players[1].pk
+    assert all(row["provisional"] for row in board["ratings"])
+    ordinals = [row["ordinal"] for row in board["ratings"]]
+    assert ordinals == sorted(ordinals, reverse=True)
+
+    club_wide = client.get(f"/api/clubs/{night.club.pk}/ratings/", {"game": "buck_euchre"})
+    assert [r["player"] for r in club_wide.json()["ratings"]] == [
+        r["player"] for r in board["ratings"]
+    ]
+    assert client.get(f"/api/clubs/{night.club.pk}/ratings/").status_code == 400
+
+    second = night.table(2, [1, 2, 4, 5])
+    change(services.hand_submit, table=second, record=takes_all(0))
+    history = client.get(
+        f"/api/players/{night.players[1].pk}/rating-history/", {"league": night.league.pk}
+    ).json()["history"]
+    assert [(p["table"], p["date"], p["games"]) for p in history] == [
+        (first.pk, "2026-10-01", 1),
+        (second.pk, "2026-10-02", 2),
+    ]
+    by_game = client.get(
+        f"/api/players/{night.players[1].pk}/rating-history/", {"game": "buck_euchre"}
+    ).json()["history"]
+    assert [p["mu"] for p in by_game] == [p["mu"] for p in history]
+    both = client.get(
+        f"/api/players/{night.players[1].pk}/rating-history/",
+        {"game": "buck_euchre", "league": night.league.pk},
+    )
+    assert both.status_code == 400
+
+
+def test_the_leaderboard_says_pending_until_the_job_has_run() -> None:
+    from rest_framework.test import APIClient
+
+    night = Night()
+    table = night.table(1, [0, 1, 2, 3])
+    services.hand_submit(table=table, record=takes_all(1))  # its jobs wait for a commit
+    board = APIClient().get(f"/api/leagues/{night.league.pk}/ratings/").json()
+    assert (board["status"], board["ratings"]) == ("pending", [])
+    ratings.ratings_refresh(scope_id=night.scope().pk)
+    board = APIClient().get(f"/api/leagues/{night.league.pk}/ratings/").json()
+    assert board["status"] == "up_to_date"
+    assert len(board["ratings"]) == 4
