@@ -150,6 +150,9 @@ class Table(models.Model):
     complete = models.BooleanField(default=False)
     hands_played = models.PositiveSmallIntegerField(default=0)
     totals = models.JSONField(default=list, help_text="each seat's running total")
+    seat_players = models.JSONField(
+        default=list, help_text="the player id in each seat, as the seatings say"
+    )
     version = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -238,10 +241,13 @@ class Hand(models.Model):
 
 
 class HandSeat(models.Model):
-    """One seat's line of a hand: bid (Bluke), tricks, points and running total."""
+    """One seat's line of a hand: bid (Bluke), tricks, points and running
+    total; ``player`` and ``dropped`` are kept for the standings' sums."""
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    dropped = models.BooleanField(default=False)
     bid = models.PositiveSmallIntegerField(null=True, blank=True)
     tricks = models.PositiveSmallIntegerField()
     points = models.IntegerField()
@@ -259,20 +265,41 @@ class HandSeat(models.Model):
 
 
 class Standing(models.Model):
-    """A player's line in a league's standings, as last computed."""
+    """A player's line in the standings of a league (``event`` null) or of
+    one of its events, as last computed (see :mod:`league.standings`)."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="standings")
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, null=True, blank=True, related_name="standings"
+    )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
     games = models.PositiveIntegerField()
     wins = models.PositiveIntegerField()
-    total_points = models.IntegerField()
     average_place = models.FloatField()
+    total_points = models.IntegerField()
+    average_points = models.FloatField()
+    hands = models.PositiveIntegerField()
+    bids_made_share = models.FloatField(null=True, blank=True, help_text="Bluke")
+    average_overtricks = models.FloatField(null=True, blank=True, help_text="Bluke")
+    bucked_as_maker = models.PositiveIntegerField(null=True, blank=True, help_text="Buck Euchre")
+    bucked_as_player = models.PositiveIntegerField(null=True, blank=True, help_text="Buck Euchre")
+    drops = models.PositiveIntegerField(null=True, blank=True, help_text="Buck Euchre")
+    rank = models.PositiveIntegerField(help_text="1 = first, after the tie-breaks")
     computed_at = models.DateTimeField()
 
     class Meta:
-        ordering = ["league", "-wins", "average_place"]
+        ordering = ["league", "event", "rank"]
         constraints = [
-            models.UniqueConstraint(fields=["league", "player"], name="standing_once_per_player"),
+            models.UniqueConstraint(
+                fields=["league", "player"],
+                condition=Q(event__isnull=True),
+                name="standing_once_per_player_in_league",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "player"],
+                condition=Q(event__isnull=False),
+                name="standing_once_per_player_in_event",
+            ),
         ]
 
 

@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
 from league.models import (
     League,
@@ -33,7 +33,7 @@ from league.models import (
     Table,
 )
 
-MODEL: Final = PlackettLuce()
+MODEL: Final = BradleyTerryFull()
 """The rating model; docs/ratings.md says why this one."""
 
 PROVISIONAL_BELOW: Final = 10

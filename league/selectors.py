@@ -8,7 +8,7 @@ from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 import games
 from league import ratings
-from league.models import Club, Hand, League, RatingScope, Seating, Standing, Table
+from league.models import Club, Event, Hand, League, RatingScope, Seating, Standing, Table
 
 
 def clubs_with_leagues() -> QuerySet[Club]:
@@ -17,12 +17,13 @@ def clubs_with_leagues() -> QuerySet[Club]:
     )
 
 
-def league_standings(*, league: League) -> QuerySet[Standing]:
-    """Best first: most wins, then the better average place, then name."""
+def league_standings(*, league: League, event: Event | None = None) -> QuerySet[Standing]:
+    """The stored standings of a league (or of one of its events), best
+    first after the tie-breaks of :mod:`league.standings`."""
     return (
-        Standing.objects.filter(league=league)
+        Standing.objects.filter(league=league, event=event)
         .select_related("player")
-        .order_by("-wins", "average_place", "player__name")
+        .order_by("rank")
     )
 
 

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Avg, Count, Q, Sum
-from django.utils import timezone
+from django.db.models import Q
 from django.utils.text import slugify
 
 import games
@@ -31,9 +30,11 @@ from league.models import (
     Player,
     Round,
     Seating,
-    Standing,
     Table,
 )
+from league.standings import standings_refresh
+
+__all__ = ["standings_refresh"]  # the standings' write lives in league.standings
 
 NOMINAL_PLAYERS = {Game.BLUKE: 4, Game.BUCK_EUCHRE: 4}
 """The table size a league's options are checked against when it is created;
@@ -293,7 +294,8 @@ def _check_seating(
 
 def _seat(table: Table, players: Sequence[Player], rules: games.Bluke | games.BuckEuchre) -> None:
     table.totals = games.GameTally(rules, first_dealer=table.first_dealer).totals
-    table.save(update_fields=["totals"])
+    table.seat_players = [player.pk for player in players]
+    table.save(update_fields=["totals", "seat_players"])
     Seating.objects.bulk_create(
         Seating(table=table, round_id=table.round_id, seat=seat, player=player)
         for seat, player in enumerate(players)
@@ -434,6 +436,7 @@ def _results_change(
         hands_played=keep,
         totals=totals,
     )
+    players = table.seat_players
     new_hands: list[Hand] = []
     new_lines: list[list[HandSeat]] = []
     for offset, record in enumerate(records):
@@ -463,6 +466,8 @@ def _results_change(
             [
                 HandSeat(
                     seat=seat,
+                    player_id=players[seat],
+                    dropped=seat in result.drops,
                     bid=bids[seat],
                     tricks=result.tricks[seat],
                     points=result.points[seat],
@@ -517,38 +522,3 @@ def results_changed(*, table: Table) -> None:
             tasks.ratings_refresh.delay(scope.pk)
 
     transaction.on_commit(dispatch)
-
-
-@transaction.atomic
-def standings_refresh(*, league: League) -> int:
-    """Recompute and store a league's standings from its complete games.
-
-    Idempotent: the stored rows are replaced by what the games say now.
-    Returns the number of players standing.
-    """
-    complete = Q(seatings__table__complete=True, seatings__table__round__event__league=league)
-    rows = (
-        Player.objects.filter(complete)
-        .annotate(
-            games=Count("seatings", filter=complete),
-            wins=Count("seatings", filter=complete & Q(seatings__place=1)),
-            total_points=Sum("seatings__total", filter=complete),
-            average_place=Avg("seatings__place", filter=complete),
-        )
-        .values("pk", "games", "wins", "total_points", "average_place")
-    )
-    now = timezone.now()
-    Standing.objects.filter(league=league).delete()
-    Standing.objects.bulk_create(
-        Standing(
-            league=league,
-            player_id=row["pk"],
-            games=row["games"],
-            wins=row["wins"],
-            total_points=row["total_points"],
-            average_place=row["average_place"],
-            computed_at=now,
-        )
-        for row in rows
-    )
-    return len(rows)

@@ -16,7 +16,7 @@ from league.models import League
     max_retries=5,
 )
 def league_standings_refresh(league_id: int) -> int:
-    """Recompute a league's standings (see :func:`services.standings_refresh`)."""
+    """Recompute a league's standings (see :mod:`league.standings`)."""
     league = League.objects.filter(pk=league_id).first()
     if league is None:  # deleted since the task was queued: nothing to do
         return 0

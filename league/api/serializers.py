@@ -19,7 +19,6 @@ from league.models import (
     Player,
     Round,
     Seating,
-    Standing,
     Table,
 )
 
@@ -100,20 +99,29 @@ class TableOutput(serializers.ModelSerializer[Table]):
         return "complete" if table.complete else "in_progress"
 
 
-class StandingOutput(serializers.ModelSerializer[Standing]):
-    player_name = serializers.CharField(source="player.name")
+class StandingOutput(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(help_text="1 = first, after the tie-breaks")
+    player = serializers.IntegerField(source="player_id")
+    player_name = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    average_place = serializers.FloatField()
+    total_points = serializers.IntegerField(help_text="the sum of final scores")
+    average_points = serializers.FloatField()
+    hands = serializers.IntegerField()
+    bids_made_share = serializers.FloatField(allow_null=True, help_text="Bluke only")
+    average_overtricks = serializers.FloatField(
+        allow_null=True, help_text="Bluke only: over the bids made"
+    )
+    bucked_as_maker = serializers.IntegerField(allow_null=True, help_text="Buck Euchre only")
+    bucked_as_player = serializers.IntegerField(allow_null=True, help_text="Buck Euchre only")
+    drops = serializers.IntegerField(allow_null=True, help_text="Buck Euchre only")
+    computed_at = serializers.DateTimeField()
 
-    class Meta:
-        model = Standing
-        fields = [
-            "player",
-            "player_name",
-            "games",
-            "wins",
-            "total_points",
-            "average_place",
-            "computed_at",
-        ]
+
+class StandingsQuery(serializers.Serializer[dict[str, Any]]):
+    date_after = serializers.DateField(required=False)
+    date_before = serializers.DateField(required=False)
 
 
 class HandSeatOutput(serializers.ModelSerializer[HandSeat]):

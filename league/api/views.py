@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
@@ -19,7 +20,7 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from league import ratings, selectors, services
+from league import ratings, selectors, services, standings
 from league.api import filters
 from league.api import serializers as s
 from league.api.access import ORGANISER, RESULTS, access_club_for_write
@@ -254,12 +255,31 @@ class LeagueViewSet(ReadWriteViewSet):
         scope = RatingScope.objects.filter(league=self.get_object()).first()
         return Response(s.LeaderboardOutput(selectors.rating_board(scope=scope)).data)
 
-    @extend_schema(responses=s.StandingOutput(many=True))
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("date_after", OpenApiTypes.DATE),
+            OpenApiParameter("date_before", OpenApiTypes.DATE),
+        ],
+        responses=s.StandingOutput(many=True),
+    )
     @action(detail=True, pagination_class=None, filter_backends=[])
     def standings(self, request: Request, pk: str | None = None) -> Response:
-        """The league's standings, best first, with when they were computed."""
-        rows = selectors.league_standings(league=self.get_object())
-        return Response(s.StandingOutput(rows, many=True).data)
+        """The league's standings, best first, with when they were computed;
+        with ``date_after``/``date_before``, those of the games in that range
+        (computed now)."""
+        league = self.get_object()
+        query = s.StandingsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        if query.validated_data:
+            rows = standings.standing_rows(league=league, **query.validated_data)
+            now = timezone.now()
+            return Response(
+                s.StandingOutput(
+                    [{**row, "player_name": row["name"], "computed_at": now} for row in rows],
+                    many=True,
+                ).data
+            )
+        return Response(s.StandingOutput(stored_rows(league=league), many=True).data)
 
 
 @extend_schema_view(
@@ -286,6 +306,14 @@ class EventViewSet(ReadWriteViewSet):
 
     def update_object(self, obj: Event, data: dict[str, Any]) -> Event:
         return services.event_update(event=obj, **data)
+
+    @extend_schema(responses=s.StandingOutput(many=True))
+    @action(detail=True, pagination_class=None, filter_backends=[])
+    def standings(self, request: Request, pk: str | None = None) -> Response:
+        """The standings of the event's complete games, best first."""
+        event = self.get_object()
+        rows = stored_rows(league=event.league, event=event)
+        return Response(s.StandingOutput(rows, many=True).data)
 
 
 @extend_schema_view(
@@ -451,3 +479,15 @@ def if_match_version(request: Request, table: Table) -> int:
 
 
 ETAG_PATTERN = re.compile(r'(?:W/)?"table-(?P<table>[0-9]+)-v(?P<version>[0-9]+)"')
+
+
+def stored_rows(*, league: League, event: Event | None = None) -> list[dict[str, Any]]:
+    return [
+        {
+            **{field: getattr(row, field) for field in standings.STORED_FIELDS},
+            "player_id": row.player_id,
+            "player_name": row.player.name,
+            "computed_at": row.computed_at,
+        }
+        for row in selectors.league_standings(league=league, event=event)
+    ]

@@ -203,15 +203,26 @@ def test_hand_seat_values_out_of_range_are_refused(
 ) -> None:
     table = make_table(game=Game.BLUKE)
     hand = Hand.objects.create(**_hand_fields(table))
-    row = {"hand": hand, "seat": 0, "bid": 1, "tricks": 0, "points": -10, "total": -10}
+    player = table.seatings.get(seat=0).player
+    row = {
+        "hand": hand,
+        "seat": 0,
+        "player": player,
+        "bid": 1,
+        "tricks": 0,
+        "points": -10,
+        "total": -10,
+    }
     refused(HandSeat, constraint, **{**row, **fields})
     accepted(HandSeat, **row)
     accepted(HandSeat, **{**row, "bid": None})
 
 
 def test_one_line_per_seat_of_a_hand() -> None:
-    hand = Hand.objects.create(**_hand_fields(make_table(game=Game.BUCK_EUCHRE)))
-    row = {"hand": hand, "seat": 0, "tricks": 0, "points": 5, "total": 30}
+    table = make_table(game=Game.BUCK_EUCHRE)
+    hand = Hand.objects.create(**_hand_fields(table))
+    player = table.seatings.get(seat=0).player
+    row = {"hand": hand, "seat": 0, "player": player, "tricks": 0, "points": 5, "total": 30}
     HandSeat.objects.create(**row)
     refused(HandSeat, **row)
     accepted(HandSeat, **{**row, "seat": 1})

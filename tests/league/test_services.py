@@ -337,7 +337,7 @@ def test_a_buck_euchre_winner_places_first_and_the_others_by_score() -> None:
 
 def _standings(league: League) -> list[tuple[str, int, int, int, float]]:
     return sorted(
-        Standing.objects.filter(league=league).values_list(
+        Standing.objects.filter(league=league, event=None).values_list(
             "player__name", "games", "wins", "total_points", "average_place"
         )
     )
@@ -364,6 +364,9 @@ def test_standings_count_the_complete_games_of_the_league_only() -> None:
         games=9,
         wins=9,
         total_points=99,
+        average_points=11.0,
+        hands=9,
+        rank=1,
         average_place=1.0,
         computed_at=datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC),
     )
@@ -380,7 +383,7 @@ def test_standings_count_the_complete_games_of_the_league_only() -> None:
     assert _standings(league) == expected
     assert services.standings_refresh(league=league) == 5
     assert _standings(league) == expected
-    assert Standing.objects.filter(league=league).count() == 5
+    assert Standing.objects.filter(league=league, event=None).count() == 5
     assert _standings(other) == []
 
 

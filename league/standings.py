@@ -1,0 +1,155 @@
+"""Standings of a league, of a date range in it, or of one event.
+
+Computed by database aggregation over complete games: per player, games,
+wins (first place, shared or not), average place, total and average final
+points; for Bluke the share of bids made and the average overtricks of the
+bids made; for Buck Euchre the hands bucked (+5) as maker and as another
+player, and the hands dropped.
+
+Order (the tie-breaks): more wins; then the better average place; then the
+better average points (higher in Bluke, lower in Buck Euchre, which counts
+down); then more games; then the name.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Avg, Count, F, Q, Sum
+from django.utils import timezone
+
+from league.models import Event, Game, HandSeat, League, Player, Standing
+
+
+def standing_rows(
+    *,
+    league: League,
+    event: Event | None = None,
+    date_after: datetime.date | None = None,
+    date_before: datetime.date | None = None,
+) -> list[dict[str, Any]]:
+    """The standings rows, best first, each with its ``rank``."""
+    games = Q(seatings__table__complete=True, seatings__table__round__event__league=league)
+    hands = Q(hand__table__complete=True, hand__table__round__event__league=league)
+    if event is not None:
+        games &= Q(seatings__table__round__event=event)
+        hands &= Q(hand__table__round__event=event)
+    if date_after is not None:
+        games &= Q(seatings__table__round__event__date__gte=date_after)
+        hands &= Q(hand__table__round__event__date__gte=date_after)
+    if date_before is not None:
+        games &= Q(seatings__table__round__event__date__lte=date_before)
+        hands &= Q(hand__table__round__event__date__lte=date_before)
+
+    rows = {
+        row["pk"]: row
+        for row in Player.objects.filter(games)
+        .annotate(
+            games=Count("seatings", filter=games),
+            wins=Count("seatings", filter=games & Q(seatings__place=1)),
+            average_place=Avg("seatings__place", filter=games),
+            total_points=Sum("seatings__total", filter=games),
+        )
+        .values("pk", "name", "games", "wins", "average_place", "total_points")
+    }
+    made = Q(tricks__gte=F("bid"))
+    as_maker = Q(hand__maker=F("seat"))
+    lines = (
+        HandSeat.objects.filter(hands)
+        .values("player_id")
+        .annotate(
+            hands=Count("id"),
+            made=Count("id", filter=made),
+            overtricks=Avg(F("tricks") - F("bid"), filter=made),
+            bucked_as_maker=Count("id", filter=Q(points__gt=0) & as_maker),
+            bucked_as_player=Count("id", filter=Q(points__gt=0) & ~as_maker),
+            drops=Count("id", filter=Q(dropped=True)),
+        )
+    )
+    bluke = league.game == Game.BLUKE
+    for line in lines:
+        row = rows.get(line["player_id"])
+        if row is None:
+            continue
+        row["hands"] = line["hands"]
+        if bluke:
+            row["bids_made_share"] = line["made"] / line["hands"] if line["hands"] else None
+            row["average_overtricks"] = line["overtricks"]
+        else:
+            row["bucked_as_maker"] = line["bucked_as_maker"]
+            row["bucked_as_player"] = line["bucked_as_player"]
+            row["drops"] = line["drops"]
+    for row in rows.values():
+        row["player_id"] = row.pop("pk")
+        row["average_points"] = row["total_points"] / row["games"]
+        row.setdefault("hands", 0)
+        for field in ("bids_made_share", "average_overtricks"):
+            row.setdefault(field, None)
+        for field in ("bucked_as_maker", "bucked_as_player", "drops"):
+            row.setdefault(field, None if bluke else 0)
+
+    direction = -1 if bluke else 1  # Bluke: more points is better
+
+    def order(row: dict[str, Any]) -> tuple[Any, ...]:
+        return (
+            -row["wins"],
+            row["average_place"],
+            direction * row["average_points"],
+            -row["games"],
+            row["name"],
+            row["player_id"],
+        )
+
+    ranked = sorted(rows.values(), key=order)
+    for rank, row in enumerate(ranked, start=1):
+        row["rank"] = rank
+    return ranked
+
+
+@transaction.atomic
+def standings_refresh(*, league: League) -> int:
+    """Recompute and store the standings of a league and of each of its
+    events. Idempotent: the rows are replaced by what the games say now.
+    Returns the number of players in the league's standings."""
+    now = timezone.now()
+    stored: list[Standing] = []
+    league_rows = standing_rows(league=league)
+    stored += _standings(league, None, league_rows, now)
+    for event in Event.objects.filter(league=league, rounds__tables__complete=True).distinct():
+        stored += _standings(league, event, standing_rows(league=league, event=event), now)
+    Standing.objects.filter(league=league).delete()
+    Standing.objects.bulk_create(stored)
+    return len(league_rows)
+
+
+STORED_FIELDS = (
+    "games",
+    "wins",
+    "average_place",
+    "total_points",
+    "average_points",
+    "hands",
+    "bids_made_share",
+    "average_overtricks",
+    "bucked_as_maker",
+    "bucked_as_player",
+    "drops",
+    "rank",
+)
+
+
+def _standings(
+    league: League, event: Event | None, rows: list[dict[str, Any]], now: datetime.datetime
+) -> list[Standing]:
+    return [
+        Standing(
+            league=league,
+            event=event,
+            player_id=row["player_id"],
+            computed_at=now,
+            **{field: row[field] for field in STORED_FIELDS},
+        )
+        for row in rows
+    ]
