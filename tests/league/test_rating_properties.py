@@ -1,0 +1,131 @@
+"""Properties of ratings and standings over random leagues (hypothesis):
+the order results arrive in, corrections and repeated jobs change nothing
+that a rating from scratch would not give."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from league import ratings, services
+from league.models import Game, Rating, RatingHistory, RatingScope, Standing, Table
+from tests.league.factories import ClubFactory, PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+PLAYERS = 6
+# (day of the game, the four seats' players, the seat that takes all five tricks)
+games_strategy = st.lists(
+    st.tuples(
+        st.integers(1, 28),
+        st.permutations(range(PLAYERS)).map(lambda p: tuple(p[:4])),
+        st.integers(0, 3),
+    ),
+    min_size=1,
+    max_size=7,
+)
+SETTINGS = settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+def takes_all(seat: int) -> dict[str, Any]:
+    tricks = [0, 0, 0, 0]
+    tricks[seat] = 5
+    return {"trump": "S", "maker": seat, "tricks": tricks}
+
+
+def build(games: list[tuple[int, tuple[int, ...], int]]) -> tuple[Any, list[Table]]:
+    club = ClubFactory()
+    players = [PlayerFactory(club=club, name=f"P{n}") for n in range(PLAYERS)]
+    league = services.league_create(club=club, name="L", game=Game.BUCK_EUCHRE)
+    tables = []
+    for number, (day, seats, _) in enumerate(games, start=1):
+        event = services.event_create(
+            league=league, name=f"N{number}", date=datetime.date(2026, 10, day)
+        )
+        tables.append(
+            services.table_create(
+                round=event.rounds.get(), number=1, players=[players[s] for s in seats]
+            )
+        )
+    return league, tables
+
+
+def ratings_of(league: Any) -> list[tuple[Any, ...]]:
+    scope = RatingScope.objects.get(league=league)
+    return sorted(
+        (r.player.name, round(r.mu, 9), round(r.sigma, 9), r.games)
+        for r in Rating.objects.filter(scope=scope).select_related("player")
+    ) + sorted(
+        (h.player.name, h.table.round.event.name, round(h.mu, 9), h.games)
+        for h in RatingHistory.objects.filter(scope=scope).select_related(
+            "player", "table__round__event"
+        )
+    )
+
+
+def standings_of(league: Any) -> list[tuple[Any, ...]]:
+    return [
+        (s.player.name, s.rank, s.games, s.wins, s.total_points, s.average_place)
+        for s in Standing.objects.filter(league=league, event=None)
+        .select_related("player")
+        .order_by("rank")
+    ]
+
+
+@SETTINGS
+@given(games=games_strategy, data=st.data())
+def test_any_submission_order_gives_the_ratings_and_standings_of_a_rating_from_scratch(
+    games: list[tuple[int, tuple[int, ...], int]],
+    data: st.DataObject,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    league, tables = build(games)
+    order = data.draw(st.permutations(range(len(games))))
+    for index in order:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.hand_submit(table=tables[index], record=takes_all(games[index][2]))
+    incremental, standings_now = ratings_of(league), standings_of(league)
+
+    scope = RatingScope.objects.get(league=league)
+    ratings.ratings_rebuild(scope=scope)
+    assert ratings_of(league) == incremental  # the same as from scratch
+    ratings.ratings_rebuild(scope=scope)
+    assert ratings_of(league) == incremental  # and the same again
+
+    in_order, tables_in_order = build(games)
+    for table, (_, _, seat) in zip(tables_in_order, games, strict=True):
+        with django_capture_on_commit_callbacks(execute=True):
+            services.hand_submit(table=table, record=takes_all(seat))
+    assert standings_of(in_order) == standings_now
+
+
+@SETTINGS
+@given(games=games_strategy, data=st.data())
+def test_a_correction_re_rates_to_what_a_rating_from_scratch_gives(
+    games: list[tuple[int, tuple[int, ...], int]],
+    data: st.DataObject,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    league, tables = build(games)
+    for table, (_, _, seat) in zip(tables, games, strict=True):
+        with django_capture_on_commit_callbacks(execute=True):
+            services.hand_submit(table=table, record=takes_all(seat))
+    index = data.draw(st.integers(0, len(games) - 1))
+    new_winner = data.draw(st.integers(0, 3))
+    table = Table.objects.get(pk=tables[index].pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.hand_correct(
+            table=table, number=0, record=takes_all(new_winner), version=table.version
+        )
+    corrected = ratings_of(league)
+    ratings.ratings_rebuild(scope=RatingScope.objects.get(league=league))
+    assert ratings_of(league) == corrected
