@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
@@ -30,6 +30,7 @@ from league.models import (
     Rating,
     RatingHistory,
     RatingScope,
+    Seating,
     Table,
 )
 
@@ -42,8 +43,11 @@ PROVISIONAL_BELOW: Final = 10
 
 def order_key(table: Table) -> str:
     """A sortable key for when a table's game was played."""
-    event = table.round.event
-    return f"{event.date.isoformat()}/{table.round.number:04d}/{table.number:04d}/{table.pk:012d}"
+    return _key(table.round.event.date, table.round.number, table.number, table.pk)
+
+
+def _key(date: Any, round_number: int, number: int, table_id: int) -> str:
+    return f"{date.isoformat()}/{round_number:04d}/{number:04d}/{table_id:012d}"
 
 
 def scopes_of(league: League) -> list[RatingScope]:
@@ -93,50 +97,96 @@ def ratings_refresh(*, scope_id: int) -> int:
         )
     )
     RatingHistory.objects.filter(scope=scope, order_key__gte=start).delete()
-    tables = [
-        table
-        for table in _complete_tables(scope)
-        .filter(round__event__date__gte=start[:10])
-        .select_related("round__event")
-        .prefetch_related("seatings")
-        .order_by("round__event__date", "round__number", "number", "pk")
-        if order_key(table) >= start
-    ]
-    playing = {s.player_id for table in tables for s in table.seatings.all()}
+    games = _games_from(scope, start)
+    playing = {player for _, _, seats in games for player, _ in seats}
     state = _state_before(scope, start, touched=touched, playing=playing)
-    history: list[RatingHistory] = []
-    rated = 0
-    for table in tables:
-        key = order_key(table)
-        seatings = sorted(table.seatings.all(), key=lambda s: s.seat)
-        current = [state.get(s.player_id) or _fresh(s.player_id) for s in seatings]
-        teams = [[MODEL.create_rating([mu, sigma])] for mu, sigma, _ in current]
-        updated = MODEL.rate(teams, ranks=[s.place for s in seatings])
-        for seating, (rating,), (_, _, games) in zip(seatings, updated, current, strict=True):
-            state[seating.player_id] = (rating.mu, rating.sigma, games + 1)
+    ratings_now = {
+        player: MODEL.create_rating([mu, sigma]) for player, (mu, sigma, _) in state.items()
+    }
+    played = {player: count for player, (_, _, count) in state.items()}
+    history: list[tuple[Any, ...]] = []
+    for table_id, key, seats in games:
+        teams = [[ratings_now.get(player) or MODEL.rating()] for player, _ in seats]
+        updated = MODEL.rate(teams, ranks=[place for _, place in seats])
+        for (player, _), (rating,) in zip(seats, updated, strict=True):
+            ratings_now[player] = rating
+            played[player] = played.get(player, 0) + 1
             history.append(
-                RatingHistory(
-                    scope=scope,
-                    player_id=seating.player_id,
-                    table=table,
-                    order_key=key,
-                    mu=rating.mu,
-                    sigma=rating.sigma,
-                    ordinal=rating.ordinal(),
-                    games=games + 1,
-                )
-            )
-        rated += 1
-    RatingHistory.objects.bulk_create(history)
-    _store(scope, state, touched | {h.player_id for h in history})
+                (scope.pk, player, table_id, key, rating.mu, rating.sigma,
+                 rating.mu - 3 * rating.sigma, played[player])
+            )  # fmt: skip
+    _write_history(history)
+    state = {p: (r.mu, r.sigma, played[p]) for p, r in ratings_now.items()}
+    _store(scope, state, touched | playing)
     scope.rerate_from = None
     scope.rated_at = timezone.now()
     scope.save(update_fields=["rerate_from", "rated_at"])
-    return rated
+    return len(games)
 
 
-def _fresh(player_id: int) -> tuple[float, float, int]:
-    return (MODEL.mu, MODEL.sigma, 0)
+def _games_from(scope: RatingScope, start: str) -> list[tuple[int, str, list[tuple[int, int]]]]:
+    """The scope's complete games from ``start`` on, in the order played:
+    (table id, order key, [(player id, place) by seat]), from one query of
+    plain tuples (a re-rating may read a hundred thousand games)."""
+    tables = _complete_tables(scope).filter(round__event__date__gte=start[:10])
+    rows = (
+        Seating.objects.filter(table__in=tables)
+        .order_by(
+            "table__round__event__date", "table__round__number", "table__number", "table_id", "seat"
+        )
+        .values_list(
+            "table_id",
+            "table__round__event__date",
+            "table__round__number",
+            "table__number",
+            "player_id",
+            "place",
+        )
+    )
+    games: list[tuple[int, str, list[tuple[int, int]]]] = []
+    current, seats = None, None
+    for table_id, date, round_number, number, player, place in rows.iterator(chunk_size=20_000):
+        if table_id != current:
+            current = table_id
+            key = _key(date, round_number, number, table_id)
+            seats = [] if key >= start else None  # same date, earlier round or table
+            if seats is not None:
+                games.append((table_id, key, seats))
+        if seats is not None:
+            seats.append((player, place))
+    return games
+
+
+HISTORY_COLUMNS: Final = (
+    "scope_id",
+    "player_id",
+    "table_id",
+    "order_key",
+    "mu",
+    "sigma",
+    "ordinal",
+    "games",
+)
+
+
+def _write_history(rows: list[tuple[Any, ...]]) -> None:
+    """Insert history rows: PostgreSQL's COPY when available (a full
+    re-rating writes one row per player per game), else batched inserts."""
+    if not rows:
+        return
+    if connection.vendor == "postgresql":
+        table = RatingHistory._meta.db_table
+        with (
+            connection.cursor() as cursor,
+            cursor.copy(f"COPY {table} ({', '.join(HISTORY_COLUMNS)}) FROM STDIN") as copy,
+        ):
+            for row in rows:
+                copy.write_row(row)
+        return
+    RatingHistory.objects.bulk_create(
+        (RatingHistory(**dict(zip(HISTORY_COLUMNS, row, strict=True))) for row in rows),
+        batch_size=2_000,
+    )
 
 
 def _state_before(
