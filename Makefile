@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench bench-api clean
+.PHONY: run test lint format bench bench-api bench-ratings clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ bench: $(STAMP)
 # Needs PostgreSQL at 127.0.0.1:5432 (user postgres); creates and drops league_bench.
 bench-api: $(STAMP)
 	$(PY) benchmarks/api_throughput.py
+
+# Needs PostgreSQL at 127.0.0.1:5432 (user postgres); creates and drops league_bench_ratings.
+bench-ratings: $(STAMP)
+	$(PY) benchmarks/ratings_rebuild.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
