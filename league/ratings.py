@@ -92,9 +92,9 @@ def ratings_refresh(*, scope_id: int) -> int:
     if start is None:
         return 0
     touched = set(
-        RatingHistory.objects.filter(scope=scope, order_key__gte=start).values_list(
-            "player_id", flat=True
-        )
+        RatingHistory.objects.filter(scope=scope, order_key__gte=start)
+        .values_list("player_id", flat=True)
+        .distinct()
     )
     RatingHistory.objects.filter(scope=scope, order_key__gte=start).delete()
     games = _games_from(scope, start)
@@ -218,20 +218,24 @@ def _state_before(
 def _store(
     scope: RatingScope, state: dict[int, tuple[float, float, int]], players: Iterable[int]
 ) -> None:
-    """Write the current ratings of ``players`` (deleting those with none)."""
+    """Write the current ratings of ``players`` in one upsert, and delete
+    those left with no game."""
     players = set(players)
-    existing = {r.player_id: r for r in Rating.objects.filter(scope=scope, player_id__in=players)}
-    changed, new = [], []
-    for player in players:
-        if player not in state:
-            continue
-        mu, sigma, games = state[player]
-        row = existing.pop(player, None) or Rating(scope=scope, player_id=player)
-        row.mu, row.sigma, row.ordinal, row.games = mu, sigma, mu - 3 * sigma, games
-        (changed if row.pk else new).append(row)
-    Rating.objects.bulk_update(changed, ["mu", "sigma", "ordinal", "games"])
-    Rating.objects.bulk_create(new)
-    Rating.objects.filter(pk__in=[r.pk for r in existing.values()]).delete()
+    rows = [
+        Rating(scope=scope, player_id=player, mu=mu, sigma=sigma, ordinal=mu - 3 * sigma, games=n)
+        for player, (mu, sigma, n) in state.items()
+        if player in players
+    ]
+    Rating.objects.bulk_create(
+        rows,
+        batch_size=5_000,
+        update_conflicts=True,
+        unique_fields=["scope", "player"],
+        update_fields=["mu", "sigma", "ordinal", "games"],
+    )
+    gone = players - {row.player_id for row in rows}
+    if gone:
+        Rating.objects.filter(scope=scope, player_id__in=gone).delete()
 
 
 def leaderboard(*, scope: RatingScope) -> list[Rating]:
