@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from league import ratings, services
 from league.models import Game, Rating, RatingHistory, RatingScope, Standing, Table
+from tests.league.api_helpers import buck_takes_all
 from tests.league.factories import ClubFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -34,12 +35,6 @@ SETTINGS = settings(
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-
-
-def takes_all(seat: int) -> dict[str, Any]:
-    tricks = [0, 0, 0, 0]
-    tricks[seat] = 5
-    return {"trump": "S", "maker": seat, "tricks": tricks}
 
 
 def build(games: list[tuple[int, tuple[int, ...], int]]) -> tuple[Any, list[Table]]:
@@ -92,7 +87,7 @@ def test_any_submission_order_gives_the_ratings_and_standings_of_a_rating_from_s
     order = data.draw(st.permutations(range(len(games))))
     for index in order:
         with django_capture_on_commit_callbacks(execute=True):
-            services.hand_submit(table=tables[index], record=takes_all(games[index][2]))
+            services.hand_submit(table=tables[index], record=buck_takes_all(games[index][2]))
     incremental, standings_now = ratings_of(league), standings_of(league)
 
     scope = RatingScope.objects.get(league=league)
@@ -104,7 +99,7 @@ def test_any_submission_order_gives_the_ratings_and_standings_of_a_rating_from_s
     in_order, tables_in_order = build(games)
     for table, (_, _, seat) in zip(tables_in_order, games, strict=True):
         with django_capture_on_commit_callbacks(execute=True):
-            services.hand_submit(table=table, record=takes_all(seat))
+            services.hand_submit(table=table, record=buck_takes_all(seat))
     assert standings_of(in_order) == standings_now
 
 
@@ -118,13 +113,13 @@ def test_a_correction_re_rates_to_what_a_rating_from_scratch_gives(
     league, tables = build(games)
     for table, (_, _, seat) in zip(tables, games, strict=True):
         with django_capture_on_commit_callbacks(execute=True):
-            services.hand_submit(table=table, record=takes_all(seat))
+            services.hand_submit(table=table, record=buck_takes_all(seat))
     index = data.draw(st.integers(0, len(games) - 1))
     new_winner = data.draw(st.integers(0, 3))
     table = Table.objects.get(pk=tables[index].pk)
     with django_capture_on_commit_callbacks(execute=True):
         services.hand_correct(
-            table=table, number=0, record=takes_all(new_winner), version=table.version
+            table=table, number=0, record=buck_takes_all(new_winner), version=table.version
         )
     corrected = ratings_of(league)
     ratings.ratings_rebuild(scope=RatingScope.objects.get(league=league))

@@ -12,6 +12,7 @@ import games
 from games.bots import bot_game
 from league import services
 from league.models import Game, Hand, HandSeat, League, Player, Seating, Standing, Table
+from tests.league.api_helpers import results_form
 from tests.league.factories import (
     ClubFactory,
     EventFactory,
@@ -48,22 +49,6 @@ def snapshot(table: Table) -> dict[str, Any]:
         "seatings": list(table.seatings.values_list("seat", "total", "place")),
         "version": table.version,
         "complete": table.complete,
-    }
-
-
-def results_form(
-    game: str, options: dict[str, Any], dealer: int, record: dict[str, Any]
-) -> dict[str, Any]:
-    """The results-only record of the same hand as the move log ``record``."""
-    result = games.evaluate_hand({"game": game, "options": options, "dealer": dealer, **record})
-    trump = result.trump.value if result.trump is not None else None
-    if game == Game.BLUKE:
-        return {"trump": trump, "bids": record["bids"], "tricks": list(result.tricks)}
-    return {
-        "trump": trump,
-        "maker": result.maker,
-        "drops": list(result.drops),
-        "tricks": list(result.tricks),
     }
 
 

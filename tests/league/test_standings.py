@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from league import services, standings
 from league.models import Game, Standing, Table
+from tests.league.api_helpers import buck_takes_all
 from tests.league.factories import ClubFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -74,8 +75,8 @@ def test_the_tie_breaks_order_the_standings() -> None:
     league = League_(Game.BUCK_EUCHRE, players=6)
     # everyone one game; two winners; then average place, then average points (lower
     # is better in Buck Euchre), then games, then name
-    services.hand_submit(table=league.table(1, [0, 1, 2, 3]), record=_takes_all(0))
-    services.hand_submit(table=league.table(2, [4, 5, 2, 3]), record=_takes_all(1))
+    services.hand_submit(table=league.table(1, [0, 1, 2, 3]), record=buck_takes_all(0))
+    services.hand_submit(table=league.table(2, [4, 5, 2, 3]), record=buck_takes_all(1))
     ranked = [r["name"] for r in standings.standing_rows(league=league.league)]
     assert ranked[:2] == ["P0", "P5"]  # both won once, place 1: equal points, then the name
     assert set(ranked[2:]) == {"P1", "P2", "P3", "P4"}
@@ -85,8 +86,8 @@ def test_the_tie_breaks_order_the_standings() -> None:
 def test_a_date_range_and_an_event_have_their_own_standings() -> None:
     league = League_(Game.BUCK_EUCHRE)
     early, late = league.table(1), league.table(20)
-    services.hand_submit(table=early, record=_takes_all(0))
-    services.hand_submit(table=late, record=_takes_all(3))
+    services.hand_submit(table=early, record=buck_takes_all(0))
+    services.hand_submit(table=late, record=buck_takes_all(3))
     assert league.rows()["P0"]["games"] == 2
     in_range = league.rows(date_after=datetime.date(2026, 10, 10))
     assert (in_range["P3"]["wins"], in_range["P0"]["wins"]) == (1, 0)
@@ -109,7 +110,7 @@ def test_standings_do_not_depend_on_the_order_results_were_submitted() -> None:
         league = League_(Game.BUCK_EUCHRE)
         tables = {day: league.table(day) for day, _ in outcomes}
         for day, seat in order:
-            services.hand_submit(table=tables[day], record=_takes_all(seat))
+            services.hand_submit(table=tables[day], record=buck_takes_all(seat))
         services.standings_refresh(league=league.league)
         results.append(
             [
@@ -118,9 +119,3 @@ def test_standings_do_not_depend_on_the_order_results_were_submitted() -> None:
             ]
         )
     assert results[0] == results[1]
-
-
-def _takes_all(seat: int) -> dict[str, Any]:
-    tricks = [0, 0, 0, 0]
-    tricks[seat] = 5
-    return {"trump": "S", "maker": seat, "tricks": tricks}
