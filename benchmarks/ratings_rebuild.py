@@ -28,7 +28,8 @@ What runs:
       history yet (printed, for information); then ``--repeat`` runs re-rate it with its
       history in place (deleted and rewritten), the case of a change of model: the best of
       these is the figure. Printed with it: the time blocked on PostgreSQL (in psycopg's
-      ``wait``), and the time of each statement Django executed (an ``execute_wrapper``);
+      ``wait``), and the time of each statement Django
+      executed (an ``execute_wrapper``);
    b. the bare openskill loop: the same games, read beforehand into memory as (player ids,
       places) in the same play order, ``ratings.MODEL.rate`` on a dict of current ratings, no
       database; best of ``--repeat``. Its final ratings must equal the service's.
@@ -430,7 +431,8 @@ def full_rerating(big: League, args: argparse.Namespace) -> None:
     print(
         f"    blocked on PostgreSQL {blocked:.2f} s ({100 * blocked / service:.0f} %), "
         f"running Python {service - blocked:.2f} s\n    the statements Django executed, and the "
-        "commit (a COPY, and the fetches of a server-side cursor, are not among them):"
+        "commit (the COPY of the history, which streams as the games are rated, is not "
+        "among them):"
     )
     for kind, seconds in timer.statements:
         print(f"      {seconds:7.3f} s  {kind}")

@@ -176,12 +176,69 @@ def test_one_new_game_at_the_end_writes_only_its_own_rows(
         seats = [(day + k) % 12 for k in range(4)]
         change(services.hand_submit, table=night.table(day, seats), record=buck_takes_all(day % 4))
     scope = night.scope()
-    before = set(RatingHistory.objects.filter(scope=scope).values_list("pk", flat=True))
+    rows = RatingHistory.objects.filter(scope=scope).values_list(
+        "order_key", "player_id", "table_id", "mu", "sigma", "games"
+    )
+    before = set(rows)
     late = night.table(28, [0, 3, 6, 9])
     change(services.hand_submit, table=late, record=buck_takes_all(1))
-    after = RatingHistory.objects.filter(scope=scope).exclude(pk__in=before)
-    assert sorted(after.values_list("table_id", flat=True)) == [late.pk] * 4
-    assert RatingHistory.objects.filter(pk__in=before).count() == len(before)
+    after = set(rows.all())
+    assert before < after
+    assert sorted(table for _, _, table, *_ in after - before) == [late.pk] * 4
+
+
+def test_each_rating_remembers_the_key_of_its_players_latest_game() -> None:
+    night = Night()
+    tables = [night.table(day, [0, 1, 2, 3] if day < 3 else [0, 1, 4, 5]) for day in (1, 2, 3)]
+    for table in tables:
+        change(services.hand_submit, table=table, record=buck_takes_all(0))
+    latest = {r.player_id: r.last_order_key for r in Rating.objects.filter(scope=night.scope())}
+    keys = [ratings.order_key(t) for t in tables]
+    assert latest[night.players[0].pk] == keys[2]
+    assert latest[night.players[2].pk] == keys[1]
+    assert latest[night.players[4].pk] == keys[2]
+
+
+def test_order_keys_sort_as_date_round_table_whatever_the_widths() -> None:
+    made = [
+        ratings._key("2026-10-01", 9_999, 32_767, 10**12),
+        ratings._key("2026-10-01", 10_000, 1, 1),
+        ratings._key("2026-10-01", 32_767, 1, 2**63 - 1),
+        ratings._key("2026-10-02", 1, 1, 1),
+    ]
+    assert sorted(made) == made
+    assert {len(key) for key in made} == {ratings.KEY_LENGTH}
+
+
+def test_a_job_that_fails_midway_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    night = Night()
+    tables = [night.table(day, [0, 1, 2, 3]) for day in (1, 2, 3)]
+    for seat, table in enumerate(tables):
+        change(services.hand_submit, table=table, record=buck_takes_all(seat))
+    scope = night.scope()
+    before = snapshot(scope)
+
+    class StoppedOnTheThirdGame:
+        """The rating model, until the worker stops in the middle of the job."""
+
+        def __init__(self) -> None:
+            self.games = 0
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(model, name)
+
+        def rate(self, *args: Any, **kwargs: Any) -> Any:
+            self.games += 1
+            if self.games > 2:
+                raise RuntimeError("the worker was stopped")
+            return model.rate(*args, **kwargs)
+
+    model = ratings.MODEL
+    monkeypatch.setattr(ratings, "MODEL", StoppedOnTheThirdGame())
+    monkeypatch.setattr(ratings._HistoryWriter, "BATCH", 4)  # a batch is written before the failure
+    with pytest.raises(RuntimeError, match="stopped"):
+        ratings.ratings_rebuild(scope=scope)
+    assert snapshot(scope) == before
 
 
 # -- the API --------------------------------------------------------------------------------
