@@ -60,6 +60,13 @@ class Night:
             round=event.rounds.get(), number=number, players=[self.players[s] for s in seats]
         )
 
+    def three_games(self) -> list[Table]:
+        """Players 0 to 3 on three nights, seat 0, then 1, then 2 taking all."""
+        tables = [self.table(day, [0, 1, 2, 3]) for day in (1, 2, 3)]
+        for seat, table in enumerate(tables):
+            change(services.hand_submit, table=table, record=buck_takes_all(seat))
+        return tables
+
     def scope(self) -> RatingScope:
         return RatingScope.objects.get(league=self.league)
 
@@ -96,9 +103,7 @@ def test_games_are_rated_in_the_order_played_whatever_the_order_submitted() -> N
 
 def test_a_correction_re_rates_from_that_game_and_equals_a_rating_from_scratch() -> None:
     night = Night()
-    tables = [night.table(day, [0, 1, 2, 3]) for day in (1, 2, 3)]
-    for seat, table in enumerate(tables):
-        change(services.hand_submit, table=table, record=buck_takes_all(seat))
+    tables = night.three_games()
     scope = night.scope()
     before = snapshot(scope)
     first = tables[0]
@@ -212,9 +217,7 @@ def test_order_keys_sort_as_date_round_table_whatever_the_widths() -> None:
 
 def test_a_job_that_fails_midway_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     night = Night()
-    tables = [night.table(day, [0, 1, 2, 3]) for day in (1, 2, 3)]
-    for seat, table in enumerate(tables):
-        change(services.hand_submit, table=table, record=buck_takes_all(seat))
+    night.three_games()
     scope = night.scope()
     before = snapshot(scope)
 
