@@ -33,9 +33,10 @@ from games.records import (
     evaluate_hand,
     evaluate_record,
     parse_record,
+    replay_tricks,
     rules_for,
 )
-from games.results import GameResult, HandResult
+from games.results import GameResult, HandResult, Trick
 
 __all__ = [
     "ALL_CARDS",
@@ -54,6 +55,7 @@ __all__ = [
     "InvalidRecord",
     "RecordError",
     "Suit",
+    "Trick",
     "card",
     "cards",
     "check_record",
@@ -61,5 +63,6 @@ __all__ = [
     "evaluate_hand",
     "evaluate_record",
     "parse_record",
+    "replay_tricks",
     "rules_for",
 ]

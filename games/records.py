@@ -29,7 +29,7 @@ from games.limits import (
     MAX_BUCK_EUCHRE_HANDS,
     MAX_RECORD_CHARS,
 )
-from games.results import GameResult, HandResult, competition_ranks
+from games.results import GameResult, HandResult, Trick, competition_ranks
 
 GAMES = (bluke.NAME, buck_euchre.NAME)
 
@@ -144,16 +144,16 @@ def _evaluate_hand_body(
     ``None`` for a hand standing alone."""
     if isinstance(rules, Bluke):
         if "deal" in record:
-            return _replay_bluke(rules, record, dealer=dealer, cards=cards)
+            return _replayed_bluke(rules, record, dealer=dealer, cards=cards).result()
         return _score_bluke(rules, record, cards=cards)
     if "deal" in record:
-        return _replay_buck_euchre(rules, record, dealer=dealer)
+        return _replayed_buck_euchre(rules, record, dealer=dealer).result()
     return _score_buck_euchre(rules, record)
 
 
-def _replay_bluke(
+def _replayed_bluke(
     rules: Bluke, record: Mapping[str, Any], *, dealer: int, cards: int | None
-) -> HandResult:
+) -> BlukeHand:
     deal = _deal(record["deal"])
     hand = rules.new_hand(dealer=dealer, deal=deal, turn_up=_card(record["turn_up"], "turn_up"))
     if cards is not None and hand.cards != cards:
@@ -162,7 +162,7 @@ def _replay_bluke(
         )
     hand.apply_bids(_int_list(record["bids"], "bids", "bad_bid"))
     _replay_plays(hand, record["plays"])
-    return hand.result()
+    return hand
 
 
 def _score_bluke(rules: Bluke, record: Mapping[str, Any], *, cards: int | None) -> HandResult:
@@ -181,7 +181,9 @@ def _score_bluke(rules: Bluke, record: Mapping[str, Any], *, cards: int | None) 
     )
 
 
-def _replay_buck_euchre(rules: BuckEuchre, record: Mapping[str, Any], *, dealer: int) -> HandResult:
+def _replayed_buck_euchre(
+    rules: BuckEuchre, record: Mapping[str, Any], *, dealer: int
+) -> BuckEuchreHand:
     hand: BuckEuchreHand = rules.new_hand(
         dealer=dealer, deal=_deal(record["deal"]), turn_up=_card(record["turn_up"], "turn_up")
     )
@@ -209,7 +211,7 @@ def _replay_buck_euchre(rules: BuckEuchre, record: Mapping[str, Any], *, dealer:
         raise IllegalMove("bad_discard", "nobody ordered up, so the dealer does not discard")
     hand.apply_drops(_int_list(record.get("drops", []), "drops", "bad_drop"))
     _replay_plays(hand, record["plays"])
-    return hand.result()
+    return hand
 
 
 def _score_buck_euchre(rules: BuckEuchre, record: Mapping[str, Any]) -> HandResult:
@@ -237,6 +239,40 @@ def _replay_plays(hand: BlukeHand | BuckEuchreHand, plays: object) -> None:
             f"the plays stop after {len(cards)} cards, before the hand is finished",
             seat=hand.to_act,
         )
+
+
+def replay_tricks(rules: RulesT, record: object, *, dealer: int) -> tuple[Trick, ...]:
+    """The tricks of a move-log hand of a game, card by card: who led each,
+    the cards in the order played with the seat that played each, and who won.
+
+    A score sheet shows a stored hand this way; the record is a hand as a game
+    holds it (``game`` and ``dealer`` may be left out but must agree), so the
+    game's ``rules`` and the hand's ``dealer`` are given. The hand is replayed
+    through the same rules code that checked it, so a record the engine
+    refuses raises :class:`RecordError` here too. A Buck Euchre hand in which
+    fewer than two players stayed in has no plays and so no tricks.
+    """
+    if not isinstance(record, dict) or "deal" not in record:
+        raise InvalidRecord("invalid", "only a move log (with a deal) has tricks to replay")
+    _check_fields(record, *_IN_GAME_FIELDS[rules.name, True])
+    if not 0 <= dealer < rules.players:
+        raise InvalidRecord("invalid", f"dealer {_shown(dealer)} is not a seat of {rules.players}")
+    if "game" in record and record["game"] != rules.name:
+        raise InvalidRecord("invalid", f"a hand of {rules.name} says game {_shown(record['game'])}")
+    if "dealer" in record and _int(record["dealer"], "dealer") != dealer:
+        raise InvalidRecord(
+            "invalid", f"the dealer of this hand is seat {dealer}, not {_shown(record['dealer'])}"
+        )
+    if isinstance(rules, Bluke):
+        hand: BlukeHand | BuckEuchreHand = _replayed_bluke(rules, record, dealer=dealer, cards=None)
+    else:
+        hand = _replayed_buck_euchre(rules, record, dealer=dealer)
+    if hand.tricks is None:  # nobody played: everyone but one dropped
+        return ()
+    return tuple(
+        Trick(leader=leader, plays=tuple(plays), winner=winner)
+        for leader, plays, winner in hand.tricks.completed_tricks()
+    )
 
 
 # -- games -----------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.cards import Suit
+from games.cards import Card, Suit
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,16 @@ class HandResult:
             out["drops"] = list(self.drops)
             out["takes_all"] = self.takes_all
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """One trick of a replayed move log: the seat that led it, the cards in
+    the order played with the seat that played each, and the seat that won."""
+
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    winner: int
 
 
 @dataclass(frozen=True, slots=True)

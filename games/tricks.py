@@ -156,6 +156,7 @@ class TrickPlay:
         "_allowed",
         "_best",
         "_best_seat",
+        "_first_leader",
         "_follow",
         "_hands",
         "_history",
@@ -182,7 +183,7 @@ class TrickPlay:
         self.plays_made = 0
         self._history: list[int] = []
         self._pos = 0
-        self._leader = leader
+        self._leader = self._first_leader = leader
         self._next = _next_seats(self.seats)
         self._follow = self._allowed = self._best = self._best_seat = 0
         self._strength: tuple[int, ...] = ()
@@ -206,6 +207,19 @@ class TrickPlay:
     def current_trick(self) -> list[Card]:
         """The cards played to the trick in progress, in order."""
         return [ALL_CARDS[index] for index in self._history[len(self._history) - self._pos :]]
+
+    def completed_tricks(self) -> list[tuple[int, list[tuple[int, Card]], int]]:
+        """Each finished trick: the seat that led it, the cards in the order
+        played with the seat that played each, and the seat that won it."""
+        size, done = len(self.seats), []
+        leaders = [self._first_leader, *self.winners]
+        for number, winner in enumerate(self.winners):
+            seat, plays = leaders[number], []
+            for index in self._history[number * size : (number + 1) * size]:
+                plays.append((seat, ALL_CARDS[index]))
+                seat = self._next[seat]
+            done.append((leaders[number], plays, winner))
+        return done
 
     def legal_cards(self) -> list[Card]:
         """The cards the seat to play may play now, in deck order."""
