@@ -15,9 +15,10 @@ for the whole job, so one job per scope runs at a time.
 
 from __future__ import annotations
 
+import gc
 import struct
-from collections.abc import Iterable
-from contextlib import ExitStack
+from collections.abc import Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any, Final
 
 from django.db import connection, transaction
@@ -122,7 +123,7 @@ def ratings_refresh(*, scope_id: int) -> int:
     played = {player: n for player, (_, _, n, _) in before.items()}
     latest = {player: key for player, (_, _, _, key) in before.items()}
     rate, fresh = MODEL.rate, MODEL.rating
-    with _HistoryWriter(scope.pk) as history:
+    with _HistoryWriter(scope.pk) as history, _collector_skipping_what_exists():
         rows: list[HistoryRow] = []
         for table_id, key, players, places in games:
             updated = rate([[current.get(p) or fresh()] for p in players], ranks=places)
@@ -144,6 +145,19 @@ def ratings_refresh(*, scope_id: int) -> int:
     scope.rated_at = timezone.now()
     scope.save(update_fields=["rerate_from", "rated_at"])
     return len(games)
+
+
+@contextmanager
+def _collector_skipping_what_exists() -> Iterator[None]:
+    """Keep the garbage collector off the objects that exist now (the games
+    just read, hundreds of thousands of them, live through the whole loop):
+    its full collections would scan them again and again, which cost a
+    re-rating of 100,000 games more than half a second."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 Game = tuple[int, str, list[int], list[int]]

@@ -4,6 +4,7 @@ same as from scratch, idempotent, ties equal."""
 from __future__ import annotations
 
 import datetime
+import gc
 from typing import Any
 
 import pytest
@@ -132,6 +133,7 @@ def test_rating_twice_gives_identical_results_and_a_second_job_does_nothing() ->
     assert ratings.ratings_refresh(scope_id=scope.pk) == 0
     ratings.ratings_rebuild(scope=scope)
     assert snapshot(scope) == first
+    assert gc.get_freeze_count() == 0
 
 
 def test_tied_players_get_equal_updates() -> None:
@@ -242,6 +244,7 @@ def test_a_job_that_fails_midway_changes_nothing(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(RuntimeError, match="stopped"):
         ratings.ratings_rebuild(scope=scope)
     assert snapshot(scope) == before
+    assert gc.get_freeze_count() == 0  # the collector sees every object again
 
 
 # -- the API --------------------------------------------------------------------------------
