@@ -19,7 +19,8 @@ router.register("rounds", api_views.RoundViewSet, basename="round")
 router.register("tables", api_views.TableViewSet, basename="table")
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", include("league.web.pages")),
+    path("", include("league.web.entry")),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

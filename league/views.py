@@ -1,4 +1,4 @@
-"""Server-rendered pages and the health check."""
+"""The health check and the error pages (the members' pages are in :mod:`league.web.pages`)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,6 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
 from config.celery import app as celery_app
-from league import selectors
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    """Clubs and their leagues."""
-    return render(request, "league/home.html", {"clubs": selectors.clubs_with_leagues()})
 
 
 @never_cache

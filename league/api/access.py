@@ -14,6 +14,7 @@ from typing import Any
 from rest_framework.exceptions import NotFound, PermissionDenied
 
 from league.models import Club, Membership
+from league.selectors import club_role
 
 ORGANISER = Membership.Role.ORGANISER
 RESULTS = (Membership.Role.ORGANISER, Membership.Role.SCOREKEEPER)
@@ -21,12 +22,7 @@ RESULTS = (Membership.Role.ORGANISER, Membership.Role.SCOREKEEPER)
 
 def access_club_for_write(user: Any, club: Club | int, *, roles: tuple[str, ...]) -> None:
     """Raise unless ``user`` holds one of ``roles`` in ``club``."""
-    club_id = club.pk if isinstance(club, Club) else club
-    role = (
-        Membership.objects.filter(club_id=club_id, user=user).values_list("role", flat=True).first()
-        if user.is_authenticated
-        else None
-    )
+    role = club_role(user, club.pk if isinstance(club, Club) else club)
     if role is None:
         raise NotFound()
     if role not in roles:

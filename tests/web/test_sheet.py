@@ -1,0 +1,399 @@
+"""The score sheet page: a game laid out as clubs keep it on paper, a row a
+hand, a bid (Bluke) or tricks (Buck Euchre) and a running score a player,
+the winner marked, hands entered card by card opened trick by trick, in a
+fixed number of queries whatever the number of hands."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+import games
+from league import services
+from league.models import Game, Membership, Table
+from tests.league.api_helpers import ClubSetup, bot_logs, buck_takes_all, club_setup
+from tests.league.factories import PlayerFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+# -- reading the page ------------------------------------------------------------
+
+
+class _Cells(HTMLParser):
+    """The rows of each ``<table class="sheet">`` (or ``class="tricks"`` with
+    ``which``), as lists of cell texts as a screen reader has them (text marked
+    ``aria-hidden`` left out); nested tables are kept out of their parent's cells."""
+
+    def __init__(self, which: str) -> None:
+        super().__init__()
+        self.which = which
+        self.depth = 0  # depth of tables inside a wanted one
+        self.tables: list[list[list[str]]] = []
+        self.row: list[str] | None = None
+        self.cell: list[str] | None = None
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        classes = (dict(attrs).get("class") or "").split()
+        if tag == "table":
+            if self.depth:
+                self.depth += 1
+            elif self.which in classes:
+                self.depth = 1
+                self.tables.append([])
+        if self.depth != 1:
+            return
+        if tag == "tr":
+            self.row = []
+        elif tag in ("td", "th"):
+            self.cell = []
+        elif tag == "span" and ("aria-hidden", "true") in attrs and self.cell is not None:
+            self.hidden += 1
+        elif tag == "li" and self.cell is not None:
+            self.cell.append(" ")  # items are read apart
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "table" and self.depth:
+            self.depth -= 1
+            return
+        if self.depth != 1:
+            return
+        if tag in ("td", "th") and self.cell is not None and self.row is not None:
+            self.row.append(" ".join("".join(self.cell).split()))
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            self.tables[-1].append(self.row)
+            self.row = None
+        elif tag == "span" and self.hidden:
+            self.hidden -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.depth == 1 and self.cell is not None and not self.hidden:
+            self.cell.append(data)
+
+
+def tables_of(html: str, which: str = "sheet") -> list[list[list[str]]]:
+    parser = _Cells(which)
+    parser.feed(html)
+    return parser.tables
+
+
+def hand_row(html: str, number: int) -> list[str]:
+    """The cells of hand ``number``'s row (as stored, from 0) of the sheet."""
+    start = html.index(f'<tr id="hand-{number}">')
+    fragment = '<table class="sheet">' + html[start : html.index("</tr>", start) + 5] + "</table>"
+    return tables_of(fragment)[0][0]
+
+
+def sheet_url(table: Table) -> str:
+    return reverse("score-sheet", kwargs={"table_id": table.pk})
+
+
+def names(setup: ClubSetup) -> list[str]:
+    return [player.name for player in setup.players[:4]]
+
+
+# -- Bluke ----------------------------------------------------------------------------
+
+BLUKE_HANDS = [  # the first three hands of 13, 12 and 11 cards, dealt by seats 0, 1, 2
+    {"trump": "S", "bids": [3, 2, 4, 2], "tricks": [3, 2, 5, 3]},
+    {"trump": None, "bids": [1, 6, 2, 2], "tricks": [1, 5, 4, 2]},
+    {"trump": "H", "bids": [2, 2, 2, 2], "tricks": [0, 3, 4, 4]},
+]
+
+
+def test_the_bluke_sheet_has_each_players_bids_and_running_totals(client: Client) -> None:
+    setup = club_setup()
+    for record in BLUKE_HANDS:
+        services.hand_submit(table=setup.table, record=record)
+    html = client.get(sheet_url(setup.table)).content.decode()
+    sheet = tables_of(html)[0]
+    header = sheet[0]
+    assert header[0] == "Hand"
+    assert header[1:] == names(setup)
+    assert sheet[1] == ["Bid", "Score"] * 4
+    for player in setup.players[:4]:
+        assert f'href="{reverse("player", args=[player.pk])}"' in html
+    # Hand 1: bid 3 took 3 (30), bid 2 took 2 (20), bid 4 took 5 (41), bid 2 took 3 (21).
+    assert hand_row(html, 0) == [
+        f"1 13 cards {names(setup)[0]} deals spades trump",
+        "3, made: took 3", "30",
+        "2, made: took 2", "20",
+        "4, made: took 5", "41",
+        "2, made: took 3", "21",
+    ]  # fmt: skip
+    # Hand 2, no trump: 11, then missed 6 (-60), 22, 20; totals run on.
+    assert hand_row(html, 1) == [
+        f"2 12 cards {names(setup)[1]} deals no trump",
+        "1, made: took 1", "40",
+        "6, missed: took 5", "-40",
+        "2, made: took 4", "63",
+        "2, made: took 2", "41",
+    ]  # fmt: skip
+    assert hand_row(html, 2)[1:] == [
+        "2, missed: took 0", "20",
+        "2, made: took 3", "-19",
+        "2, made: took 4", "85",
+        "2, made: took 4", "63",
+    ]  # fmt: skip
+    assert sheet[-1] == ["Now", "20", "-19", "85", "63"]
+    assert "Next, hand 4: 10 cards" in html
+    assert "3 hands played of 25" in " ".join(html.split())
+
+
+def test_the_header_links_the_league_and_event_and_tells_round_table_and_status(
+    client: Client,
+) -> None:
+    setup = club_setup()
+    html = client.get(sheet_url(setup.table)).content.decode()
+    assert f'href="{reverse("league", kwargs={"league_id": setup.league.pk})}"' in html
+    assert f'href="{reverse("event", kwargs={"event_id": setup.event.pk})}"' in html
+    assert "<dt>Round</dt><dd>1</dd>" in html
+    assert "<dt>Table</dt><dd>1</dd>" in html
+    assert "Not started. Next, hand 1: 13 cards" in " ".join(html.split())
+    assert "No hands yet." in html
+
+
+def test_a_complete_game_marks_its_winner_and_places_at_the_foot(client: Client) -> None:
+    setup = club_setup(options={"max_cards": 2})  # hands of 2, 1 and 2 cards
+    for record in (
+        {"trump": "S", "bids": [2, 1, 1, 1], "tricks": [2, 0, 0, 0]},
+        {"trump": "S", "bids": [1, 1, 1, 1], "tricks": [0, 1, 0, 0]},
+        {"trump": "S", "bids": [1, 1, 2, 1], "tricks": [1, 1, 0, 0]},
+    ):
+        services.hand_submit(table=setup.table, record=record)
+    html = client.get(sheet_url(setup.table)).content.decode()
+    sheet = tables_of(html)[0]
+    winner = names(setup)[0]  # 20 - 10 + 10 = 20
+    assert sheet[0][1] == f"{winner} ★ Winner"
+    assert sheet[-2] == ["Final", "20", "10", "-40", "-30"]
+    assert sheet[-1] == ["Place", "1st ★ Winner", "2nd", "4th", "3rd"]
+    assert f"★ Winner: {winner}." in html
+    assert "Enter the next hand" not in html
+
+
+def test_equal_first_totals_share_the_win(client: Client) -> None:
+    setup = club_setup(options={"max_cards": 2})  # hands of 2, 1 and 2 cards
+    for tricks in ([1, 1, 0, 0], [0, 0, 1, 0], [1, 0, 1, 0]):
+        services.hand_submit(
+            table=setup.table, record={"trump": "S", "bids": [1, 1, 1, 1], "tricks": tricks}
+        )
+    html = client.get(sheet_url(setup.table)).content.decode()
+    first, _, third, _ = names(setup)
+    assert f"★ Winners, sharing first place: {first}, {third}." in html
+    sheet = tables_of(html)[0]
+    assert sheet[-2] == ["Final", "10", "-10", "10", "-30"]
+    assert sheet[-1] == ["Place", "1st ★ Winner", "3rd", "1st ★ Winner", "4th"]
+
+
+# -- Buck Euchre --------------------------------------------------------------------------
+
+BUCK_HANDS = [  # dealt by seats 0, 1 and 2
+    {"trump": "S", "maker": 1, "drops": [3], "tricks": [1, 3, 1, 0]},
+    {"trump": "C", "maker": None, "drops": [], "tricks": [2, 1, 0, 2]},
+    {"trump": None, "maker": None, "drops": [0, 1, 2, 3], "tricks": [0, 0, 0, 0]},
+    {"trump": "H", "maker": 0, "drops": [2], "tricks": [2, 2, 0, 1]},
+]
+
+
+def test_the_buck_euchre_sheet_counts_down_with_trump_maker_and_drops(client: Client) -> None:
+    setup = club_setup(game=Game.BUCK_EUCHRE)
+    for record in BUCK_HANDS:
+        services.hand_submit(table=setup.table, record=record)
+    html = client.get(sheet_url(setup.table)).content.decode()
+    sheet = tables_of(html)[0]
+    ann, bob, cleo, dan = names(setup)
+    assert sheet[1] == ["Tricks", "Score"] * 4
+    assert sheet[2] == ["Start", "", "25", "", "25", "", "25", "", "25"]
+    assert hand_row(html, 0) == [
+        f"1 5 cards {ann} deals spades trump made by {bob} dropped: {dan}",
+        "1", "24", "3 as maker", "22", "1", "24", "out: dropped", "25",
+    ]  # fmt: skip
+    assert hand_row(html, 1) == [  # a turned-up club: nobody made it, nobody dropped
+        f"2 5 cards {bob} deals clubs trump club turned up",
+        "2", "22", "1", "21", "0", "29", "2", "23",
+    ]  # fmt: skip
+    assert hand_row(html, 2)[0] == (
+        f"3 5 cards {cleo} deals no trump nobody made it dropped: {ann}, {bob}, {cleo}, {dan}"
+    )
+    # The maker with 2 tricks moves +3 (25 - 2 ... ): 22 + 3 = 25.
+    assert hand_row(html, 3)[1:3] == ["2 as maker", "25"]
+    assert "Next, hand 5: 5 cards" in html
+
+
+def test_a_buck_euchre_sweep_ends_the_game_and_is_marked(client: Client) -> None:
+    setup = club_setup(game=Game.BUCK_EUCHRE)
+    services.hand_submit(table=setup.table, record=buck_takes_all(2))
+    html = client.get(sheet_url(setup.table)).content.decode()
+    cleo = names(setup)[2]
+    assert f"{cleo} took all five" in html
+    sheet = tables_of(html)[0]
+    assert sheet[0][3] == f"{cleo} ★ Winner"
+    assert sheet[-1] == ["Place", "2nd", "2nd", "1st ★ Winner", "2nd"]
+    assert 'class="player winner"' in html
+
+
+# -- hands card by card -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", [Game.BLUKE, Game.BUCK_EUCHRE])
+def test_a_move_logged_hand_opens_to_show_its_tricks(client: Client, game: str) -> None:
+    setup = club_setup(game=game)
+    logs = bot_logs(game, first_dealer=0, seed=7)[:3]
+    for record in logs:
+        services.hand_submit(table=setup.table, record=record)
+    html = client.get(sheet_url(setup.table)).content.decode()
+    seat_names = names(setup)
+    assert html.count("<details>") == 3
+    tricks_tables = tables_of(html, "tricks")
+    rules = games.rules_for(game, 4)
+    for number, record in enumerate(logs):
+        assert f"<summary>Hand {number + 1} card by card</summary>" in html
+        answer = games.check_record({"game": game, "dealer": number % 4, **record})
+        if not record["plays"]:
+            continue  # nobody or one player stayed in: nothing to show trick by trick
+        rows = tricks_tables.pop(0)
+        assert rows[0] == ["Trick", "Led by", "Cards, in the order played", "Won by"]
+        assert [row[3] for row in rows[1:]] == [seat_names[w] for w in answer["winners"]]
+        shown_cards = re.findall(r"(\S+ of \S+|Hi Bluke|Lo Bluke)", " ".join(r[2] for r in rows))
+        assert len(shown_cards) == len(record["plays"])
+        tricks = games.replay_tricks(rules, record, dealer=number % 4)
+        for row, trick in zip(rows[1:], tricks, strict=True):
+            assert row[1] == seat_names[trick.leader]
+            assert row[2].startswith(seat_names[trick.leader])
+    assert tricks_tables == []
+
+
+def test_the_drill_down_lists_each_trick_in_order_of_play(client: Client) -> None:
+    """The worked three-card hand of docs/records.md, at a three-seat table."""
+    setup = club_setup(options={"max_cards": 3})
+    table = services.table_create(round=setup.event.rounds.get(number=2), number=2,
+                                  players=setup.players[4:7])  # fmt: skip
+    record = {
+        "deal": [["AS", "7D", "BL"], ["KH", "2C", "9S"], ["QD", "TS", "4H"]],
+        "turn_up": "5S",
+        "bids": [1, 1, 2],
+        "plays": ["9S", "TS", "AS", "7D", "KH", "QD", "4H", "BL", "2C"],
+    }
+    services.hand_submit(table=table, record=record)
+    html = client.get(sheet_url(table)).content.decode()
+    a, b, c = (p.name for p in setup.players[4:7])
+    assert "Turned up: 5♠" in re.sub(r"<[^>]+>", "", html).replace("five of spades", "")
+    assert tables_of(html, "tricks")[0][1:] == [
+        ["1", b, f"{b} 9 of spades {c} 10 of spades {a} ace of spades", a],
+        ["2", a, f"{a} 7 of diamonds {b} king of hearts {c} queen of diamonds", c],
+        ["3", c, f"{c} 4 of hearts {a} Lo Bluke {b} 2 of clubs", a],
+    ]
+
+
+def test_a_results_only_hand_has_nothing_to_open(client: Client) -> None:
+    setup = club_setup()
+    services.hand_submit(table=setup.table, record=BLUKE_HANDS[0])
+    html = client.get(sheet_url(setup.table)).content.decode()
+    assert "<details>" not in html
+
+
+# -- who sees the entry links -----------------------------------------------------------
+
+
+def _member(setup: ClubSetup) -> Any:
+    """A user linked to a player of the club, with no role in it."""
+    user = UserFactory()
+    PlayerFactory(club=setup.club, user=user)
+    return user
+
+
+@pytest.mark.parametrize(
+    ("who", "sees"),
+    [("anonymous", False), ("stranger", False), ("member", False), ("scorekeeper", True),
+     ("organiser", True)],
+)  # fmt: skip
+def test_entry_links_show_only_to_those_who_may_use_them(who: str, sees: bool) -> None:
+    setup = club_setup()
+    services.hand_submit(table=setup.table, record=BLUKE_HANDS[0])
+    client = Client()
+    user = {
+        "anonymous": None,
+        "stranger": UserFactory(),
+        "member": _member(setup),
+        "scorekeeper": setup.scorekeeper,
+        "organiser": setup.organiser,
+    }[who]
+    if user is not None:
+        client.force_login(user)
+    html = client.get(sheet_url(setup.table)).content.decode()
+    enter = reverse("hand-enter", kwargs={"table_id": setup.table.pk})
+    correct = reverse("hand-correct", kwargs={"table_id": setup.table.pk, "number": 0})
+    assert (f'href="{enter}"' in html) is sees
+    assert (f'href="{correct}"' in html) is sees
+    assert ("Enter the next hand" in html) is sees
+
+
+def test_a_table_that_does_not_exist_is_404(client: Client) -> None:
+    assert client.get(reverse("score-sheet", kwargs={"table_id": 999_999})).status_code == 404
+
+
+def test_the_sheet_is_read_only(client: Client) -> None:
+    setup = club_setup()
+    assert client.post(sheet_url(setup.table)).status_code == 405
+
+
+def test_the_sheet_is_accessible_markup(client: Client) -> None:
+    setup = club_setup(game=Game.BUCK_EUCHRE)
+    services.hand_submit(table=setup.table, record=BUCK_HANDS[0])
+    html = client.get(sheet_url(setup.table)).content.decode()
+    assert '<caption id="sheet-caption">' in html
+    assert 'role="region" aria-labelledby="sheet-caption" tabindex="0"' in html
+    assert html.count('scope="colgroup"') == 4
+    assert '<th scope="row" class="hand">' in html
+    assert 'href="/static/league/sheet.css"' in html
+    assert "https://" not in html and "http://" not in html  # nothing from elsewhere
+    assert "<script" not in html
+
+
+# -- queries -------------------------------------------------------------------------------
+
+
+def _played(game: str, hands: int, *, move_logs: bool) -> Table:
+    setup = club_setup(game=game)
+    records = bot_logs(game, first_dealer=0, seed=3) if move_logs else None
+    for number in range(hands):
+        if records is not None:
+            record = records[number]
+        elif game == Game.BLUKE:
+            record = {"trump": "S", "bids": [1, 1, 1, 1], "tricks": [13 - number, 0, 0, 0]}
+            record["bids"][0] = 13 - number
+        else:
+            record = {"trump": "S", "maker": 0, "drops": [2, 3], "tricks": [3, 2, 0, 0]}
+        services.hand_submit(table=setup.table, record=record)
+    return setup.table
+
+
+@pytest.mark.parametrize("game", [Game.BLUKE, Game.BUCK_EUCHRE])
+@pytest.mark.parametrize("move_logs", [False, True])
+@pytest.mark.parametrize(("signed_in", "queries"), [(False, 4), (True, 7)])
+def test_the_sheet_takes_the_same_queries_for_one_hand_or_many(
+    django_assert_num_queries: Any, game: str, move_logs: bool, signed_in: bool, queries: int
+) -> None:
+    """Anonymous: the table (with round, event, league and club), its seatings
+    with players, its hands, their seat lines. Signed in: the session, the
+    user and the role in the club besides."""
+    many = 10 if game == Game.BLUKE else 4  # a Buck Euchre bot game may end early
+    for hands in (1, many):
+        table = _played(game, hands, move_logs=move_logs)
+        assert table.hands.count() == hands
+        client = Client()
+        if signed_in:
+            client.force_login(
+                Membership.objects.filter(club=table.round.event.league.club).first().user
+            )
+        with django_assert_num_queries(queries):
+            response = client.get(sheet_url(table))
+        assert response.status_code == 200
+        assert response.content.decode().count('<tr id="hand-') == hands
