@@ -1,0 +1,107 @@
+"""End to end, in a real headless Chromium the width of a phone (375 px):
+a scorekeeper logs in, enters a Bluke hand in its two steps, sees the totals
+change on the score sheet, and opens a player's rating chart.
+
+The server is pytest-django's ``live_server`` (a real HTTP server in a
+thread, on a transactional test database), so the jobs scheduled on commit
+run as they would with no broker configured.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from league import services
+from tests.league.api_helpers import buck_takes_all, club_setup, make_table
+from tests.league.factories import PASSWORD
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PHONE_WIDTH = 375
+
+
+def seat(page: Any, name: str) -> Any:
+    """The input labelled with a player's name (the label may add "deals")."""
+    return page.get_by_label(re.compile(rf"^{re.escape(name)}\b"))
+
+
+def fits_the_phone(page: Any) -> bool:
+    """Nothing on the page makes it scroll sideways (wide tables scroll
+    inside their own frames)."""
+    return page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH
+
+
+def test_a_scorekeeper_enters_a_hand_and_sees_the_totals_change(
+    live_server: Any, page: Any
+) -> None:
+    setup = club_setup()
+    names = [player.name for player in setup.players[:4]]
+    sheet = f"{live_server.url}{reverse('score-sheet', kwargs={'table_id': setup.table.pk})}"
+
+    page.goto(sheet)
+    assert page.get_by_role("heading", level=1).is_visible()
+    # nobody logged in: the sheet offers no entry
+    assert page.get_by_role("link", name=re.compile("Enter the next hand")).count() == 0
+
+    page.get_by_role("link", name="Log in").click()
+    page.get_by_label("Username").fill(setup.scorekeeper.get_username())
+    page.get_by_label("Password").fill("not the password")
+    page.get_by_role("button", name="Log in").click()
+    assert page.get_by_text(re.compile("enter a correct username and password")).is_visible()
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    assert page.get_by_role("button", name=re.compile("Log out")).is_visible()
+
+    page.goto(sheet)
+    page.get_by_role("link", name=re.compile("Enter the next hand")).click()
+    assert fits_the_phone(page)
+
+    # step 1: trump, then the bids (13 cards each in the first hand)
+    page.get_by_label("Trump").select_option("H")
+    bids = {names[0]: "3", names[1]: "4", names[2]: "2", names[3]: "4"}
+    for name, bid in bids.items():
+        seat(page, name).fill(bid)
+    page.get_by_role("button", name="Next: the tricks").click()
+
+    # step 2: tricks that do not add up to 13 are refused by the engine, and
+    # nothing is stored; the error is summarised and the inputs point at it
+    tricks = {names[0]: "3", names[1]: "4", names[2]: "1", names[3]: "4"}
+    for name, taken in tricks.items():
+        seat(page, name).fill(taken)
+    page.get_by_role("button", name="Save hand 1").click()
+    summary = page.get_by_role("alert")
+    assert "problem" in summary.inner_text()
+    assert "tricks-error" in (seat(page, names[0]).get_attribute("aria-describedby") or "")
+    assert fits_the_phone(page)
+    seat(page, names[3]).fill("5")
+    page.get_by_role("button", name="Save hand 1").click()
+
+    # back on the sheet: made bids score 10 a bid plus overtricks, missed lose 10 a bid
+    assert page.url.startswith(sheet)
+    totals = page.locator("tfoot tr.totals td")
+    assert totals.all_inner_texts()[:4] == ["30", "40", "-20", "41"]
+    next_hand = page.get_by_role("link", name=re.compile(r"Enter the next hand \(hand 2\)"))
+    assert next_hand.is_visible()
+    assert fits_the_phone(page)
+
+
+def test_a_member_opens_a_players_rating_chart(live_server: Any, page: Any) -> None:
+    setup = club_setup(game="buck_euchre")
+    winner = setup.players[2]
+    services.hand_submit(table=setup.table, record=buck_takes_all(2))
+    second = make_table(round=setup.event.rounds.get(number=2), players=setup.players[:4], number=1)
+    services.hand_submit(table=second, record=buck_takes_all(2))
+
+    page.goto(f"{live_server.url}{reverse('league', kwargs={'league_id': setup.league.pk})}")
+    page.get_by_role("link", name=winner.name).first.click()
+    assert page.get_by_role("heading", level=1, name=re.compile(re.escape(winner.name)))
+    chart = page.get_by_role("img").first
+    assert chart.is_visible()
+    assert chart.evaluate("node => node.tagName.toLowerCase()") == "svg"
+    # the chart's line has a point for each game
+    assert page.locator("svg polyline").first.get_attribute("points").count(",") == 2
+    assert fits_the_phone(page)
