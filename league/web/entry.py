@@ -189,7 +189,10 @@ class _Entry(_Page):
 
     def moved_on(self) -> HttpResponse:
         """The form was for a hand that is no longer next (entered meanwhile,
-        or a tampered field): the next hand, afresh, with a word why."""
+        or a tampered field): the next hand, afresh, with a word why; or the
+        complete game, when the hand entered meanwhile was its last."""
+        if self.next_hand is None:
+            return self.complete(posted=True)
         return self.render(
             self.form(self.first_stage),
             notes=[

@@ -489,6 +489,25 @@ def test_a_race_lost_in_the_service_is_a_page_not_a_500(
     assert "the sheet has moved on" in text(response)
 
 
+def test_a_race_lost_to_the_games_last_hand_is_the_complete_page(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Another phone stores the hand that ends the game first: this phone's
+    hand is refused by the service, and the page says the game is complete."""
+    setup = club_setup(game=Game.BUCK_EUCHRE)
+    submit = services.hand_submit
+
+    def other_phone_first(**kwargs: Any) -> Any:
+        submit(table=kwargs["table"], record=buck_takes_all(0), number=0)  # ends the game
+        return submit(**kwargs)
+
+    monkeypatch.setattr(services, "hand_submit", other_phone_first)
+    response = signed_in(setup.scorekeeper).post(enter_url(setup.table), buck())
+    assert response.status_code == 409
+    assert "is complete" in text(response)
+    assert Hand.objects.filter(table=setup.table).count() == 1
+
+
 def test_a_game_over_from_the_engine_is_the_complete_page(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game completed between the page's check and the service's lock."""
     import games
