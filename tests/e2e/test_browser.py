@@ -98,7 +98,9 @@ def test_a_member_opens_a_players_rating_chart(live_server: Any, page: Any) -> N
 
     page.goto(f"{live_server.url}{reverse('league', kwargs={'league_id': setup.league.pk})}")
     page.get_by_role("link", name=winner.name).first.click()
-    assert page.get_by_role("heading", level=1, name=re.compile(re.escape(winner.name)))
+    assert page.get_by_role(
+        "heading", level=1, name=re.compile(re.escape(winner.name))
+    ).is_visible()
     chart = page.get_by_role("img").first
     assert chart.is_visible()
     assert chart.evaluate("node => node.tagName.toLowerCase()") == "svg"
