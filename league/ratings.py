@@ -43,6 +43,24 @@ MODEL: Final = BradleyTerryFull()
 PROVISIONAL_BELOW: Final = 10
 """A rating from fewer games than this is marked provisional."""
 
+PLAYED_ORDER: Final = (
+    "table__round__event__date",
+    "table__round__number",
+    "table__number",
+    "table_id",
+)
+"""The order games were played in, as seatings' fields: the order a scope is rated in."""
+
+
+def is_provisional(rating: Rating) -> bool:
+    """Whether a rating rests on too few games to be more than provisional."""
+    return rating.games < PROVISIONAL_BELOW
+
+
+def is_pending(scope: RatingScope) -> bool:
+    """Whether results of the scope are still waiting to be (re-)rated."""
+    return bool(scope.rerate_from)  # the earliest game to re-rate from, if any
+
 
 def order_key(table: Table) -> str:
     """A sortable key for when a table's game was played."""
@@ -172,9 +190,7 @@ def _games_replacing_history(scope: RatingScope, start: str) -> list[Game]:
     hundred thousand games, and model rows would cost more than the rating."""
     seatings = (
         Seating.objects.filter(_scope_games(scope, start[:10]))
-        .order_by(
-            "table__round__event__date", "table__round__number", "table__number", "table_id", "seat"
-        )
+        .order_by(*PLAYED_ORDER, "seat")
         .values_list(
             "table_id",
             "table__round__event__date",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet, prefetch_related_objects
@@ -12,7 +13,6 @@ from league import ratings
 from league.models import (
     Club,
     Event,
-    Game,
     Hand,
     HandSeat,
     League,
@@ -48,27 +48,28 @@ def table_with_seatings(table_id: int) -> Table:
     return Table.objects.prefetch_related("seatings__player").get(pk=table_id)
 
 
-def score_sheet(*, table: Table) -> dict[str, Any]:
+def score_sheet(
+    *, table: Table, rules: games.Bluke | games.BuckEuchre | None = None
+) -> dict[str, Any]:
     """A table's score sheet in three queries, whatever the number of hands.
 
     ``table`` must come with its round, event and league (``select_related``)
-    and without seatings fetched before (they are fetched here, fresh).
+    and without seatings fetched before (they are fetched here, fresh);
+    ``rules`` are the table's (:func:`table_rules`), when the caller has them.
     """
     prefetch_related_objects(
         [table],
         Prefetch("seatings", queryset=Seating.objects.select_related("player").order_by("seat")),
     )
     hands = list(Hand.objects.filter(table=table).prefetch_related("seats").order_by("number"))
-    next_hand = None
-    if not table.complete:
-        league = table.round.event.league
-        tally = games.GameTally(
-            games.rules_for(league.game, table.players, league.options),
-            first_dealer=table.first_dealer,
-            hands_played=len(hands),
-        )
-        next_hand = next_hand_of(tally)
+    next_hand = sheet_next_hand(table=table, rules=rules)
     return {"table": table, "hands": hands, "next_hand": next_hand}
+
+
+def table_rules(table: Table) -> games.Bluke | games.BuckEuchre:
+    """The rules the table's game is played by (no query: the league comes with the table)."""
+    league = table.round.event.league
+    return games.rules_for(league.game, table.players, league.options)
 
 
 def next_hand_of(tally: games.GameTally) -> dict[str, int] | None:
@@ -94,12 +95,12 @@ def rating_board(*, scope: RatingScope | None) -> dict[str, Any]:
             "mu": rating.mu,
             "sigma": rating.sigma,
             "games": rating.games,
-            "provisional": rating.games < ratings.PROVISIONAL_BELOW,
+            "provisional": ratings.is_provisional(rating),
         }
         for rating in (ratings.leaderboard(scope=scope) if scope is not None else [])
     ]
     return {
-        "status": "pending" if scope is not None and scope.rerate_from else "up_to_date",
+        "status": "pending" if scope is not None and ratings.is_pending(scope) else "up_to_date",
         "rated_at": scope.rated_at if scope is not None else None,
         "provisional_below": ratings.PROVISIONAL_BELOW,
         "ratings": rows,
@@ -156,12 +157,30 @@ class SeatLine:
     place: int | None
 
 
+class TableStatus(StrEnum):
+    """How far a table's game has got; the value is how the pages word it."""
+
+    COMPLETE = "complete"
+    IN_PROGRESS = "in progress"
+    NOT_STARTED = "not started"
+
+
+def table_status(table: Table) -> TableStatus:
+    if table.complete:
+        return TableStatus.COMPLETE
+    return TableStatus.IN_PROGRESS if table.hands_played else TableStatus.NOT_STARTED
+
+
 @dataclass(frozen=True)
 class TableLines:
     """A table of an event with its seats, in seat order."""
 
     table: Table
     seats: list[SeatLine]
+
+    @property
+    def status(self) -> TableStatus:
+        return table_status(self.table)
 
 
 @dataclass(frozen=True)
@@ -197,7 +216,7 @@ def event_rounds(*, event: Event) -> list[RoundTables]:
 def _seat_lines(table: Table) -> list[SeatLine]:
     """Each seat's total: the final one (with the place) once the game is
     complete, else the table's running total for that seat."""
-    running = table.totals if isinstance(table.totals, list) else []
+    running = table.totals
     lines = []
     for seating in table.seatings.all():
         if table.complete:
@@ -244,8 +263,8 @@ def player_ratings(*, player: Player) -> list[ScopeRating]:
         ScopeRating(
             scope=rating.scope,
             rating=rating,
-            provisional=rating.games < ratings.PROVISIONAL_BELOW,
-            pending=bool(rating.scope.rerate_from),
+            provisional=ratings.is_provisional(rating),
+            pending=ratings.is_pending(rating.scope),
             history=histories[rating.scope_id],
         )
         for rating in sorted(rated, key=order)
@@ -258,12 +277,7 @@ def player_recent_games(*, player: Player, limit: int = 10) -> list[Seating]:
     return list(
         Seating.objects.filter(player=player, table__complete=True)
         .select_related("table__round__event__league")
-        .order_by(
-            "-table__round__event__date",
-            "-table__round__number",
-            "-table__number",
-            "-table_id",
-        )[:limit]
+        .order_by(*(f"-{field}" for field in ratings.PLAYED_ORDER))[:limit]
     )
 
 
@@ -309,14 +323,15 @@ def sheet_seatings(*, table: Table) -> list[Seating]:
     return list(Seating.objects.filter(table=table).select_related("player").order_by("seat"))
 
 
-def sheet_next_hand(*, table: Table) -> dict[str, int] | None:
+def sheet_next_hand(
+    *, table: Table, rules: games.Bluke | games.BuckEuchre | None = None
+) -> dict[str, int] | None:
     """The next hand's number, dealer and cards, from the table row alone (no
     query); ``None`` once the game is complete."""
     if table.complete:
         return None
-    league = table.round.event.league
     tally = games.GameTally(
-        games.rules_for(league.game, table.players, league.options),
+        rules if rules is not None else table_rules(table),
         first_dealer=table.first_dealer,
         hands_played=table.hands_played,
         totals=table.totals,
@@ -335,205 +350,3 @@ def sheet_hand(*, table: Table, number: int) -> tuple[Hand, list[HandSeat]] | No
     if not lines:
         return None
     return lines[0].hand, lines
-
-
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-
-
-@dataclass(frozen=True)
-class CardLabel:
-    """A card as the sheet shows it: ``A♠``, ``10♥``, ``Hi Bluke``; ``words``
-    spells it out for screen readers (``ace of spades``)."""
-
-    text: str
-    words: str
-    red: bool
-
-
-_RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
-
-
-def card_label(card: games.Card) -> CardLabel:
-    if card.suit is None:
-        name = "Hi Bluke" if card.code == "BH" else "Lo Bluke"
-        return CardLabel(text=name, words=name, red=False)
-    rank, suit = card.code[0], card.code[1]
-    shown = "10" if rank == "T" else rank
-    return CardLabel(
-        text=f"{shown}{SUIT_SYMBOLS[suit]}",
-        words=f"{_RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[suit]}",
-        red=suit in "DH",
-    )
-
-
-@dataclass(frozen=True)
-class SheetLine:
-    """One seat's cells in one hand's row."""
-
-    seat: int
-    bid: int | None
-    tricks: int
-    points: int
-    total: int
-    dropped: bool
-    maker: bool
-    made: bool | None
-    """Bluke: whether the bid was made; ``None`` in Buck Euchre."""
-
-
-@dataclass(frozen=True)
-class SheetPlay:
-    player: str
-    card: CardLabel
-
-
-@dataclass(frozen=True)
-class SheetTrick:
-    number: int
-    """From 1, as players count tricks."""
-    leader: str
-    plays: list[SheetPlay]
-    winner: str
-
-
-@dataclass(frozen=True)
-class SheetHand:
-    """One row of the score sheet, with the hand card by card when it was
-    submitted as a move log."""
-
-    number: int
-    """As stored (from 0): the hand's URLs and anchor use it."""
-    cards: int
-    dealer: str
-    trump: str | None
-    maker: str | None
-    drops: list[str]
-    takes_all: str | None
-    is_move_log: bool
-    lines: list[SheetLine]
-    turn_up: CardLabel | None
-    tricks: list[SheetTrick] | None
-    """``None`` for results only, or a stored move log the engine no longer replays."""
-
-    @property
-    def shown_number(self) -> int:
-        """From 1, as a paper score sheet counts hands."""
-        return self.number + 1
-
-
-@dataclass(frozen=True)
-class SheetPlayer:
-    """A column group of the sheet: the seat's player and where they stand."""
-
-    seat: int
-    player_id: int
-    name: str
-    total: int
-    place: int | None
-    winner: bool
-
-    @property
-    def place_text(self) -> str:
-        """``1st``, ``2nd``, ``11th``: the place as the foot of the sheet writes it."""
-        if self.place is None:
-            return ""
-        place = self.place
-        suffix = (
-            "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-        )
-        return f"{place}{suffix}"
-
-
-def sheet_page(*, table: Table) -> dict[str, Any]:
-    """The score sheet shaped for the page: players by seat, one row per hand
-    (move logs replayed into tricks by the engine), places once complete.
-
-    Queries: those of :func:`score_sheet` (three), whatever the number of
-    hands; ``table`` comes from :func:`sheet_table`.
-    """
-    sheet = score_sheet(table=table)
-    league = table.round.event.league
-    rules = games.rules_for(league.game, table.players, league.options)
-    seatings = list(table.seatings.all())
-    names = [seating.player.name for seating in seatings]
-    players = [
-        SheetPlayer(
-            seat=seating.seat,
-            player_id=seating.player_id,
-            name=seating.player.name,
-            total=table.totals[seating.seat],
-            place=seating.place if table.complete else None,
-            winner=table.complete and seating.place == 1,
-        )
-        for seating in seatings
-    ]
-    hands = [_sheet_hand(hand, names, rules) for hand in sheet["hands"]]
-    next_hand = sheet["next_hand"]
-    if next_hand is not None:
-        next_hand = {**next_hand, "dealer_name": names[next_hand["dealer"]]}
-    return {
-        "table": table,
-        "league": league,
-        "event": table.round.event,
-        "bluke": league.game == Game.BLUKE,
-        "players": players,
-        "winners": [player.name for player in players if player.winner],
-        "hands": hands,
-        "next_hand": next_hand,
-        "schedule": len(rules.schedule) if isinstance(rules, games.Bluke) else None,
-        "start": games.GameTally(rules, first_dealer=table.first_dealer).totals,
-    }
-
-
-def _sheet_hand(hand: Hand, names: list[str], rules: games.Bluke | games.BuckEuchre) -> SheetHand:
-    lines = [
-        SheetLine(
-            seat=line.seat,
-            bid=line.bid,
-            tricks=line.tricks,
-            points=line.points,
-            total=line.total,
-            dropped=line.dropped,
-            maker=hand.maker == line.seat,
-            made=line.tricks >= line.bid if line.bid is not None else None,
-        )
-        for line in hand.seats.all()
-    ]
-    turn_up = tricks = None
-    if hand.is_move_log:
-        turn_up = card_label(games.card(hand.record["turn_up"]))
-        tricks = _played_tricks(hand, names, rules)
-    return SheetHand(
-        number=hand.number,
-        cards=hand.cards,
-        dealer=names[hand.dealer],
-        trump=hand.trump or None,
-        maker=names[hand.maker] if hand.maker is not None else None,
-        drops=[names[seat] for seat in hand.drops],
-        takes_all=names[hand.takes_all] if hand.takes_all is not None else None,
-        is_move_log=hand.is_move_log,
-        lines=lines,
-        turn_up=turn_up,
-        tricks=tricks,
-    )
-
-
-def _played_tricks(
-    hand: Hand, names: list[str], rules: games.Bluke | games.BuckEuchre
-) -> list[SheetTrick] | None:
-    try:
-        replayed = games.replay_tricks(rules, hand.record, dealer=hand.dealer)
-    except games.RecordError:
-        return None  # stored before a rules change; the scores stand as stored
-    return [
-        SheetTrick(
-            number=number,
-            leader=names[trick.leader],
-            plays=[
-                SheetPlay(player=names[seat], card=card_label(card)) for seat, card in trick.plays
-            ],
-            winner=names[trick.winner],
-        )
-        for number, trick in enumerate(replayed, start=1)
-    ]

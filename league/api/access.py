@@ -18,6 +18,7 @@ from league.selectors import club_role
 
 ORGANISER = Membership.Role.ORGANISER
 RESULTS = (Membership.Role.ORGANISER, Membership.Role.SCOREKEEPER)
+"""The roles that enter and correct results, through the API and the web pages alike."""
 
 
 def access_club_for_write(user: Any, club: Club | int, *, roles: tuple[str, ...]) -> None:

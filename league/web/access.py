@@ -20,18 +20,24 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from league import selectors
-from league.models import Membership, Table
-
-RESULTS = (Membership.Role.ORGANISER, Membership.Role.SCOREKEEPER)
-"""The roles that enter and correct results."""
+from league.api.access import RESULTS
+from league.models import Table
 
 P = ParamSpec("P")
 
 
+def _table_role(user: Any, table: Table) -> tuple[int, str | None]:
+    """The table's club and ``user``'s role in it (one query for a signed-in
+    user, none for an anonymous one): the sheet's links and the entry pages
+    must answer a user alike."""
+    club_id = table.round.event.league.club_id
+    return club_id, selectors.club_role(user, club_id)
+
+
 def may_enter_results(user: Any, table: Table) -> bool:
-    """Whether ``user`` may enter and correct the results of ``table`` (one
-    query for a signed-in user, none for an anonymous one)."""
-    return selectors.club_role(user, table.round.event.league.club_id) in RESULTS
+    """Whether ``user`` may enter and correct the results of ``table``."""
+    _, role = _table_role(user, table)
+    return role in RESULTS
 
 
 def results_access(
@@ -51,8 +57,7 @@ def results_access(
             table = selectors.sheet_table(table_id)
         except Table.DoesNotExist:
             raise Http404("no such table") from None
-        club_id = table.round.event.league.club_id
-        role = selectors.club_role(request.user, club_id)
+        club_id, role = _table_role(request.user, table)
         if role is None and not selectors.club_player(request.user, club_id):
             raise Http404("no such table")
         if role not in RESULTS:

@@ -24,8 +24,9 @@ from django.views.decorators.http import require_http_methods
 import games
 from league import selectors, services
 from league.models import Game, Hand, HandSeat, Table
+from league.web import sheet
 from league.web.access import may_enter_results, results_access
-from league.web.forms import NO_TRUMP, HandForm, Stage
+from league.web.forms import NO_TRUMP, HandForm, Stage, SummaryItem
 
 STALE_SHEET = "The sheet changed while you were editing; here it is again."
 RACED = "Another change to this table got there first; here is the sheet as it is now."
@@ -39,7 +40,7 @@ def table_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
         table = selectors.sheet_table(table_id)
     except Table.DoesNotExist:
         raise Http404("no such table") from None
-    page = selectors.sheet_page(table=table)
+    page = sheet.sheet_page(table=table)
     page["may_enter"] = may_enter_results(request.user, table)
     page["columns"] = 1 + 2 * len(page["players"]) + page["may_enter"]
     return render(request, "league/sheet.html", page)
@@ -119,14 +120,15 @@ class _Page:
     """What the hand pages share: the table, its players by seat, the render."""
 
     template = "league/hand_form.html"
+    mode = ""
+    """The page's kind, for the template: ``enter`` or ``correct``."""
 
     def __init__(self, request: HttpRequest, table: Table) -> None:
         self.request = request
         self.table = table
         self.league = table.round.event.league
         self.bluke = self.league.game == Game.BLUKE
-        self.seatings = selectors.sheet_seatings(table=table)
-        self.names = [seating.player.name for seating in self.seatings]
+        self.names = [seating.player.name for seating in selectors.sheet_seatings(table=table)]
 
     def context(self, **extra: Any) -> dict[str, Any]:
         return {
@@ -140,9 +142,25 @@ class _Page:
     def page(self, status: int = 200, **extra: Any) -> HttpResponse:
         return render(self.request, self.template, self.context(**extra), status=status)
 
+    def shown(self) -> dict[str, Any]:
+        """What the form page says of the hand: its crumb, number, dealer and
+        cards, and where the form posts to."""
+        raise NotImplementedError
+
+    def render(
+        self, form: HandForm, *, notes: Sequence[str] = (), status: int = 200
+    ) -> HttpResponse:
+        """The form page; ``notes`` head the error summary, before the form's own."""
+        summary = [SummaryItem(target=None, text=note) for note in notes]
+        if form.is_bound:
+            summary.extend(form.summary())
+        return self.page(status, mode=self.mode, form=form, summary=summary, **self.shown())
+
 
 class _Entry(_Page):
     """The page of the next hand at a table."""
+
+    mode = "enter"
 
     def __init__(self, request: HttpRequest, table: Table) -> None:
         super().__init__(request, table)
@@ -165,21 +183,15 @@ class _Entry(_Page):
             initial={"number": self.next_hand["number"], **(initial or {})},
         )
 
-    def render(
-        self, form: HandForm, *, notes: Sequence[str] = (), status: int = 200
-    ) -> HttpResponse:
+    def shown(self) -> dict[str, Any]:
         assert self.next_hand is not None
-        return self.page(
-            status,
-            mode="enter",
-            crumb=f"Hand {self.next_hand['number'] + 1}",
-            form=form,
-            summary=[*({"target": None, "text": n} for n in notes), *_summary(form)],
-            hand_shown=self.next_hand["number"] + 1,
-            dealer=self.names[self.next_hand["dealer"]],
-            cards=self.next_hand["cards"],
-            action=reverse("hand-enter", kwargs={"table_id": self.table.pk}),
-        )
+        return {
+            "crumb": f"Hand {self.next_hand['number'] + 1}",
+            "hand_shown": self.next_hand["number"] + 1,
+            "dealer": self.names[self.next_hand["dealer"]],
+            "cards": self.next_hand["cards"],
+            "action": reverse("hand-enter", kwargs={"table_id": self.table.pk}),
+        }
 
     def complete(self, *, posted: bool) -> HttpResponse:
         """The game is over: no form. A hand posted to it is refused (409)."""
@@ -228,6 +240,8 @@ class _Entry(_Page):
 class _Correction(_Page):
     """The page that corrects one stored hand."""
 
+    mode = "correct"
+
     def __init__(
         self, request: HttpRequest, table: Table, hand: Hand, lines: list[HandSeat]
     ) -> None:
@@ -262,23 +276,17 @@ class _Correction(_Page):
             initial=self.stored(),
         )
 
-    def render(
-        self, form: HandForm, *, notes: Sequence[str] = (), status: int = 200
-    ) -> HttpResponse:
-        return self.page(
-            status,
-            mode="correct",
-            crumb=f"Correct hand {self.hand.number + 1}",
-            form=form,
-            summary=[*({"target": None, "text": n} for n in notes), *_summary(form)],
-            hand=self.hand,
-            hand_shown=self.hand.number + 1,
-            dealer=self.names[self.hand.dealer],
-            cards=self.hand.cards,
-            action=reverse(
+    def shown(self) -> dict[str, Any]:
+        return {
+            "crumb": f"Correct hand {self.hand.number + 1}",
+            "hand": self.hand,
+            "hand_shown": self.hand.number + 1,
+            "dealer": self.names[self.hand.dealer],
+            "cards": self.hand.cards,
+            "action": reverse(
                 "hand-correct", kwargs={"table_id": self.table.pk, "number": self.hand.number}
             ),
-        )
+        }
 
     def again(self, note: str) -> HttpResponse:
         """The hand as it is stored now, on the table's current version, with
@@ -289,12 +297,6 @@ class _Correction(_Page):
             raise Http404("no such hand")
         fresh = _Correction(self.request, table, *found)
         return fresh.render(fresh.form(), notes=[note], status=409)
-
-
-def _summary(form: HandForm) -> list[dict[str, Any]]:
-    if not form.is_bound:
-        return []
-    return [{"target": item.target, "text": item.text} for item in form.summary()]
 
 
 urlpatterns: list[URLPattern] = [

@@ -21,13 +21,17 @@ from django import forms
 
 import games
 from league.models import Game
+from league.web.sheet import SUIT_CHOICES
 
 NO_TRUMP = "none"
 """The trump choice that stands for ``"trump": null`` in a record."""
 
-_SUITS = [("C", "♣ Clubs"), ("D", "♦ Diamonds"), ("H", "♥ Hearts"), ("S", "♠ Spades")]
-BLUKE_TRUMPS = [("", "Choose trump"), *_SUITS, (NO_TRUMP, "No trump (a Bluke was turned up)")]
-BUCK_EUCHRE_TRUMPS = [("", "Choose trump"), *_SUITS, (NO_TRUMP, "No trump (everyone passed)")]
+BLUKE_TRUMPS = [
+    ("", "Choose trump"),
+    *SUIT_CHOICES,
+    (NO_TRUMP, "No trump (a Bluke was turned up)"),
+]
+BUCK_EUCHRE_TRUMPS = [("", "Choose trump"), *SUIT_CHOICES, (NO_TRUMP, "No trump (everyone passed)")]
 
 _SEAT_IN_MESSAGE = re.compile(r"\bseat (\d+)\b")
 _HAND_IN_MESSAGE = re.compile(r"\bhand (\d+)\b")
@@ -48,7 +52,6 @@ class Stage(StrEnum):
 class SeatRow:
     """One row of the form: a seat's player and that seat's inputs."""
 
-    seat: int
     name: str
     note: str
     fields: list[forms.BoundField]
@@ -300,7 +303,9 @@ class HandForm(forms.Form):
         def hand(match: re.Match[str]) -> str:
             return f"hand {int(match[1]) + 1}"
 
-        return _HAND_IN_MESSAGE.sub(hand, _SEAT_IN_MESSAGE.sub(name, message))
+        # Hand numbers first: a player's name put in for a seat number (a
+        # player called "hand 2") must not be rewritten as a hand number.
+        return _SEAT_IN_MESSAGE.sub(name, _HAND_IN_MESSAGE.sub(hand, message))
 
     def _group_fields(self, group: str) -> list[str]:
         prefix = self.GROUPS[group]
@@ -324,11 +329,7 @@ class HandForm(forms.Form):
                 if (name := f"{prefix}_{seat}") in self.fields
                 and not self.fields[name].widget.is_hidden
             ]
-            rows.append(
-                SeatRow(
-                    seat=seat, name=self.names[seat], note=self._note(index, seat), fields=fields
-                )
-            )
+            rows.append(SeatRow(name=self.names[seat], note=self._note(index, seat), fields=fields))
         return rows
 
     def _note(self, index: int, seat: int) -> str:

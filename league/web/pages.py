@@ -17,17 +17,20 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import URLPattern, path
 from django.utils.safestring import SafeString
+from django.views.decorators.http import require_safe
 
 from league import ratings, selectors
 from league.models import Game, Player, Standing
 from league.web import charts
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """Clubs and their leagues, each league linking to its page."""
     return render(request, "league/home.html", {"clubs": selectors.clubs_with_leagues()})
 
 
+@require_safe
 def league_page(request: HttpRequest, league_id: int) -> HttpResponse:
     """A league's stored standings, its rating leaderboard and its events."""
     league = get_object_or_404(selectors.league_for_page(), pk=league_id)
@@ -46,6 +49,7 @@ def league_page(request: HttpRequest, league_id: int) -> HttpResponse:
     )
 
 
+@require_safe
 def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
     """An event's rounds and tables (who sat where, how each game stands)
     and the event's own standings."""
@@ -85,6 +89,7 @@ class GameStandings:
     rows: list[Standing]
 
 
+@require_safe
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     """A player's ratings with their history charts, recent games and
     statistics in each league."""

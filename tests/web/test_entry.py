@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html as html_module
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
 from typing import Any
 
@@ -19,6 +20,7 @@ from django.urls import reverse
 
 from league import services
 from league.models import Game, Hand, Table
+from league.web.forms import HandForm, Stage
 from tests.league.api_helpers import (
     ClubSetup,
     bluke_results,
@@ -27,7 +29,8 @@ from tests.league.api_helpers import (
     club_setup,
     db_state,
 )
-from tests.league.factories import PASSWORD, PlayerFactory, UserFactory
+from tests.league.factories import PASSWORD, UserFactory
+from tests.web.helpers import member, names, sheet_url
 from tests.web.test_sheet import tables_of
 
 pytestmark = pytest.mark.django_db
@@ -44,18 +47,10 @@ def correct_url(table: Table, number: int) -> str:
     return reverse("hand-correct", kwargs={"table_id": table.pk, "number": number})
 
 
-def sheet_url(table: Table) -> str:
-    return reverse("score-sheet", kwargs={"table_id": table.pk})
-
-
 def signed_in(user: AbstractUser) -> Client:
     client = Client()
     client.force_login(user)
     return client
-
-
-def names(setup: ClubSetup) -> list[str]:
-    return [player.name for player in setup.players[:4]]
 
 
 def text(response: HttpResponse) -> str:
@@ -88,6 +83,13 @@ def inputs_of(response: HttpResponse) -> _Inputs:
 def field(response: HttpResponse, name: str) -> dict[str, str]:
     """The attributes of the input (or select) named ``name``."""
     return next(i for i in inputs_of(response).inputs if i.get("name") == name)
+
+
+def selected(response: HttpResponse, name: str) -> list[str]:
+    """The values of the options selected in the select named ``name``."""
+    match = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', text(response))
+    assert match, f"no select {name}"
+    return re.findall(r'<option value="([^"]*)"[^>]*\bselected\b', match[1])
 
 
 def error_of(response: HttpResponse, field_id: str) -> str:
@@ -210,7 +212,8 @@ def test_going_back_from_step_two_keeps_the_bids() -> None:
     assert back.status_code == 200
     assert "Step 1 of 2" in text(back)
     assert field(back, "bid_2")["value"] == "4"
-    assert field(back, "trump") is not None
+    assert field(back, "trump")["tag"] == "select"
+    assert selected(back, "trump") == ["S"]
     assert 'value="S" selected' in text(back)
     assert "error-summary" not in text(back)
 
@@ -548,7 +551,8 @@ def test_the_correction_form_is_prefilled_from_the_stored_hand() -> None:
     values = {f"{k}": field(response, k)["value"] for k in (*BIDS, *TRICKS)}
     assert values == {**BIDS, **TRICKS}
     assert "card by card" not in html
-    label = f'<label for="id_bid_1"><span class="vh">{names(setup)[1]} (leads): </span>bid</label>'
+    hidden = f'<span class="visually-hidden">{names(setup)[1]} (leads): </span>'
+    label = f'<label for="id_bid_1">{hidden}bid</label>'
     assert label in html
 
 
@@ -692,26 +696,32 @@ def test_a_hand_of_a_complete_game_can_be_corrected() -> None:
 # -- who may ---------------------------------------------------------------------------------
 
 
-def _member(setup: ClubSetup) -> AbstractUser:
-    """A user linked to one of the club's players, with no role in the club."""
-    user = UserFactory()
-    PlayerFactory(club=setup.club, user=user)
-    return user
+NEXT_HAND = {"number": "1", "step": "tricks", "trump": "S", "bid_0": "1", "bid_1": "1",
+             "bid_2": "1", "bid_3": "1", "tricks_0": "9", "tricks_1": "1", "tricks_2": "1",
+             "tricks_3": "1"}  # fmt: skip
+"""A valid hand 2 (12 cards) after ``bluke_results(13)``."""
 
 
-def _requests(setup: ClubSetup) -> list[tuple[str, str, dict[str, str] | None]]:
+def _requests(setup: ClubSetup) -> list[tuple[str, str, Callable[[], dict[str, str] | None]]]:
+    """Each request with its data, made when the request is sent (a
+    correction carries the table's version as it is then)."""
+
+    def correction() -> dict[str, str]:
+        setup.table.refresh_from_db()
+        return {"version": str(setup.table.version), "trump": "S", **BIDS, **TRICKS}
+
     return [
-        ("get", enter_url(setup.table), None),
-        ("post", enter_url(setup.table), step_two()),
-        ("get", correct_url(setup.table, 0), None),
-        ("post", correct_url(setup.table, 0), {"version": "0", "trump": "S", **BIDS, **TRICKS}),
+        ("get", enter_url(setup.table), lambda: None),
+        ("post", enter_url(setup.table), lambda: NEXT_HAND),
+        ("get", correct_url(setup.table, 0), lambda: None),
+        ("post", correct_url(setup.table, 0), correction),
     ]
 
 
 @pytest.mark.parametrize(
     ("who", "status"),
-    [("anonymous", 302), ("stranger", 404), ("other_club_organiser", 404), ("member", 403),
-     ("scorekeeper", 200), ("organiser", 200)],
+    [("anonymous", 302), ("stranger", 404), ("other_club_organiser", 404),
+     ("other_club_scorekeeper", 404), ("member", 403), ("scorekeeper", 200), ("organiser", 200)],
 )  # fmt: skip
 def test_who_may_enter_and_correct(who: str, status: int) -> None:
     setup = club_setup()
@@ -721,16 +731,22 @@ def test_who_may_enter_and_correct(who: str, status: int) -> None:
         "anonymous": None,
         "stranger": UserFactory(),
         "other_club_organiser": other.organiser,
-        "member": _member(setup),
+        "other_club_scorekeeper": other.scorekeeper,
+        "member": member(setup),
         "scorekeeper": setup.scorekeeper,
         "organiser": setup.organiser,
     }[who]
     before = db_state()
-    for method, url, data in _requests(setup):
+    for method, url, make_data in _requests(setup):
         client = Client() if user is None else signed_in(user)
+        data = make_data()
         response = getattr(client, method)(url, data) if data else getattr(client, method)(url)
         if status == 200:
-            assert response.status_code in (200, 302, 409), (method, url)
+            # A GET shows the form; a valid POST stores and goes back to the sheet.
+            expected = 302 if method == "post" else 200
+            assert response.status_code == expected, (who, method, url)
+            if method == "post":
+                assert response["Location"].startswith(sheet_url(setup.table))
             continue
         assert response.status_code == status, (who, method, url)
         if status == 302:
@@ -741,6 +757,12 @@ def test_who_may_enter_and_correct(who: str, status: int) -> None:
             assert "Not found" in text(response)
     if status != 200:
         assert db_state() == before
+    else:
+        stored = {hand.number: hand.record for hand in Hand.objects.filter(table=setup.table)}
+        assert sorted(stored) == [0, 1]  # the hand entered
+        assert stored[1]["tricks"] == [9, 1, 1, 1]
+        assert stored[0]["bids"] == [3, 2, 4, 2]  # the correction
+        assert stored[0]["tricks"] == [3, 2, 5, 3]
 
 
 @pytest.mark.parametrize("signed", [False, True])
@@ -777,6 +799,7 @@ def test_every_visible_input_has_a_label() -> None:
     services.hand_submit(table=buck_setup.table, record=buck_takes_all(2))
     buck_setup.table.refresh_from_db()
     setup.table.refresh_from_db()
+    fresh_buck = club_setup(game=Game.BUCK_EUCHRE, name="B2")
     pages = [
         signed_in(setup.scorekeeper).get(enter_url(setup.table)),
         signed_in(setup.scorekeeper).post(enter_url(setup.table),
@@ -784,11 +807,10 @@ def test_every_visible_input_has_a_label() -> None:
                                                    bid_3="1")),
         signed_in(setup.scorekeeper).get(correct_url(setup.table, 0)),
         signed_in(buck_setup.scorekeeper).get(correct_url(buck_setup.table, 0)),
-        signed_in(club_setup(game=Game.BUCK_EUCHRE, name="B2").scorekeeper).get(
-            enter_url(club_setup(game=Game.BUCK_EUCHRE, name="B3").table)
-        ),
+        signed_in(fresh_buck.scorekeeper).get(enter_url(fresh_buck.table)),
     ]  # fmt: skip
-    for page in pages[:4]:
+    assert "Trump and maker" in text(pages[4])  # the Buck Euchre new-hand form
+    for page in pages:
         assert page.status_code == 200
         found = inputs_of(page)
         visible = [i for i in found.inputs if i.get("type") != "hidden"]
@@ -798,7 +820,6 @@ def test_every_visible_input_has_a_label() -> None:
         assert "<fieldset>" in text(page)
         assert text(page).count("<legend>") >= 1
         assert "<table" not in text(page).split("<form", 1)[1]  # rows, not a wide table
-    assert pages[4].status_code == 404  # a stranger to that club
 
 
 # -- queries ------------------------------------------------------------------------------------
@@ -940,3 +961,19 @@ def test_a_correction_that_loses_a_race_is_a_page_not_a_500(
     assert response.status_code == 409
     assert "Another change to this table got there first" in text(response)
     assert field(response, "version")["value"] == str(setup.table.version)
+
+
+def test_engine_messages_name_players_without_rewriting_their_names() -> None:
+    """Hand numbers are counted from 1 on the pages; a player whose name
+    looks like a hand number keeps it."""
+    form = HandForm(
+        game=Game.BLUKE,
+        seats=["Ann", "hand 2", "Cleo", "Dan"],
+        dealer=0,
+        cards=13,
+        options={},
+        stage=Stage.WHOLE,
+        key="version",
+    )
+    assert form.humanise("seat 1 bid 0 in hand 3") == "hand 2 bid 0 in hand 4"
+    assert form.humanise("seat 7 in hand 0") == "seat 7 in hand 1"  # no such seat

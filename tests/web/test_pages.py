@@ -26,6 +26,7 @@ from league.models import Club, Event, Game, League, Player, RatingScope, Standi
 from league.web import charts
 from tests.league.api_helpers import bluke_results, buck_takes_all
 from tests.league.factories import ClubFactory, PlayerFactory
+from tests.web.helpers import sheet_url
 
 pytestmark = pytest.mark.django_db
 
@@ -264,10 +265,6 @@ def rows_of(tree: Element, caption_start: str) -> list[list[str]]:
 def links(tree: Element) -> dict[str, str]:
     """Each link's href, by its text (spaces collapsed)."""
     return {" ".join(a.text().split()): a.attrs.get("href", "") for a in tree.iter("a")}
-
-
-def sheet_url(table: Table) -> str:
-    return reverse("score-sheet", kwargs={"table_id": table.pk})
 
 
 # -- home ------------------------------------------------------------------------------
@@ -643,6 +640,21 @@ def test_times_are_shown_in_the_sites_time_zone(
 
 
 # -- not found ---------------------------------------------------------------------------
+
+
+def test_the_pages_only_read(client: Client, on_commit: Any) -> None:
+    """The members' pages take GET and HEAD; anything else is refused (405)."""
+    season = small_season(on_commit, game=Game.BLUKE)
+    for url in (
+        reverse("home"),
+        reverse("league", args=[season.league.pk]),
+        reverse("event", args=[season.events[0].pk]),
+        reverse("player", args=[season.players[0].pk]),
+    ):
+        assert client.get(url).status_code == 200, url
+        assert client.head(url).status_code == 200, url
+        assert client.post(url).status_code == 405, url
+        assert client.put(url).status_code == 405, url
 
 
 @pytest.mark.parametrize("name", ["league", "event", "player"])

@@ -16,8 +16,10 @@ from django.urls import reverse
 import games
 from league import services
 from league.models import Game, Membership, Table
-from tests.league.api_helpers import ClubSetup, bot_logs, buck_takes_all, club_setup
-from tests.league.factories import PlayerFactory, UserFactory
+from league.web import sheet
+from tests.league.api_helpers import bot_logs, buck_takes_all, club_setup
+from tests.league.factories import UserFactory
+from tests.web.helpers import member, names, sheet_url
 
 pytestmark = pytest.mark.django_db
 
@@ -89,14 +91,6 @@ def hand_row(html: str, number: int) -> list[str]:
     start = html.index(f'<tr id="hand-{number}">')
     fragment = '<table class="sheet">' + html[start : html.index("</tr>", start) + 5] + "</table>"
     return tables_of(fragment)[0][0]
-
-
-def sheet_url(table: Table) -> str:
-    return reverse("score-sheet", kwargs={"table_id": table.pk})
-
-
-def names(setup: ClubSetup) -> list[str]:
-    return [player.name for player in setup.players[:4]]
 
 
 # -- Bluke ----------------------------------------------------------------------------
@@ -302,13 +296,6 @@ def test_a_results_only_hand_has_nothing_to_open(client: Client) -> None:
 # -- who sees the entry links -----------------------------------------------------------
 
 
-def _member(setup: ClubSetup) -> Any:
-    """A user linked to a player of the club, with no role in it."""
-    user = UserFactory()
-    PlayerFactory(club=setup.club, user=user)
-    return user
-
-
 @pytest.mark.parametrize(
     ("who", "sees"),
     [("anonymous", False), ("stranger", False), ("member", False), ("scorekeeper", True),
@@ -321,7 +308,7 @@ def test_entry_links_show_only_to_those_who_may_use_them(who: str, sees: bool) -
     user = {
         "anonymous": None,
         "stranger": UserFactory(),
-        "member": _member(setup),
+        "member": member(setup),
         "scorekeeper": setup.scorekeeper,
         "organiser": setup.organiser,
     }[who]
@@ -397,3 +384,21 @@ def test_the_sheet_takes_the_same_queries_for_one_hand_or_many(
             response = client.get(sheet_url(table))
         assert response.status_code == 200
         assert response.content.decode().count('<tr id="hand-') == hands
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "words", "red"),
+    [("TH", "10♥", "10 of hearts", True), ("AS", "A♠", "ace of spades", False),
+     ("2C", "2♣", "2 of clubs", False), ("QD", "Q♦", "queen of diamonds", True),
+     ("BH", "Hi Bluke", "Hi Bluke", False), ("BL", "Lo Bluke", "Lo Bluke", False)],
+)  # fmt: skip
+def test_cards_are_labelled_from_the_engines_rank_and_suit(
+    code: str, text: str, words: str, red: bool
+) -> None:
+    assert sheet.card_label(games.card(code)) == sheet.CardLabel(text=text, words=words, red=red)
+
+
+def test_the_trump_choices_are_the_engines_suits() -> None:
+    assert sheet.SUIT_CHOICES == [
+        ("C", "♣ Clubs"), ("D", "♦ Diamonds"), ("H", "♥ Hearts"), ("S", "♠ Spades")
+    ]  # fmt: skip

@@ -1,0 +1,255 @@
+"""The score sheet as the page shows it: players by seat, a row a hand in
+the sheet's words, cards and suits as labels.
+
+The reads are :mod:`league.selectors`' (:func:`~league.selectors.score_sheet`);
+this module only shapes them for the page, and describes suits and cards
+from the engine's public :class:`games.Suit` and :class:`games.Card`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+import games
+from league import selectors
+from league.models import Game, Hand, Table
+
+# -- suits and cards -------------------------------------------------------------
+
+_SYMBOLS: Final = {
+    games.Suit.CLUBS: "♣",
+    games.Suit.DIAMONDS: "♦",
+    games.Suit.HEARTS: "♥",
+    games.Suit.SPADES: "♠",
+}
+"""The engine names suits in words only; the sheet also draws them."""
+
+
+@dataclass(frozen=True)
+class SuitLabel:
+    """A suit as the pages show it: ``♠`` for the eye, ``spades`` for screen readers."""
+
+    code: str
+    symbol: str
+    word: str
+    red: bool
+
+    @property
+    def choice(self) -> str:
+        """The suit in a list to choose from: ``♠ Spades``."""
+        return f"{self.symbol} {self.word.capitalize()}"
+
+
+def suit_label(suit: games.Suit | str) -> SuitLabel:
+    """The label of a suit, given as the engine's suit or its one-letter code."""
+    suit = games.Suit(suit)
+    return SuitLabel(code=suit.value, symbol=_SYMBOLS[suit], word=suit.word, red=suit.is_red)
+
+
+SUIT_CHOICES: Final = [(label.code, label.choice) for label in map(suit_label, games.Suit)]
+"""The four suits as form choices, in the engine's order."""
+
+
+@dataclass(frozen=True)
+class CardLabel:
+    """A card as the sheet shows it: ``A♠``, ``10♥``, ``Hi Bluke``; ``words``
+    spells it out for screen readers (``ace of spades``)."""
+
+    text: str
+    words: str
+    red: bool
+
+
+_RANKS: Final = {11: ("J", "jack"), 12: ("Q", "queen"), 13: ("K", "king"), 14: ("A", "ace")}
+"""Court cards and aces by the engine's rank; other suited ranks are shown as numbers."""
+
+
+def card_label(card: games.Card) -> CardLabel:
+    if card.suit is None:  # a Bluke: its code tells which one
+        name = "Hi Bluke" if card.code == "BH" else "Lo Bluke"
+        return CardLabel(text=name, words=name, red=False)
+    shown, word = _RANKS.get(card.rank, (str(card.rank), str(card.rank)))
+    suit = suit_label(card.suit)
+    return CardLabel(text=f"{shown}{suit.symbol}", words=f"{word} of {suit.word}", red=suit.red)
+
+
+# -- the sheet -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    """One seat's cells in one hand's row."""
+
+    bid: int | None
+    tricks: int
+    total: int
+    dropped: bool
+    maker: bool
+    made: bool | None
+    """Bluke: whether the bid was made; ``None`` in Buck Euchre."""
+
+
+@dataclass(frozen=True)
+class SheetPlay:
+    player: str
+    card: CardLabel
+
+
+@dataclass(frozen=True)
+class SheetTrick:
+    number: int
+    """From 1, as players count tricks."""
+    leader: str
+    plays: list[SheetPlay]
+    winner: str
+
+
+@dataclass(frozen=True)
+class SheetHand:
+    """One row of the score sheet, with the hand card by card when it was
+    submitted as a move log."""
+
+    number: int
+    """As stored (from 0): the hand's URLs and anchor use it."""
+    cards: int
+    dealer: str
+    trump: SuitLabel | None
+    call: str | None
+    """Buck Euchre: who made trump, in the sheet's words; ``None`` in Bluke."""
+    drops: list[str]
+    takes_all: str | None
+    is_move_log: bool
+    lines: list[SheetLine]
+    turn_up: CardLabel | None
+    tricks: list[SheetTrick] | None
+    """``None`` for results only, or a stored move log the engine no longer replays."""
+
+    @property
+    def shown_number(self) -> int:
+        """From 1, as a paper score sheet counts hands."""
+        return self.number + 1
+
+
+@dataclass(frozen=True)
+class SheetPlayer:
+    """A column group of the sheet: the seat's player and where they stand."""
+
+    player_id: int
+    name: str
+    total: int
+    place: int | None
+    winner: bool
+
+    @property
+    def place_text(self) -> str:
+        """``1st``, ``2nd``, ``11th``: the place as the foot of the sheet writes it."""
+        if self.place is None:
+            return ""
+        place = self.place
+        suffix = (
+            "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+        )
+        return f"{place}{suffix}"
+
+
+def sheet_page(*, table: Table) -> dict[str, Any]:
+    """The score sheet shaped for the page: players by seat, one row per hand
+    (move logs replayed into tricks by the engine), places once complete.
+
+    Queries: those of :func:`league.selectors.score_sheet` (three), whatever
+    the number of hands; ``table`` comes from :func:`league.selectors.sheet_table`.
+    """
+    rules = selectors.table_rules(table)
+    sheet = selectors.score_sheet(table=table, rules=rules)
+    league = table.round.event.league
+    seatings = list(table.seatings.all())
+    names = [seating.player.name for seating in seatings]
+    players = [
+        SheetPlayer(
+            player_id=seating.player_id,
+            name=seating.player.name,
+            total=table.totals[seating.seat],
+            place=seating.place if table.complete else None,
+            winner=table.complete and seating.place == 1,
+        )
+        for seating in seatings
+    ]
+    hands = [_sheet_hand(hand, names, rules) for hand in sheet["hands"]]
+    next_hand = sheet["next_hand"]
+    return {
+        "table": table,
+        "league": league,
+        "event": table.round.event,
+        "status": selectors.table_status(table),
+        "bluke": league.game == Game.BLUKE,
+        "players": players,
+        "winners": [player.name for player in players if player.winner],
+        "hands": hands,
+        "next_hand": next_hand,
+        "next_dealer": names[next_hand["dealer"]] if next_hand is not None else None,
+        "schedule": len(rules.schedule) if isinstance(rules, games.Bluke) else None,
+        "start": games.GameTally(rules, first_dealer=table.first_dealer).totals,
+    }
+
+
+def _sheet_hand(hand: Hand, names: list[str], rules: games.Bluke | games.BuckEuchre) -> SheetHand:
+    bluke = isinstance(rules, games.Bluke)
+    lines = [
+        SheetLine(
+            bid=line.bid,
+            tricks=line.tricks,
+            total=line.total,
+            dropped=line.dropped,
+            maker=hand.maker == line.seat,
+            # The engine scored the hand: in Bluke a made bid scores at least
+            # 10, a missed one less than 0, so the stored points tell.
+            made=line.points > 0 if bluke else None,
+        )
+        for line in hand.seats.all()
+    ]
+    turn_up = tricks = None
+    if hand.is_move_log:
+        turn_up = card_label(games.card(hand.record["turn_up"]))
+        tricks = _played_tricks(hand, names, rules)
+    return SheetHand(
+        number=hand.number,
+        cards=hand.cards,
+        dealer=names[hand.dealer],
+        trump=suit_label(hand.trump) if hand.trump else None,
+        call=None if bluke else _call(hand, names),
+        drops=[names[seat] for seat in hand.drops],
+        takes_all=names[hand.takes_all] if hand.takes_all is not None else None,
+        is_move_log=hand.is_move_log,
+        lines=lines,
+        turn_up=turn_up,
+        tricks=tricks,
+    )
+
+
+def _call(hand: Hand, names: list[str]) -> str:
+    """Who made trump in a Buck Euchre hand: a trump without a maker is a
+    turned-up club (which is trump with no one making it)."""
+    if hand.maker is not None:
+        return f"made by {names[hand.maker]}"
+    return "club turned up" if hand.trump else "nobody made it"
+
+
+def _played_tricks(
+    hand: Hand, names: list[str], rules: games.Bluke | games.BuckEuchre
+) -> list[SheetTrick] | None:
+    try:
+        replayed = games.replay_tricks(rules, hand.record, dealer=hand.dealer)
+    except games.RecordError:
+        return None  # stored before a rules change; the scores stand as stored
+    return [
+        SheetTrick(
+            number=number,
+            leader=names[trick.leader],
+            plays=[
+                SheetPlay(player=names[seat], card=card_label(card)) for seat, card in trick.plays
+            ],
+            winner=names[trick.winner],
+        )
+        for number, trick in enumerate(replayed, start=1)
+    ]
