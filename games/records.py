@@ -130,9 +130,25 @@ def evaluate_hand(record: Mapping[str, Any]) -> HandResult:
             )
         rules = _rules(name, players, options)
     dealer = _int(record["dealer"], "dealer")
+    _check_dealer(rules, dealer)
+    return _evaluate_hand_body(rules, record, dealer=dealer, cards=None)
+
+
+def _check_dealer(rules: RulesT, dealer: int) -> None:
     if not 0 <= dealer < rules.players:
         raise InvalidRecord("invalid", f"dealer {_shown(dealer)} is not a seat of {rules.players}")
-    return _evaluate_hand_body(rules, record, dealer=dealer, cards=None)
+
+
+def _check_in_game_header(rules: RulesT, record: Mapping[str, Any], *, dealer: int) -> None:
+    """A hand in a game may repeat ``game`` and ``dealer`` but must not
+    contradict them; its other fields are those of its form."""
+    _check_fields(record, *_IN_GAME_FIELDS[rules.name, "deal" in record])
+    if "game" in record and record["game"] != rules.name:
+        raise InvalidRecord("invalid", f"a hand of {rules.name} says game {_shown(record['game'])}")
+    if "dealer" in record and _int(record["dealer"], "dealer") != dealer:
+        raise InvalidRecord(
+            "invalid", f"the dealer of this hand is seat {dealer}, not {_shown(record['dealer'])}"
+        )
 
 
 def _evaluate_hand_body(
@@ -254,15 +270,8 @@ def replay_tricks(rules: RulesT, record: object, *, dealer: int) -> tuple[Trick,
     """
     if not isinstance(record, dict) or "deal" not in record:
         raise InvalidRecord("invalid", "only a move log (with a deal) has tricks to replay")
-    _check_fields(record, *_IN_GAME_FIELDS[rules.name, True])
-    if not 0 <= dealer < rules.players:
-        raise InvalidRecord("invalid", f"dealer {_shown(dealer)} is not a seat of {rules.players}")
-    if "game" in record and record["game"] != rules.name:
-        raise InvalidRecord("invalid", f"a hand of {rules.name} says game {_shown(record['game'])}")
-    if "dealer" in record and _int(record["dealer"], "dealer") != dealer:
-        raise InvalidRecord(
-            "invalid", f"the dealer of this hand is seat {dealer}, not {_shown(record['dealer'])}"
-        )
+    _check_dealer(rules, dealer)
+    _check_in_game_header(rules, record, dealer=dealer)
     if isinstance(rules, Bluke):
         hand: BlukeHand | BuckEuchreHand = _replayed_bluke(rules, record, dealer=dealer, cards=None)
     else:
@@ -349,28 +358,13 @@ class GameTally:
             raise InvalidRecord("invalid", f"a hand is a JSON object, not {_kind(record)}")
         cards = self.next_hand_size
         dealer = self.next_dealer
-        self._check_header(record, dealer=dealer, cards=cards)
+        _check_in_game_header(rules, record, dealer=dealer)
         result = _evaluate_hand_body(rules, record, dealer=dealer, cards=cards)
         self.hands.append(result)
         self.hands_played += 1
         self.totals = [t + p for t, p in zip(self.totals, result.points, strict=True)]
         self._update_completion(result)
         return result
-
-    def _check_header(self, record: Mapping[str, Any], *, dealer: int, cards: int | None) -> None:
-        """A hand in a game may repeat ``game``, ``dealer`` and ``cards`` but
-        must not contradict them; its other fields are those of its form."""
-        rules = self.rules
-        _check_fields(record, *_IN_GAME_FIELDS[rules.name, "deal" in record])
-        if "game" in record and record["game"] != rules.name:
-            raise InvalidRecord(
-                "invalid", f"a hand of {rules.name} says game {_shown(record['game'])}"
-            )
-        if "dealer" in record and _int(record["dealer"], "dealer") != dealer:
-            raise InvalidRecord(
-                "invalid",
-                f"the dealer of this hand is seat {dealer}, not {_shown(record['dealer'])}",
-            )
 
     def _update_completion(self, result: HandResult) -> None:
         rules = self.rules
