@@ -144,8 +144,10 @@ def create_data(spec: dict[str, int]) -> dict[str, Any]:
 
     import games
     from games.bots import bot_game
-    from league import services
     from league.models import Game, Table
+    from league.services.clubs import club_create, player_create
+    from league.services.fixtures import event_create, league_create, table_create
+    from league.services.results import hand_submit
 
     fresh, sheets, seats = spec["fresh"], spec["sheet_tables"], spec["players"]
     with transaction.atomic():
@@ -153,11 +155,11 @@ def create_data(spec: dict[str, int]) -> dict[str, Any]:
             username="bench-organiser", password=secrets.token_urlsafe(20)
         )
         token = Token.objects.create(user=user)
-        club = services.club_create_by(user=user, name="Benchmark Club")
-        league = services.league_create(club=club, name="Benchmark Bluke", game=Game.BLUKE)
-        players = [services.player_create(club=club, name=f"Player {n}") for n in range(seats)]
+        club = club_create(organiser=user, name="Benchmark Club")
+        league = league_create(club=club, name="Benchmark Bluke", game=Game.BLUKE)
+        players = [player_create(club=club, name=f"Player {n}") for n in range(seats)]
         per_round = seats // 4
-        event = services.event_create(
+        event = event_create(
             league=league,
             name="Benchmark night",
             date=datetime.date(2026, 9, 3),
@@ -167,7 +169,7 @@ def create_data(spec: dict[str, int]) -> dict[str, Any]:
         for round_ in event.rounds.order_by("number"):
             for number in range(min(per_round, fresh + sheets - len(tables))):
                 tables.append(
-                    services.table_create(
+                    table_create(
                         round=round_,
                         number=number + 1,
                         players=players[4 * number : 4 * number + 4],
@@ -178,7 +180,7 @@ def create_data(spec: dict[str, int]) -> dict[str, Any]:
         for table in tables[fresh:]:
             hands = bot_game(rules, first_dealer=table.first_dealer, seed=table.pk)
             for record in hands[: spec["sheet_hands"]]:
-                services.hand_submit(table=table, record=record)
+                hand_submit(table=table, record=record)
     return {
         "token": token.key,
         "fresh": [(table.pk, table.first_dealer) for table in tables[:fresh]],

@@ -3,12 +3,14 @@
 Three levels, each usable on its own:
 
 - Rules and state, in the spirit of OpenSpiel: a game object holds the
-  immutable rules (:class:`Bluke`, :class:`BuckEuchre`); ``new_hand()`` gives
-  a hand state with ``legal_actions()``, ``apply_action()``,
-  ``is_terminal()`` and ``result()``.
+  immutable rules (:class:`Bluke`, :class:`BuckEuchre`; :data:`Rules` is
+  the type of either); ``new_hand()`` gives a hand state with
+  ``legal_actions()``, ``apply_action()``, ``is_terminal()`` and
+  ``result()``.
 - Records: :func:`check_record` replays or checks one JSON hand or game
   record and returns the answer object; :func:`evaluate_record` returns a
   :class:`HandResult` or :class:`GameResult`, or raises :class:`RecordError`.
+  A :class:`GameTally` adds a game's hands one at a time.
 - The command line: ``python -m games check [FILE ...]``.
 
 Example::
@@ -27,7 +29,6 @@ from games.buck_euchre import BuckEuchre, BuckEuchreHand
 from games.cards import ALL_CARDS, BLUKE_DECK, EUCHRE_DECK, Card, Suit, card, cards
 from games.errors import ERROR_CODES, IllegalMove, InvalidRecord, RecordError
 from games.records import (
-    GameTally,
     check_record,
     evaluate_game,
     evaluate_hand,
@@ -37,6 +38,8 @@ from games.records import (
     rules_for,
 )
 from games.results import GameResult, HandResult, Trick
+from games.rules import Rules
+from games.tally import GameTally
 
 __all__ = [
     "ALL_CARDS",
@@ -54,6 +57,7 @@ __all__ = [
     "IllegalMove",
     "InvalidRecord",
     "RecordError",
+    "Rules",
     "Suit",
     "Trick",
     "card",

@@ -13,9 +13,9 @@ from enum import StrEnum
 from typing import ClassVar, Final, Literal
 
 from games.cards import ALL_CARDS, BLUKE_DECK, HI_BLUKE, LO_BLUKE, Card, Suit
-from games.errors import IllegalMove, InvalidRecord, shown
+from games.errors import IllegalMove, InvalidRecord, check_seat, shown
 from games.results import HandResult
-from games.tricks import TrickPlay, TrickRules, clockwise, dealt_hands, mask_of
+from games.tricks import TrickPlay, TrickRules, check_tricks_taken, clockwise, dealt_hands, mask_of
 
 NAME: Final = "bluke"
 MIN_PLAYERS: Final = 2
@@ -122,13 +122,7 @@ class Bluke:
         _check_bid_count(bids, n)
         for seat, bid in enumerate(bids):
             _check_bid(seat, bid, cards)
-        if len(tricks) != n:
-            raise InvalidRecord("bad_tricks", f"tricks has {len(tricks)} entries for {n} seats")
-        for seat, took in enumerate(tricks):
-            if not 0 <= took <= cards:
-                raise InvalidRecord(
-                    "bad_tricks", f"seat {seat} took {shown(took)} tricks of {cards}", seat=seat
-                )
+        check_tricks_taken(tricks, players=n, cards=cards)
         if sum(tricks) != cards:
             raise InvalidRecord(
                 "bad_tricks", f"tricks add up to {shown(sum(tricks))}, not the {cards} cards dealt"
@@ -160,8 +154,7 @@ class BlukeHand:
         self, game: Bluke, *, dealer: int, deal: Sequence[Sequence[Card]], turn_up: Card
     ) -> None:
         n = game.players
-        if not 0 <= dealer < n:
-            raise InvalidRecord("invalid", f"dealer {shown(dealer)} is not a seat of {n}")
+        check_seat(dealer, n, field="dealer")
         hands = _check_deal(game, deal, turn_up)
         self.game = game
         self.dealer = dealer

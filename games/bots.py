@@ -13,10 +13,11 @@ from typing import Any
 
 from games.bluke import Bluke, BlukeHand
 from games.bluke import Phase as BlukePhase
-from games.buck_euchre import BuckEuchre, BuckEuchreHand
+from games.buck_euchre import BuckEuchreHand
 from games.buck_euchre import Phase as BuckPhase
 from games.cards import Card, Suit
-from games.records import GameTally
+from games.rules import Rules
+from games.tally import GameTally
 
 
 def _strength(card: Card, trump: Suit | None) -> int:
@@ -131,7 +132,7 @@ class SimpleBot:
 
 
 def bot_game(
-    rules: Bluke | BuckEuchre, *, first_dealer: int, seed: int, max_hands: int = 200
+    rules: Rules, *, first_dealer: int, seed: int, max_hands: int = 200
 ) -> list[dict[str, Any]]:
     """The hands of a whole game played by :class:`SimpleBot`, as move logs
     (Buck Euchre stops after ``max_hands`` if nobody has won by then)."""

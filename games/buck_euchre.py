@@ -14,9 +14,9 @@ from enum import StrEnum
 from typing import ClassVar, Final, Literal
 
 from games.cards import EUCHRE_DECK, Card, Suit
-from games.errors import IllegalMove, InvalidRecord, shown, shown_card
+from games.errors import IllegalMove, InvalidRecord, check_seat, shown, shown_card
 from games.results import HandResult
-from games.tricks import TrickPlay, TrickRules, clockwise, dealt_hands, mask_of
+from games.tricks import TrickPlay, TrickRules, check_tricks_taken, clockwise, dealt_hands, mask_of
 
 NAME: Final = "buck_euchre"
 PLAYERS: Final = 4
@@ -59,7 +59,7 @@ class BuckEuchre:
     def __post_init__(self) -> None:
         if self.players != PLAYERS:
             raise InvalidRecord(
-                "invalid", f"Buck Euchre is for 4 players, not {shown(self.players)}"
+                "invalid", f"Buck Euchre is for {PLAYERS} players, not {shown(self.players)}"
             )
 
     @property
@@ -79,7 +79,8 @@ class BuckEuchre:
         """A shuffled deal of five cards a seat, and the turned-up card."""
         pack = sorted(EUCHRE_DECK, key=lambda c: c.index)
         rng.shuffle(pack)
-        return [pack[s * HAND_SIZE : (s + 1) * HAND_SIZE] for s in range(PLAYERS)], pack[20]
+        hands = [pack[s * HAND_SIZE : (s + 1) * HAND_SIZE] for s in range(PLAYERS)]
+        return hands, pack[PLAYERS * HAND_SIZE]  # the card after the deal is turned up
 
     def score_results(
         self,
@@ -90,13 +91,13 @@ class BuckEuchre:
         tricks: Sequence[int],
     ) -> HandResult:
         """Check a hand given as results only and score it."""
-        if maker is not None and not 0 <= maker < PLAYERS:
-            raise InvalidRecord("invalid", f"maker {shown(maker)} is not a seat of 4")
+        if maker is not None:
+            check_seat(maker, PLAYERS, field="maker")
         if trump is None and maker is not None:
             raise InvalidRecord(
                 "bad_call", f"seat {maker} cannot be maker of a hand with no trump", seat=maker
             )
-        if trump not in (None, Suit.CLUBS) and maker is None:
+        if trump is not None and trump is not Suit.CLUBS and maker is None:
             raise InvalidRecord(
                 "bad_call",
                 f"trump is {trump.word} but nobody made it: only a turned-up club "
@@ -105,19 +106,7 @@ class BuckEuchre:
         dropped = _check_drops(
             drops, club_turned=trump is Suit.CLUBS and maker is None, maker=maker
         )
-        if len(tricks) != PLAYERS:
-            raise InvalidRecord("bad_tricks", f"tricks has {len(tricks)} entries for 4 seats")
-        for seat, took in enumerate(tricks):
-            if not 0 <= took <= HAND_SIZE:
-                raise InvalidRecord(
-                    "bad_tricks", f"seat {seat} took {shown(took)} tricks of 5", seat=seat
-                )
-            if seat in dropped and took:
-                raise InvalidRecord(
-                    "bad_tricks",
-                    f"seat {seat} dropped out but took {shown(took)} tricks",
-                    seat=seat,
-                )
+        check_tricks_taken(tricks, players=PLAYERS, cards=HAND_SIZE, dropped=dropped)
         playing = [s for s in range(PLAYERS) if s not in dropped]
         expected = HAND_SIZE if playing else 0
         if sum(tricks) != expected:
@@ -133,8 +122,7 @@ class BuckEuchreHand:
     def __init__(
         self, game: BuckEuchre, *, dealer: int, deal: Sequence[Sequence[Card]], turn_up: Card
     ) -> None:
-        if not 0 <= dealer < PLAYERS:
-            raise InvalidRecord("invalid", f"dealer {shown(dealer)} is not a seat of 4")
+        check_seat(dealer, PLAYERS, field="dealer")
         self.hands = _check_deal(deal, turn_up)
         self.game = game
         self.dealer = dealer
@@ -247,6 +235,7 @@ class BuckEuchreHand:
             self._phase = Phase.DISCARD
             self._turn = self.dealer
             return
+        assert isinstance(normal, Suit)  # neither a pass nor an order: a suit named
         if round_one:
             raise IllegalMove(
                 "bad_call",
@@ -382,8 +371,7 @@ def _check_drops(seats: Sequence[int], *, club_turned: bool, maker: int | None) 
     """The seats that drop, once known to be distinct seats allowed to drop."""
     dropped: set[int] = set()
     for seat in seats:
-        if type(seat) is not int or not 0 <= seat < PLAYERS:
-            raise InvalidRecord("bad_drop", f"drops holds {shown(seat)}, which is not a seat of 4")
+        check_seat(seat, PLAYERS, field="drops", code="bad_drop", listed=True)
         if seat in dropped:
             raise InvalidRecord("bad_drop", f"seat {seat} drops twice", seat=seat)
         if club_turned:
@@ -398,11 +386,11 @@ def _check_drops(seats: Sequence[int], *, club_turned: bool, maker: int | None) 
 
 def _check_deal(deal: Sequence[Sequence[Card]], turn_up: Card) -> list[set[Card]]:
     if len(deal) != PLAYERS:
-        raise InvalidRecord("bad_deal", f"deal has {len(deal)} hands for 4 players")
+        raise InvalidRecord("bad_deal", f"deal has {len(deal)} hands for {PLAYERS} players")
     for seat, dealt in enumerate(deal):
         if len(dealt) != HAND_SIZE:
             raise InvalidRecord(
-                "bad_deal", f"seat {seat} was dealt {len(dealt)} cards, not 5", seat=seat
+                "bad_deal", f"seat {seat} was dealt {len(dealt)} cards, not {HAND_SIZE}", seat=seat
             )
     dealt_hands(deal, turn_up, deck=_DECK_MASK, deck_name="Buck Euchre")
     return [set(dealt) for dealt in deal]

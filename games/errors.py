@@ -81,6 +81,23 @@ class IllegalMove(RecordError):
     """An action the rules do not allow in the position where it was made."""
 
 
+def check_seat(
+    value: object, players: int, *, field: str, code: str = "invalid", listed: bool = False
+) -> int:
+    """``value`` itself if it is a seat at a table of ``players``: an integer
+    (not a bool) from 0 to ``players - 1``.
+
+    Otherwise raises :class:`InvalidRecord` with ``code`` and the message
+    ``"<field> <value> is not a seat of <players>"``, or, when ``listed``
+    (``value`` is an entry of the array ``field``),
+    ``"<field> holds <value>, which is not a seat of <players>"``.
+    """
+    if type(value) is int and 0 <= value < players:
+        return value
+    subject = f"{field} holds {shown(value)}, which" if listed else f"{field} {shown(value)}"
+    raise InvalidRecord(code, f"{subject} is not a seat of {players}")
+
+
 def kind(value: object) -> str:
     """What sort of JSON value ``value`` is, for messages: ``"an array"``."""
     return {

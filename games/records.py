@@ -21,17 +21,13 @@ from games import bluke, buck_euchre
 from games.bluke import Bluke, BlukeHand
 from games.buck_euchre import BuckEuchre, BuckEuchreHand
 from games.cards import CARD_BY_CODE, Card, Suit
-from games.errors import IllegalMove, InvalidRecord, RecordError
+from games.errors import IllegalMove, InvalidRecord, RecordError, check_seat
 from games.errors import kind as _kind
 from games.errors import shown as _shown
 from games.errors import shown_card as _shown_card
-from games.limits import (
-    MAX_BUCK_EUCHRE_HANDS,
-    MAX_RECORD_CHARS,
-)
-from games.results import GameResult, HandResult, Trick, competition_ranks
-
-GAMES = (bluke.NAME, buck_euchre.NAME)
+from games.limits import MAX_RECORD_CHARS
+from games.results import GameResult, HandResult, Trick
+from games.rules import GAME_NAMES, Rules
 
 
 def _fields(required: str, optional: str = "") -> tuple[frozenset[str], frozenset[str]]:
@@ -59,7 +55,8 @@ _GAME_FIELDS = {
     buck_euchre.NAME: _fields("game first_dealer hands", "players options"),
 }
 
-RulesT = Bluke | BuckEuchre
+_GAME_CHOICES = " or ".join(repr(name) for name in GAME_NAMES)
+"""The known games as a message lists them: ``'bluke' or 'buck_euchre'``."""
 
 
 # -- entry points ------------------------------------------------------------
@@ -119,27 +116,38 @@ def evaluate_hand(record: Mapping[str, Any]) -> HandResult:
     _check_fields(record, *_STANDALONE_FIELDS[name, form])
     options = _options(record.get("options", {}))
     if name == buck_euchre.NAME:
-        rules: RulesT = _rules(name, buck_euchre.PLAYERS, options)
+        rules: Rules = _rules(name, buck_euchre.PLAYERS, options)
     else:
-        players = len(_list(record["deal"] if form else record["bids"], "deal" if form else "bids"))
+        # A Bluke hand does not state its players: they are the seats dealt
+        # or, for results only, the seats that bid.
+        field = "deal" if form else "bids"
+        players = len(_list(record[field], field))
         if not bluke.MIN_PLAYERS <= players <= bluke.MAX_PLAYERS:
-            field = "deal" if form else "bids"
             raise InvalidRecord(
                 "bad_deal" if form else "bad_bid",
-                f"{field} has {players} seats: Bluke is for 2 to 15 players",
+                f"{field} has {players} seats: "
+                f"Bluke is for {bluke.MIN_PLAYERS} to {bluke.MAX_PLAYERS} players",
             )
         rules = _rules(name, players, options)
-    dealer = _int(record["dealer"], "dealer")
-    _check_dealer(rules, dealer)
+    dealer = check_seat(_int(record["dealer"], "dealer"), rules.players, field="dealer")
     return _evaluate_hand_body(rules, record, dealer=dealer, cards=None)
 
 
-def _check_dealer(rules: RulesT, dealer: int) -> None:
-    if not 0 <= dealer < rules.players:
-        raise InvalidRecord("invalid", f"dealer {_shown(dealer)} is not a seat of {rules.players}")
+def evaluate_game_hand(
+    rules: Rules, record: Mapping[str, Any], *, dealer: int, cards: int | None
+) -> HandResult:
+    """The result of one hand of a game, in either form.
+
+    ``dealer`` is the seat whose turn it is to deal and ``cards`` the hand
+    size the game's schedule requires (Bluke; ``None`` for Buck Euchre). The
+    hand may repeat the game's ``game`` and ``dealer`` but not contradict
+    them. Raises :class:`RecordError` for a hand the engine refuses.
+    """
+    _check_in_game_header(rules, record, dealer=dealer)
+    return _evaluate_hand_body(rules, record, dealer=dealer, cards=cards)
 
 
-def _check_in_game_header(rules: RulesT, record: Mapping[str, Any], *, dealer: int) -> None:
+def _check_in_game_header(rules: Rules, record: Mapping[str, Any], *, dealer: int) -> None:
     """A hand in a game may repeat ``game`` and ``dealer`` but must not
     contradict them; its other fields are those of its form."""
     _check_fields(record, *_IN_GAME_FIELDS[rules.name, "deal" in record])
@@ -152,7 +160,7 @@ def _check_in_game_header(rules: RulesT, record: Mapping[str, Any], *, dealer: i
 
 
 def _evaluate_hand_body(
-    rules: RulesT, record: Mapping[str, Any], *, dealer: int, cards: int | None
+    rules: Rules, record: Mapping[str, Any], *, dealer: int, cards: int | None
 ) -> HandResult:
     """A hand's result once the game, players and dealer are known.
 
@@ -257,7 +265,7 @@ def _replay_plays(hand: BlukeHand | BuckEuchreHand, plays: object) -> None:
         )
 
 
-def replay_tricks(rules: RulesT, record: object, *, dealer: int) -> tuple[Trick, ...]:
+def replay_tricks(rules: Rules, record: object, *, dealer: int) -> tuple[Trick, ...]:
     """The tricks of a move-log hand of a game, card by card: who led each,
     the cards in the order played with the seat that played each, and who won.
 
@@ -270,7 +278,7 @@ def replay_tricks(rules: RulesT, record: object, *, dealer: int) -> tuple[Trick,
     """
     if not isinstance(record, dict) or "deal" not in record:
         raise InvalidRecord("invalid", "only a move log (with a deal) has tricks to replay")
-    _check_dealer(rules, dealer)
+    check_seat(dealer, rules.players, field="dealer")
     _check_in_game_header(rules, record, dealer=dealer)
     if isinstance(rules, Bluke):
         hand: BlukeHand | BuckEuchreHand = _replayed_bluke(rules, record, dealer=dealer, cards=None)
@@ -289,6 +297,10 @@ def replay_tricks(rules: RulesT, record: object, *, dealer: int) -> tuple[Trick,
 
 def evaluate_game(record: Mapping[str, Any]) -> GameResult:
     """The result of a whole game record (complete or still in progress)."""
+    # Imported here: the tally reads each hand with evaluate_game_hand above,
+    # so games.tally imports this module.
+    from games.tally import GameTally
+
     name = _game_name(record)
     _check_fields(record, *_GAME_FIELDS[name])
     players = _int(record.get("players", buck_euchre.PLAYERS), "players")
@@ -304,125 +316,32 @@ def evaluate_game(record: Mapping[str, Any]) -> GameResult:
     return tally.result()
 
 
-class GameTally:
-    """A game's running totals as its hands are added in order.
-
-    A service that stores games resumes a tally from what it stored: the
-    number of hands already played and the totals after them (the game must
-    not be complete yet).
-    """
-
-    def __init__(
-        self,
-        rules: RulesT,
-        *,
-        first_dealer: int,
-        hands_played: int = 0,
-        totals: Sequence[int] | None = None,
-    ) -> None:
-        if not 0 <= first_dealer < rules.players:
-            raise InvalidRecord(
-                "invalid", f"first_dealer {_shown(first_dealer)} is not a seat of {rules.players}"
-            )
-        self.rules = rules
-        self.first_dealer = first_dealer
-        self.hands_played = hands_played
-        self.hands: list[HandResult] = []
-        """The results of the hands added to this tally."""
-        start = buck_euchre.STARTING_SCORE if isinstance(rules, BuckEuchre) else 0
-        self.totals = list(totals) if totals is not None else [start] * rules.players
-        self.winner: int | None = None
-        self.complete = False
-
-    @property
-    def next_dealer(self) -> int:
-        return (self.first_dealer + self.hands_played) % self.rules.players
-
-    @property
-    def next_hand_size(self) -> int | None:
-        """Cards a seat in the next hand (Bluke), or ``None`` past the schedule
-        or for Buck Euchre, whose hands are always five cards."""
-        if isinstance(self.rules, Bluke) and self.hands_played < len(self.rules.schedule):
-            return self.rules.schedule[self.hands_played]
-        return None
-
-    def add(self, record: object) -> HandResult:
-        """Check the next hand of the game (either form) and add its points."""
-        index = self.hands_played
-        rules = self.rules
-        if self.complete or (isinstance(rules, Bluke) and index >= len(rules.schedule)):
-            raise InvalidRecord("game_over", f"the game was over after hand {index - 1}")
-        if isinstance(rules, BuckEuchre) and index >= MAX_BUCK_EUCHRE_HANDS:
-            raise InvalidRecord("too_large", f"a game has at most {MAX_BUCK_EUCHRE_HANDS} hands")
-        if not isinstance(record, dict):
-            raise InvalidRecord("invalid", f"a hand is a JSON object, not {_kind(record)}")
-        cards = self.next_hand_size
-        dealer = self.next_dealer
-        _check_in_game_header(rules, record, dealer=dealer)
-        result = _evaluate_hand_body(rules, record, dealer=dealer, cards=cards)
-        self.hands.append(result)
-        self.hands_played += 1
-        self.totals = [t + p for t, p in zip(self.totals, result.points, strict=True)]
-        self._update_completion(result)
-        return result
-
-    def _update_completion(self, result: HandResult) -> None:
-        rules = self.rules
-        if isinstance(rules, Bluke):
-            self.complete = self.hands_played == len(rules.schedule)
-            return
-        if result.takes_all is not None:
-            self.winner = result.takes_all
-        else:
-            lowest = min(self.totals)
-            if lowest <= 0 and self.totals.count(lowest) == 1:
-                self.winner = self.totals.index(lowest)
-        self.complete = self.winner is not None
-
-    def ranks(self) -> tuple[int, ...] | None:
-        """Places of a complete game: 1 = best, equal scores share."""
-        if not self.complete:
-            return None
-        if isinstance(self.rules, Bluke):
-            return competition_ranks([-t for t in self.totals])
-        winner = self.winner
-        others = [t for s, t in enumerate(self.totals) if s != winner]
-        return tuple(
-            1 if seat == winner else 2 + sum(1 for o in others if o < total)
-            for seat, total in enumerate(self.totals)
-        )
-
-    def result(self) -> GameResult:
-        return GameResult(
-            game=self.rules.name,
-            totals=tuple(self.totals),
-            complete=self.complete,
-            ranks=self.ranks(),
-            hands=tuple(self.hands),
-        )
-
-
 # -- fields ------------------------------------------------------------------
 
 
 def _game_name(record: Mapping[str, Any]) -> str:
     if "game" not in record:
         raise InvalidRecord("invalid", "missing field 'game'")
-    name = record["game"]
-    if not isinstance(name, str) or name not in GAMES:
-        raise InvalidRecord("invalid", f"game must be 'bluke' or 'buck_euchre', not {_shown(name)}")
+    return _known_game(record["game"])
+
+
+def _known_game(name: object) -> str:
+    """``name`` if it names a game the engine knows; raises
+    :class:`InvalidRecord` otherwise."""
+    if not isinstance(name, str) or name not in GAME_NAMES:
+        raise InvalidRecord("invalid", f"game must be {_GAME_CHOICES}, not {_shown(name)}")
     return name
 
 
-def rules_for(name: object, players: object, options: object = None) -> RulesT:
+def rules_for(name: object, players: object, options: object = None) -> Rules:
     """The rules for a game name, a number of players and options as a record
     spells them; raises :class:`InvalidRecord` for anything not allowed."""
-    if not isinstance(name, str) or name not in GAMES:
-        raise InvalidRecord("invalid", f"game must be 'bluke' or 'buck_euchre', not {_shown(name)}")
-    return _rules(name, _int(players, "players"), _options({} if options is None else options))
+    return _rules(
+        _known_game(name), _int(players, "players"), _options({} if options is None else options)
+    )
 
 
-def _rules(name: str, players: int, options: dict[str, Any]) -> RulesT:
+def _rules(name: str, players: int, options: dict[str, Any]) -> Rules:
     """The rules object for a game, players and options (cached: records
     repeat the same few)."""
     # The key carries each value's type: True == 1 == 1.0 in Python, but
@@ -435,11 +354,11 @@ def _rules(name: str, players: int, options: dict[str, Any]) -> RulesT:
 
 
 @functools.lru_cache(maxsize=256)
-def _cached_rules(name: str, players: int, options: tuple[tuple[str, type, Any], ...]) -> RulesT:
+def _cached_rules(name: str, players: int, options: tuple[tuple[str, type, Any], ...]) -> Rules:
     return _make_rules(name, players, {option: value for option, _, value in options})
 
 
-def _make_rules(name: str, players: int, options: dict[str, Any]) -> RulesT:
+def _make_rules(name: str, players: int, options: dict[str, Any]) -> Rules:
     if name == bluke.NAME:
         unknown = set(options) - {"bluke_lead", "max_cards"}
         if unknown:

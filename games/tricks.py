@@ -1,5 +1,6 @@
 """Trick-taking mechanics shared by every game: checking a deal, turn order,
-following suit, and who wins a trick.
+following suit, who wins a trick, and checking the tricks a hand given as
+results says each seat took.
 
 A game describes how its cards behave once trump is known with a
 :class:`TrickRules` (which suit each card counts as, which suit a lead
@@ -15,7 +16,7 @@ card played and it is the engine's hot path.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import Final, cast
 
 from games.cards import ALL_CARDS, Card, Suit
@@ -75,6 +76,29 @@ def dealt_hands(
             "duplicate_card", f"the turned-up {turn_up} is also dealt", card=turn_up.code
         )
     return masks
+
+
+def check_tricks_taken(
+    tricks: Sequence[int], *, players: int, cards: int, dropped: Container[int] = ()
+) -> None:
+    """Check the tricks each seat took in a hand given as results: one count a
+    seat, each from 0 to the ``cards`` dealt a seat, and none for a seat that
+    ``dropped`` out (Buck Euchre). The total is the game's to check.
+
+    Raises ``bad_tricks`` for the first fault, seat by seat; the values are
+    known to be integers.
+    """
+    if len(tricks) != players:
+        raise InvalidRecord("bad_tricks", f"tricks has {len(tricks)} entries for {players} seats")
+    for seat, took in enumerate(tricks):
+        if not 0 <= took <= cards:
+            raise InvalidRecord(
+                "bad_tricks", f"seat {seat} took {shown(took)} tricks of {cards}", seat=seat
+            )
+        if seat in dropped and took:
+            raise InvalidRecord(
+                "bad_tricks", f"seat {seat} dropped out but took {shown(took)} tricks", seat=seat
+            )
 
 
 def _raise_first_bad_card(deal: Sequence[Sequence[Card]], deck: int, deck_name: str) -> None:

@@ -132,6 +132,15 @@ class Round(models.Model):
         return f"{self.event} round {self.number}"
 
 
+class TableStatus(models.TextChoices):
+    """How far a table's game has got: one vocabulary for the API (the
+    values) and the pages (the labels)."""
+
+    NOT_STARTED = "not_started", "Not started"
+    IN_PROGRESS = "in_progress", "In progress"
+    COMPLETE = "complete", "Complete"
+
+
 class Table(models.Model):
     """One table of a round, holding one game.
 
@@ -139,7 +148,7 @@ class Table(models.Model):
     the seat count to what that game allows. ``hands_played`` counts the
     stored hands, ``totals`` are the seats' running totals and ``version``
     grows with every change of results (for ``If-Match``); they change only
-    in :func:`league.services._results_change`, in one row update a hand.
+    in :mod:`league.services.results`, in one row update a change.
     """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
@@ -173,6 +182,12 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} table {self.number}"
+
+    @property
+    def status(self) -> TableStatus:
+        if self.complete:
+            return TableStatus.COMPLETE
+        return TableStatus.IN_PROGRESS if self.hands_played else TableStatus.NOT_STARTED
 
 
 class Seating(models.Model):

@@ -193,11 +193,12 @@ def _collector_skipping_what_exists() -> Iterator[None]:
         gc.unfreeze()
 
 
-Game = tuple[int, str, list[int], list[int]]
-"""A game to rate: table id, order key, player ids by seat, their places."""
+RatedGame = tuple[int, str, list[int], list[float]]
+"""A game to rate: table id, order key, player ids by seat, their places
+(whole numbers, typed as the ``ranks`` openskill's ``rate`` takes)."""
 
 
-def _games_replacing_history(scope: RatingScope, start: str) -> list[Game]:
+def _games_replacing_history(scope: RatingScope, start: str) -> list[RatedGame]:
     """Delete the scope's rating history from ``start`` on, and return its
     complete games from ``start`` on, in the order played.
 
@@ -225,12 +226,12 @@ def _games_replacing_history(scope: RatingScope, start: str) -> list[Game]:
         return _games_of(cursor, start)
 
 
-def _games_of(cursor: Any, start: str) -> list[Game]:
+def _games_of(cursor: Any, start: str) -> list[RatedGame]:
     """Group the seatings :func:`_games_replacing_history` selected into games."""
-    games: list[Game] = []
+    games: list[RatedGame] = []
     current = None
     players: list[int] = []
-    places: list[int] = []
+    places: list[float] = []
     while rows := cursor.fetchmany(20_000):
         for table_id, date, round_number, number, player, place in rows:
             if table_id != current:

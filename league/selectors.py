@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.utils import timezone
 
 import games
-from league import ratings
+from league import ratings, standings
 from league.models import (
     Club,
     Event,
@@ -25,6 +26,7 @@ from league.models import (
     Seating,
     Standing,
     Table,
+    TableStatus,
 )
 
 
@@ -48,9 +50,7 @@ def table_with_seatings(table_id: int) -> Table:
     return Table.objects.prefetch_related("seatings__player").get(pk=table_id)
 
 
-def score_sheet(
-    *, table: Table, rules: games.Bluke | games.BuckEuchre | None = None
-) -> dict[str, Any]:
+def score_sheet(*, table: Table, rules: games.Rules | None = None) -> dict[str, Any]:
     """A table's score sheet in three queries, whatever the number of hands.
 
     ``table`` must come with its round, event and league (``select_related``)
@@ -66,7 +66,7 @@ def score_sheet(
     return {"table": table, "hands": hands, "next_hand": next_hand}
 
 
-def table_rules(table: Table) -> games.Bluke | games.BuckEuchre:
+def table_rules(table: Table) -> games.Rules:
     """The rules the table's game is played by (no query: the league comes with the table)."""
     league = table.round.event.league
     return games.rules_for(league.game, table.players, league.options)
@@ -105,6 +105,60 @@ def rating_board(*, scope: RatingScope | None) -> dict[str, Any]:
         "provisional_below": ratings.PROVISIONAL_BELOW,
         "ratings": rows,
     }
+
+
+def club_game_scope(*, club: Club, game: str) -> RatingScope | None:
+    """The club-wide rating scope of ``game``, ``None`` before its first rated game."""
+    return RatingScope.objects.filter(club=club, game=game, league=None).first()
+
+
+def league_scope_of(*, league: League) -> RatingScope | None:
+    """The league's own rating scope, ``None`` before its first rated game (one query)."""
+    return RatingScope.objects.filter(league=league).first()
+
+
+def player_rating_history(
+    *, player: Player, league_id: int | None = None, game: str | None = None
+) -> list[RatingHistory]:
+    """The player's rating after each game, oldest first: in the league
+    ``league_id``, or club-wide in ``game`` (exactly one is given)."""
+    scopes = RatingScope.objects.filter(club_id=player.club_id)
+    if league_id is not None:
+        scope = scopes.filter(league_id=league_id).first()
+    else:
+        scope = scopes.filter(game=game, league=None).first()
+    return ratings.history_of(scope=scope, player=player) if scope is not None else []
+
+
+def standing_rows_stored(*, league: League, event: Event | None = None) -> list[dict[str, Any]]:
+    """The stored standings of a league (or one of its events), best first,
+    as rows with the player's name and when they were computed."""
+    return [
+        {
+            **{field: getattr(row, field) for field in standings.STORED_FIELDS},
+            "player_id": row.player_id,
+            "player_name": row.player.name,
+            "computed_at": row.computed_at,
+        }
+        for row in league_standings(league=league, event=event)
+    ]
+
+
+def standing_rows_between(
+    *,
+    league: League,
+    date_after: datetime.date | None = None,
+    date_before: datetime.date | None = None,
+) -> list[dict[str, Any]]:
+    """The standings of the league's games played in a date range, computed
+    now (they are not stored), in the rows of :func:`standing_rows_stored`."""
+    now = timezone.now()
+    return [
+        {**row, "player_name": row["name"], "computed_at": now}
+        for row in standings.standing_rows(
+            league=league, date_after=date_after, date_before=date_before
+        )
+    ]
 
 
 # -- the members' pages (league.web.pages) -------------------------------------------
@@ -157,20 +211,6 @@ class SeatLine:
     place: int | None
 
 
-class TableStatus(StrEnum):
-    """How far a table's game has got; the value is how the pages word it."""
-
-    COMPLETE = "complete"
-    IN_PROGRESS = "in progress"
-    NOT_STARTED = "not started"
-
-
-def table_status(table: Table) -> TableStatus:
-    if table.complete:
-        return TableStatus.COMPLETE
-    return TableStatus.IN_PROGRESS if table.hands_played else TableStatus.NOT_STARTED
-
-
 @dataclass(frozen=True)
 class TableLines:
     """A table of an event with its seats, in seat order."""
@@ -180,7 +220,7 @@ class TableLines:
 
     @property
     def status(self) -> TableStatus:
-        return table_status(self.table)
+        return self.table.status
 
 
 @dataclass(frozen=True)
@@ -296,8 +336,7 @@ def player_standings(*, player: Player) -> list[Standing]:
 
 def club_role(user: Any, club_id: int) -> str | None:
     """``user``'s role in the club (organiser or scorekeeper), ``None`` for no
-    role or an anonymous user. The API's access helpers and the web pages ask
-    the same question, so that both answer a user alike."""
+    role or an anonymous user (the question :mod:`league.access` asks)."""
     if not user.is_authenticated:
         return None
     return (
@@ -305,7 +344,7 @@ def club_role(user: Any, club_id: int) -> str | None:
     )
 
 
-def club_player(user: Any, club_id: int) -> bool:
+def is_club_player(user: Any, club_id: int) -> bool:
     """Whether ``user`` is linked to one of the club's players: a member of
     the club, though without a role unless :func:`club_role` says so."""
     return user.is_authenticated and Player.objects.filter(club_id=club_id, user=user).exists()
@@ -323,9 +362,7 @@ def sheet_seatings(*, table: Table) -> list[Seating]:
     return list(Seating.objects.filter(table=table).select_related("player").order_by("seat"))
 
 
-def sheet_next_hand(
-    *, table: Table, rules: games.Bluke | games.BuckEuchre | None = None
-) -> dict[str, int] | None:
+def sheet_next_hand(*, table: Table, rules: games.Rules | None = None) -> dict[str, int] | None:
     """The next hand's number, dealer and cards, from the table row alone (no
     query); ``None`` once the game is complete."""
     if table.complete:

@@ -43,8 +43,9 @@ def standing_rows(
         games &= Q(seatings__table__round__event__date__lte=date_before)
         hands &= Q(hand__table__round__event__date__lte=date_before)
 
-    rows = {
-        row["pk"]: row
+    # each row a plain dict, to be completed below with more keys than the query's
+    rows: dict[int, dict[str, Any]] = {
+        row["pk"]: dict(row)
         for row in Player.objects.filter(games)
         .annotate(
             games=Count("seatings", filter=games),

@@ -129,6 +129,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Two outputs have a "status": a table's and a leaderboard's; name each enum.
+    "ENUM_NAME_OVERRIDES": {
+        "TableStatusEnum": "league.models.TableStatus",
+        "LeaderboardStatusEnum": ["up_to_date", "pending"],
+    },
 }
 
 # Celery: without a broker, tasks run eagerly where they are dispatched.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
 from django import forms
 
@@ -11,12 +13,14 @@ from league.models import Event, League, Player, Round, Table
 class IdFilter(django_filters.NumberFilter):
     """An id: a whole number that fits a 64-bit column (SQLite refuses more)."""
 
-    field_class = forms.IntegerField
+    # A NumberFilter still (its schema, its validators) whose form field takes
+    # whole numbers only; the stubs give NumberFilter a DecimalField alone.
+    field_class = forms.IntegerField  # type: ignore[assignment]
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", 1)
         kwargs.setdefault("max_value", 2**63 - 1)
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
 
 
 class PlayerFilter(django_filters.FilterSet):

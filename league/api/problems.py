@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 import games
+from league.errors import Conflict, Forbidden, NotFound, PreconditionFailed, ServiceError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_BASE = "/api/problems/"
@@ -42,8 +43,6 @@ def problem_response(body: dict[str, Any]) -> Response:
 
 def _domain_problem(exc: Exception) -> dict[str, Any] | None:
     """The problem for an exception of the engine or the services, if it is one."""
-    from league.services import Conflict, PreconditionFailed, ServiceError
-
     if isinstance(exc, games.RecordError):
         engine = {k: v for k, v in exc.to_json().items() if k != "message"}
         return problem(
@@ -62,6 +61,10 @@ def _domain_problem(exc: Exception) -> dict[str, Any] | None:
             "Another change got there first; reload and try again.",
             kind="conflict",
         )
+    if isinstance(exc, NotFound):
+        return problem(404, HTTPStatus(404).phrase, "Not found.", kind="not-found")
+    if isinstance(exc, Forbidden):
+        return problem(403, HTTPStatus(403).phrase, exc.message, kind="permission-denied")
     if isinstance(exc, PreconditionFailed):
         return problem(412, HTTPStatus(412).phrase, exc.message, kind="stale-version")
     if isinstance(exc, Conflict):
@@ -84,9 +87,9 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         exc = exceptions.NotFound()
     domain = _domain_problem(exc)
     if domain is not None:
-        response = Response(domain, status=domain["status"])
-        _render_as_problem(response, context)
-        return response
+        answer = Response(domain, status=domain["status"])
+        _render_as_problem(answer, context)
+        return answer
     response = exception_handler(exc, context)
     if response is None:
         return None

@@ -20,6 +20,7 @@ from league.models import (
     Round,
     Seating,
     Table,
+    TableStatus,
 )
 
 # -- outputs ------------------------------------------------------------------
@@ -79,7 +80,7 @@ class SeatingOutput(serializers.ModelSerializer[Seating]):
 
 class TableOutput(serializers.ModelSerializer[Table]):
     seatings = SeatingOutput(many=True, read_only=True)
-    status = serializers.SerializerMethodField()
+    status = serializers.ChoiceField(choices=TableStatus.choices, read_only=True)
 
     class Meta:
         model = Table
@@ -94,9 +95,6 @@ class TableOutput(serializers.ModelSerializer[Table]):
             "version",
             "seatings",
         ]
-
-    def get_status(self, table: Table) -> str:
-        return "complete" if table.complete else "in_progress"
 
 
 class StandingOutput(serializers.Serializer[Any]):
@@ -185,7 +183,7 @@ def table_data(table: Table, seatings: Iterable[Seating]) -> dict[str, Any]:
         "game": table.game,
         "players": table.players,
         "first_dealer": table.first_dealer,
-        "status": "complete" if table.complete else "in_progress",
+        "status": table.status.value,
         "version": table.version,
         "seatings": [
             {
@@ -227,7 +225,7 @@ def hand_data(hand: Hand, lines: Iterable[HandSeat]) -> dict[str, Any]:
 class TableTotalsOutput(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     version = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["in_progress", "complete"])
+    status = serializers.ChoiceField(choices=TableStatus.choices)
     totals = serializers.ListField(child=serializers.IntegerField())
     places = serializers.ListField(
         child=serializers.IntegerField(), allow_null=True, help_text="null until complete"
@@ -254,7 +252,7 @@ def hand_submitted_data(change: Any) -> dict[str, Any]:
         "table": {
             "id": table.pk,
             "version": table.version,
-            "status": "complete" if table.complete else "in_progress",
+            "status": table.status.value,
             "totals": list(table.totals),
             "places": places,
         },
@@ -296,6 +294,10 @@ class RatingPointOutput(serializers.Serializer[Any]):
 class RatingHistoryOutput(serializers.Serializer[dict[str, Any]]):
     player = serializers.IntegerField()
     history = RatingPointOutput(many=True, help_text="the rating after each game, oldest first")
+
+
+class GameQuery(serializers.Serializer[dict[str, Any]]):
+    game = serializers.ChoiceField(choices=Game.choices)
 
 
 class ScopeQuery(serializers.Serializer[dict[str, Any]]):

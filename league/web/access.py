@@ -1,12 +1,10 @@
-"""Who may enter and correct results on the web pages.
+"""The pages' side of :mod:`league.access`: who may enter and correct results.
 
-The same rule as the API's (:mod:`league.api.access`), asked through the
-same role lookup (:func:`league.selectors.club_role`): scorekeepers and
-organisers of the table's club enter results. A signed-in user with nothing
-to do with the club is answered 404, as for a table that does not exist, so
-the pages reveal nothing to strangers; a member without the role (a user
-linked to one of the club's players) gets 403; anonymous users are sent to
-log in first.
+The rule is the API's, asked through the same helpers: a signed-in user with
+nothing to do with the club is answered 404, as for a table that does not
+exist, so the pages reveal nothing to strangers; a member without the role
+(a user linked to one of the club's players) gets a page saying who may;
+anonymous users are sent to log in first.
 """
 
 from __future__ import annotations
@@ -19,25 +17,17 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from league import selectors
-from league.api.access import RESULTS
+from league import access, selectors
+from league.errors import Forbidden, NotFound
 from league.models import Table
 
 P = ParamSpec("P")
 
 
-def _table_role(user: Any, table: Table) -> tuple[int, str | None]:
-    """The table's club and ``user``'s role in it (one query for a signed-in
-    user, none for an anonymous one): the sheet's links and the entry pages
-    must answer a user alike."""
-    club_id = table.round.event.league.club_id
-    return club_id, selectors.club_role(user, club_id)
-
-
 def may_enter_results(user: Any, table: Table) -> bool:
-    """Whether ``user`` may enter and correct the results of ``table``."""
-    _, role = _table_role(user, table)
-    return role in RESULTS
+    """Whether ``user`` may enter and correct the results of ``table`` (for
+    the sheet's links: one query for a signed-in user, none otherwise)."""
+    return access.may_write(user, table.round.event.league.club_id, roles=access.RESULTS)
 
 
 def results_access(
@@ -54,14 +44,12 @@ def results_access(
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         try:
-            table = selectors.sheet_table(table_id)
-        except Table.DoesNotExist:
+            table = access.access_table_for_results(request.user, table_id)
+        except NotFound:
             raise Http404("no such table") from None
-        club_id, role = _table_role(request.user, table)
-        if role is None and not selectors.club_player(request.user, club_id):
-            raise Http404("no such table")
-        if role not in RESULTS:
-            return render(request, "league/_sheet_forbidden.html", {"table": table}, status=403)
+        except Forbidden:
+            shown = {"table": selectors.sheet_table(table_id)}
+            return render(request, "league/_sheet_forbidden.html", shown, status=403)
         return view(request, table, *args, **kwargs)
 
     return wrapped

@@ -2,7 +2,7 @@
 
 Views stay thin: reads come from :mod:`league.selectors` (each page a fixed
 number of queries, whatever the number of hands), every write goes through
-:mod:`league.services`, whose rules engine judges the hand; the form
+:mod:`league.services.results`, whose rules engine judges the hand; the form
 (:mod:`league.web.forms`) only shapes what was typed into a results-only
 record and shows the engine's refusal by the field it concerns. A refused
 hand stores nothing. After a hand is stored the browser is sent to the score
@@ -18,12 +18,14 @@ from django.contrib import messages
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import URLPattern, path, reverse
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 import games
-from league import selectors, services
+from league import selectors
+from league.errors import PreconditionFailed, ServiceError
 from league.models import Game, Hand, HandSeat, Table
+from league.services import results
 from league.web import sheet
 from league.web.access import may_enter_results, results_access
 from league.web.forms import NO_TRUMP, HandForm, Stage, SummaryItem
@@ -94,19 +96,16 @@ def hand_correct(request: HttpRequest, table: Table, number: int) -> HttpRespons
     if not form.is_valid():
         return fix.render(form)
     try:
-        services.hand_correct(
+        results.hand_correct(
             table=table, number=number, record=form.record(), version=form.cleaned_data["version"]
         )
-    except services.PreconditionFailed:
+    except PreconditionFailed:
         return fix.again(STALE_SHEET)
-    except (services.ServiceError, IntegrityError):
+    except (ServiceError, IntegrityError):
         return fix.again(RACED)
     except games.RecordError as error:
-        if error.hand not in (None, number):
-            later = form.humanise(error.message)
-            form.add_error(None, f"With this change, hand {error.hand + 1} no longer fits: {later}")
-        else:
-            form.add_engine_error(error)
+        # A later hand may no longer fit: the form says which, at its top.
+        form.add_engine_error(error, number=number)
         return fix.render(form)
     messages.success(request, f"Hand {number + 1} is corrected.")
     return redirect(_sheet_at(table, number))
@@ -224,14 +223,14 @@ class _Entry(_Page):
         assert self.next_hand is not None
         number = self.next_hand["number"]
         try:
-            services.hand_submit(table=self.table, record=form.record(), number=number)
+            results.hand_submit(table=self.table, record=form.record(), number=number)
         except games.RecordError as error:
             if error.code == "game_over":
                 return self.complete(posted=True)
             if form.add_engine_error(error) in form.carried_fields():
                 return self.bids_again()
             return self.render(form)
-        except (services.ServiceError, IntegrityError):
+        except (ServiceError, IntegrityError):
             return _Entry(self.request, selectors.sheet_table(self.table.pk)).moved_on()
         messages.success(self.request, f"Hand {number + 1} is on the sheet.")
         return redirect(_sheet_at(self.table, number))
@@ -297,10 +296,3 @@ class _Correction(_Page):
             raise Http404("no such hand")
         fresh = _Correction(self.request, table, *found)
         return fresh.render(fresh.form(), notes=[note], status=409)
-
-
-urlpatterns: list[URLPattern] = [
-    path("tables/<int:table_id>/", table_sheet, name="score-sheet"),
-    path("tables/<int:table_id>/hands/new/", hand_enter, name="hand-enter"),
-    path("tables/<int:table_id>/hands/<int:number>/edit/", hand_correct, name="hand-correct"),
-]

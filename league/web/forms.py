@@ -6,12 +6,13 @@ there, numbers are whole numbers, choices are among those offered. Whether
 the numbers fit the rules (bids of 1 to the cards dealt, tricks adding up, a
 maker that fits the trump, who may drop) is the rules engine's to say, once,
 for the API and the pages alike; :meth:`HandForm.add_engine_error` puts the
-engine's refusal next to the field it concerns.
+engine's refusal next to the field it concerns, in the page's words
+(:mod:`league.web.messages`, built from the error's fields and what was
+entered, never from the engine's English message).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -21,6 +22,7 @@ from django import forms
 
 import games
 from league.models import Game
+from league.web.messages import EnteredHand, HandFacts, engine_message, later_hand_message
 from league.web.sheet import SUIT_CHOICES
 
 NO_TRUMP = "none"
@@ -32,9 +34,6 @@ BLUKE_TRUMPS = [
     (NO_TRUMP, "No trump (a Bluke was turned up)"),
 ]
 BUCK_EUCHRE_TRUMPS = [("", "Choose trump"), *SUIT_CHOICES, (NO_TRUMP, "No trump (everyone passed)")]
-
-_SEAT_IN_MESSAGE = re.compile(r"\bseat (\d+)\b")
-_HAND_IN_MESSAGE = re.compile(r"\bhand (\d+)\b")
 
 
 class Stage(StrEnum):
@@ -160,7 +159,7 @@ class HandForm(forms.Form):
     def _number(label: str, what: str, *, low: int, high: int, hidden: bool) -> forms.Field:
         """A whole number; the browser is told the rule's range (``min``,
         ``max``) as a hint, while the engine judges the range on the server."""
-        widget: forms.Widget
+        widget: forms.Widget | type[forms.Widget]
         if hidden:
             widget = forms.HiddenInput
         else:
@@ -208,7 +207,8 @@ class HandForm(forms.Form):
     def trump_label(self) -> str:
         """The chosen trump as the list offers it (step two shows step one's choice)."""
         value = self["trump"].value()
-        return next((label for key, label in self.fields["trump"].choices if key == value), "")
+        choices = BLUKE_TRUMPS if self.bluke else BUCK_EUCHRE_TRUMPS  # the trump field's
+        return next((label for key, label in choices if key == value), "")
 
     def clean_trump(self) -> str | None:
         value: str = self.cleaned_data["trump"]
@@ -217,13 +217,14 @@ class HandForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         """In step one and two of a Bluke hand, the engine's bid rules judge
         the bids before the tricks are asked for."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.bluke and self.stage is not Stage.WHOLE:
             self._check_bids([data.get(f"bid_{seat}") for seat in range(len(self.names))])
         return data
 
     def _check_bids(self, bids: list[int | None]) -> None:
-        """Every bid the engine refuses, each with the engine's message.
+        """Every bid the engine refuses, each with its message by the bid.
 
         The engine reports the first fault of a hand, so a refused bid (or
         one not entered as a number, already refused by its field) is set
@@ -277,10 +278,23 @@ class HandForm(forms.Form):
             return "maker"
         return None
 
-    def add_engine_error(self, error: games.RecordError) -> str | None:
-        """Show the engine's refusal by the field it concerns, with its
-        message (seat numbers given as the players' names); returns that field."""
-        message = self.humanise(error.message)
+    def add_engine_error(
+        self, error: games.RecordError, *, number: int | None = None
+    ) -> str | None:
+        """Show the engine's refusal by the field it concerns, in the page's
+        words (:meth:`engine_message`); returns that field, or ``None`` for
+        the form as a whole.
+
+        ``number`` is the hand this form is for (counted from 0), when the
+        engine replayed later hands after it (a correction): a refusal of
+        another hand is shown for the form as a whole, saying which hand no
+        longer fits. Without it, every refusal is taken to be this hand's.
+        """
+        if number is not None and error.hand is not None and error.hand != number:
+            later = later_hand_message(error, game=self.game, names=self.names)
+            self.add_error(None, later)
+            return None
+        message = self.engine_message(error)
         target = self.field_of(error)
         if target in self.GROUPS and self._group_fields(target):
             self.group_errors.setdefault(target, []).append(message)
@@ -291,21 +305,30 @@ class HandForm(forms.Form):
             target = None
         return target
 
-    def humanise(self, message: str) -> str:
-        """An engine message in the page's words: ``seat 2 bid 0`` reads ``Cleo
-        bid 0`` on a page that shows names, and ``hand 3`` (counted from 0, as
-        records and the API count) reads ``hand 4``, as the sheet counts."""
+    def engine_message(self, error: games.RecordError) -> str:
+        """The engine's refusal of this form's hand in the page's words: the
+        players by name, with the cards dealt and the entries it concerns."""
+        return engine_message(error, self.facts())
 
-        def name(match: re.Match[str]) -> str:
-            seat = int(match[1])
-            return self.names[seat] if seat < len(self.names) else match[0]
-
-        def hand(match: re.Match[str]) -> str:
-            return f"hand {int(match[1]) + 1}"
-
-        # Hand numbers first: a player's name put in for a seat number (a
-        # player called "hand 2") must not be rewritten as a hand number.
-        return _SEAT_IN_MESSAGE.sub(name, _HAND_IN_MESSAGE.sub(hand, message))
+    def facts(self) -> HandFacts:
+        """What the page knows of this form's hand, for its messages: the
+        entries that passed the form's own checks (others are unknown)."""
+        data: dict[str, Any] = getattr(self, "cleaned_data", {})
+        seats = range(len(self.names))
+        trump = data.get("trump")
+        entered = EnteredHand(
+            bids=[data.get(f"bid_{seat}") for seat in seats] if self.bluke else [],
+            tricks=[data.get(f"tricks_{seat}") for seat in seats]
+            if self.stage is not Stage.BIDS
+            else [],
+            trump=games.Suit(trump) if trump else None,
+            # ``clean_trump`` gives None for "no trump"; a trump never
+            # chosen is not in the cleaned data at all.
+            no_trump="trump" in data and trump is None,
+            maker=data.get("maker"),
+            drops=frozenset(seat for seat in seats if data.get(f"drop_{seat}")),
+        )
+        return HandFacts(game=self.game, names=self.names, cards=self.cards, entered=entered)
 
     def _group_fields(self, group: str) -> list[str]:
         prefix = self.GROUPS[group]

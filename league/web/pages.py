@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import URLPattern, path
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_safe
 
@@ -149,11 +148,3 @@ def _by_game(rows: Sequence[Standing]) -> list[GameStandings]:
 def _computed_at(standings: Sequence[Standing]) -> datetime.datetime | None:
     """When the shown standings were computed (all rows of a refresh share it)."""
     return max((row.computed_at for row in standings), default=None)
-
-
-urlpatterns: list[URLPattern] = [
-    path("", home, name="home"),
-    path("leagues/<int:league_id>/", league_page, name="league"),
-    path("events/<int:event_id>/", event_page, name="event"),
-    path("players/<int:player_id>/", player_page, name="player"),
-]

@@ -181,7 +181,7 @@ def sheet_page(*, table: Table) -> dict[str, Any]:
         "table": table,
         "league": league,
         "event": table.round.event,
-        "status": selectors.table_status(table),
+        "status": table.status,
         "bluke": league.game == Game.BLUKE,
         "players": players,
         "winners": [player.name for player in players if player.winner],
@@ -193,7 +193,7 @@ def sheet_page(*, table: Table) -> dict[str, Any]:
     }
 
 
-def _sheet_hand(hand: Hand, names: list[str], rules: games.Bluke | games.BuckEuchre) -> SheetHand:
+def _sheet_hand(hand: Hand, names: list[str], rules: games.Rules) -> SheetHand:
     bluke = isinstance(rules, games.Bluke)
     lines = [
         SheetLine(
@@ -235,9 +235,7 @@ def _call(hand: Hand, names: list[str]) -> str:
     return "club turned up" if hand.trump else "nobody made it"
 
 
-def _played_tricks(
-    hand: Hand, names: list[str], rules: games.Bluke | games.BuckEuchre
-) -> list[SheetTrick] | None:
+def _played_tricks(hand: Hand, names: list[str], rules: games.Rules) -> list[SheetTrick] | None:
     try:
         replayed = games.replay_tricks(rules, hand.record, dealer=hand.dealer)
     except games.RecordError:

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from league import services
-from tests.league.api_helpers import buck_takes_all, club_setup, make_table
-from tests.league.factories import PASSWORD
+from league.services.results import hand_submit
+from tests.support.factories import PASSWORD, make_table
+from tests.support.records import buck_takes_all
+from tests.support.setups import club_setup
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -92,9 +93,9 @@ def test_a_scorekeeper_enters_a_hand_and_sees_the_totals_change(
 def test_a_member_opens_a_players_rating_chart(live_server: Any, page: Any) -> None:
     setup = club_setup(game="buck_euchre")
     winner = setup.players[2]
-    services.hand_submit(table=setup.table, record=buck_takes_all(2))
+    hand_submit(table=setup.table, record=buck_takes_all(2))
     second = make_table(round=setup.event.rounds.get(number=2), players=setup.players[:4], number=1)
-    services.hand_submit(table=second, record=buck_takes_all(2))
+    hand_submit(table=second, record=buck_takes_all(2))
 
     page.goto(f"{live_server.url}{reverse('league', kwargs={'league_id': setup.league.pk})}")
     page.get_by_role("link", name=winner.name).first.click()

@@ -1,4 +1,9 @@
-"""Small helpers to write golden tests as readable records."""
+"""Small helpers and shared records to write golden tests as readable records.
+
+Test modules share records and builders through this module and never
+import one another, so that each test module can be run, changed or deleted
+on its own.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,32 @@ from games import Bluke, BlukeHand, BuckEuchre, BuckEuchreHand, Card, card, card
 def deal_of(*hands: str) -> list[list[str]]:
     """A deal from one space-separated string of codes per seat."""
     return [hand.split() for hand in hands]
+
+
+BLUKE_EXAMPLE_HAND: dict[str, Any] = {
+    "game": "bluke",
+    "dealer": 0,
+    "deal": [["AS", "7D", "BL"], ["KH", "2C", "9S"], ["QD", "TS", "4H"]],
+    "turn_up": "5S",
+    "bids": [1, 1, 2],
+    "plays": ["9S", "TS", "AS", "7D", "KH", "QD", "4H", "BL", "2C"],
+}
+"""The worked Bluke move log of docs/records.md: three seats, dealer 0."""
+
+BUCK_DEAL = deal_of("JH AH 9C KS TD", "JD QH 9H AS 9D", "TH KH AC KC QD", "9S TS JS QS JC")
+"""The Buck Euchre deal of :func:`buck_log`: dealer 3, so seat 0 calls and
+leads first; the kitty under the turned-up AD is KD TC QC."""
+
+
+def buck_log(**fields: Any) -> dict[str, Any]:
+    """A Buck Euchre move log of :data:`BUCK_DEAL`, dealt by seat 3 with AD
+    turned up, with the given fields (``calls``, ``plays``, ...) added."""
+    return {"game": "buck_euchre", "dealer": 3, "deal": BUCK_DEAL, "turn_up": "AD", **fields}
+
+
+def buck_game(*hands: dict[str, Any], first_dealer: int = 0) -> dict[str, Any]:
+    """A Buck Euchre game record holding ``hands`` (of either form) in order."""
+    return {"game": "buck_euchre", "players": 4, "first_dealer": first_dealer, "hands": list(hands)}
 
 
 def bluke_log(

@@ -3,18 +3,32 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from games import ERROR_CODES, check_record, parse_record
-from games.errors import InvalidRecord
+from games import (
+    ERROR_CODES,
+    Bluke,
+    BuckEuchre,
+    GameTally,
+    RecordError,
+    Suit,
+    card,
+    cards,
+    check_record,
+    evaluate_record,
+    parse_record,
+    rules_for,
+)
+from games.errors import InvalidRecord, check_seat
 from games.limits import MAX_RECORD_CHARS
-from tests.games.test_golden_bluke import EXAMPLE_HAND
+from tests.games.builders import BLUKE_EXAMPLE_HAND, BUCK_DEAL, buck_game, buck_log
 
 
 def bluke(**changes: Any) -> dict[str, Any]:
-    return {**EXAMPLE_HAND, **changes}
+    return {**BLUKE_EXAMPLE_HAND, **changes}
 
 
 BUCK_RESULTS = {
@@ -40,7 +54,7 @@ CASES: list[tuple[dict[str, Any] | object, dict[str, Any]]] = [
         {"code": "wrong_number_of_plays", "seat": 1},
     ),
     (
-        bluke(plays=[*EXAMPLE_HAND["plays"], "AS"]),
+        bluke(plays=[*BLUKE_EXAMPLE_HAND["plays"], "AS"]),
         {"code": "wrong_number_of_plays", "play": 9, "card": "AS"},
     ),
     (bluke(plays=["9S", "TS", "XX"]), {"code": "bad_card", "play": 2, "card": "XX"}),
@@ -97,7 +111,7 @@ CASES: list[tuple[dict[str, Any] | object, dict[str, Any]]] = [
         {"code": "game_over", "hand": 1},
     ),
     (bluke(extra=1), {"code": "invalid"}),
-    ({k: v for k, v in EXAMPLE_HAND.items() if k != "plays"}, {"code": "invalid"}),
+    ({k: v for k, v in BLUKE_EXAMPLE_HAND.items() if k != "plays"}, {"code": "invalid"}),
     (bluke(game="chess"), {"code": "invalid"}),
     (bluke(dealer=3), {"code": "invalid"}),
     (bluke(dealer="0"), {"code": "invalid"}),
@@ -105,7 +119,7 @@ CASES: list[tuple[dict[str, Any] | object, dict[str, Any]]] = [
     (bluke(plays="9S TS"), {"code": "invalid"}),
     (bluke(options={"bluke_lead": "wild"}), {"code": "invalid"}),
     (bluke(options={"jokers": 3}), {"code": "invalid"}),
-    ([EXAMPLE_HAND], {"code": "invalid"}),
+    ([BLUKE_EXAMPLE_HAND], {"code": "invalid"}),
     (
         {"game": "bluke", "players": 3, "first_dealer": 0, "hands": [7]},
         {"code": "invalid", "hand": 0},
@@ -130,6 +144,131 @@ def test_each_fault_is_reported_with_its_code_and_place(
 def test_every_documented_code_is_produced_by_some_record() -> None:
     produced = {expected["code"] for _, expected in CASES} | {"too_large"}
     assert produced == set(ERROR_CODES)
+
+
+def _bluke_deal() -> list[list[Any]]:
+    return [cards(" ".join(hand)) for hand in BLUKE_EXAMPLE_HAND["deal"]]
+
+
+def _buck_deal() -> list[list[Any]]:
+    return [cards(" ".join(hand)) for hand in BUCK_DEAL]
+
+
+_BLUKE_RESULTS = {"game": "bluke", "dealer": 0, "cards": 2, "trump": "S", "bids": [1, 1, 1]}
+
+# Checks made in more than one place (a record and the state API, or both
+# games), each pinned to its exact message: the places share the code that
+# writes it, and the answers the service stores must not change with that.
+SHARED_CHECKS: list[tuple[Callable[[], object], dict[str, Any]]] = [
+    (
+        lambda: evaluate_record(bluke(dealer=3)),
+        {"code": "invalid", "message": "dealer 3 is not a seat of 3"},
+    ),
+    (
+        lambda: Bluke(3).new_hand(dealer=3, deal=_bluke_deal(), turn_up=card("5S")),
+        {"code": "invalid", "message": "dealer 3 is not a seat of 3"},
+    ),
+    (
+        lambda: evaluate_record(buck_log(dealer=-1, plays=[])),
+        {"code": "invalid", "message": "dealer -1 is not a seat of 4"},
+    ),
+    (
+        lambda: BuckEuchre().new_hand(dealer=4, deal=_buck_deal(), turn_up=card("AD")),
+        {"code": "invalid", "message": "dealer 4 is not a seat of 4"},
+    ),
+    (
+        lambda: evaluate_record(dict(BUCK_RESULTS, maker=4)),
+        {"code": "invalid", "message": "maker 4 is not a seat of 4"},
+    ),
+    (
+        lambda: evaluate_record(dict(BUCK_RESULTS, drops=[4])),
+        {"code": "bad_drop", "message": "drops holds 4, which is not a seat of 4"},
+    ),
+    (
+        lambda: BuckEuchre().score_results(
+            trump=Suit.SPADES, maker=1, drops=["1"], tricks=[1, 3, 1, 0]
+        ),
+        {"code": "bad_drop", "message": 'drops holds "1", which is not a seat of 4'},
+    ),
+    (
+        lambda: evaluate_record(buck_game(first_dealer=4)),
+        {"code": "invalid", "message": "first_dealer 4 is not a seat of 4"},
+    ),
+    (
+        lambda: GameTally(Bluke(3), first_dealer=-1),
+        {"code": "invalid", "message": "first_dealer -1 is not a seat of 3"},
+    ),
+    (
+        lambda: evaluate_record(bluke(game="chess")),
+        {"code": "invalid", "message": "game must be 'bluke' or 'buck_euchre', not \"chess\""},
+    ),
+    (
+        lambda: rules_for(7, 4),
+        {"code": "invalid", "message": "game must be 'bluke' or 'buck_euchre', not 7"},
+    ),
+    (
+        lambda: evaluate_record(bluke(deal=[["AS"]])),
+        {"code": "bad_deal", "message": "deal has 1 seats: Bluke is for 2 to 15 players"},
+    ),
+    (
+        lambda: evaluate_record(dict(_BLUKE_RESULTS, bids=[1] * 16, tricks=[0] * 16)),
+        {"code": "bad_bid", "message": "bids has 16 seats: Bluke is for 2 to 15 players"},
+    ),
+    (
+        lambda: Bluke(16),
+        {"code": "invalid", "message": "Bluke is for 2 to 15 players, not 16"},
+    ),
+    (
+        lambda: BuckEuchre(3),
+        {"code": "invalid", "message": "Buck Euchre is for 4 players, not 3"},
+    ),
+    (
+        lambda: evaluate_record(buck_log(deal=BUCK_DEAL[:3], plays=[])),
+        {"code": "bad_deal", "message": "deal has 3 hands for 4 players"},
+    ),
+    (
+        lambda: evaluate_record(buck_log(deal=[BUCK_DEAL[0][:4], *BUCK_DEAL[1:]], plays=[])),
+        {"code": "bad_deal", "seat": 0, "message": "seat 0 was dealt 4 cards, not 5"},
+    ),
+    (
+        lambda: evaluate_record(dict(_BLUKE_RESULTS, tricks=[1, 1])),
+        {"code": "bad_tricks", "message": "tricks has 2 entries for 3 seats"},
+    ),
+    (
+        lambda: evaluate_record(dict(_BLUKE_RESULTS, tricks=[0, 3, 0])),
+        {"code": "bad_tricks", "seat": 1, "message": "seat 1 took 3 tricks of 2"},
+    ),
+    (
+        lambda: evaluate_record(dict(BUCK_RESULTS, tricks=[1, 3, 1])),
+        {"code": "bad_tricks", "message": "tricks has 3 entries for 4 seats"},
+    ),
+    (
+        lambda: evaluate_record(dict(BUCK_RESULTS, tricks=[0, 6, 0, 0])),
+        {"code": "bad_tricks", "seat": 1, "message": "seat 1 took 6 tricks of 5"},
+    ),
+    (
+        lambda: evaluate_record(dict(BUCK_RESULTS, drops=[2])),
+        {"code": "bad_tricks", "seat": 2, "message": "seat 2 dropped out but took 1 tricks"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("refused", "expected"), SHARED_CHECKS)
+def test_each_shared_check_keeps_its_exact_message(
+    refused: Callable[[], object], expected: dict[str, Any]
+) -> None:
+    with pytest.raises(RecordError) as error:
+        refused()
+    assert error.value.to_json() == expected
+
+
+@pytest.mark.parametrize("value", [-1, 4, True, 1.0, "1", None])
+def test_a_seat_is_an_integer_below_the_players(value: object) -> None:
+    """A bool or a float is refused even where it equals a seat, as a record's
+    integer fields refuse them."""
+    with pytest.raises(InvalidRecord, match=r"^dealer .* is not a seat of 4$"):
+        check_seat(value, 4, field="dealer")
+    assert [check_seat(seat, 4, field="dealer") for seat in range(4)] == [0, 1, 2, 3]
 
 
 def test_too_large_records() -> None:
@@ -172,7 +311,7 @@ def test_the_command_reads_a_file_with_a_byte_order_mark(tmp_path: Any) -> None:
     from games.cli import main
 
     path = tmp_path / "hand.json"
-    path.write_text("\ufeff" + json.dumps(EXAMPLE_HAND), encoding="utf-8")
+    path.write_text("\ufeff" + json.dumps(BLUKE_EXAMPLE_HAND), encoding="utf-8")
     out = io.StringIO()
     assert main(["check", str(path)], stdout=out, stderr=io.StringIO()) == 0
     assert json.loads(out.getvalue())["winners"] == [0, 2, 0]

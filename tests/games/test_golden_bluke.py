@@ -6,20 +6,11 @@ import pytest
 
 from games import Bluke, Card, card, check_record
 from games.bluke import hand_points, max_hand_size
-from tests.games.builders import bluke_hand, bluke_log, deal_of, error_of
-
-EXAMPLE_HAND = {
-    "game": "bluke",
-    "dealer": 0,
-    "deal": [["AS", "7D", "BL"], ["KH", "2C", "9S"], ["QD", "TS", "4H"]],
-    "turn_up": "5S",
-    "bids": [1, 1, 2],
-    "plays": ["9S", "TS", "AS", "7D", "KH", "QD", "4H", "BL", "2C"],
-}
+from tests.games.builders import BLUKE_EXAMPLE_HAND, bluke_hand, bluke_log, deal_of, error_of
 
 
 def test_the_worked_move_log_answers_exactly_as_documented() -> None:
-    assert check_record(EXAMPLE_HAND) == {
+    assert check_record(BLUKE_EXAMPLE_HAND) == {
         "ok": True,
         "game": "bluke",
         "trump": "S",
@@ -72,7 +63,9 @@ def test_card_codes_are_case_insensitive_and_accept_10() -> None:
     assert Card.parse("Bl").code == "BL"
     for bad in ("1H", "XS", "", "AH ", "TTH", "BJ", 5, None, ["AS"]):
         assert Card.parse(bad) is None
-    record = dict(EXAMPLE_HAND, deal=[["as", "7d", "bl"], ["Kh", "2C", "9s"], ["qd", "10S", "4h"]])
+    record = dict(
+        BLUKE_EXAMPLE_HAND, deal=[["as", "7d", "bl"], ["Kh", "2C", "9s"], ["qd", "10S", "4h"]]
+    )
     record["plays"] = ["9s", "10s", "AS", "7D", "KH", "QD", "4H", "bl", "2c"]
     assert check_record(record)["winners"] == [0, 2, 0]
 
@@ -203,17 +196,17 @@ def test_a_player_unable_to_follow_may_play_any_card_and_trumps_win() -> None:
 
 
 def test_bids_run_from_one_to_the_cards_dealt() -> None:
-    record = dict(EXAMPLE_HAND, bids=[1, 0, 2])
+    record = dict(BLUKE_EXAMPLE_HAND, bids=[1, 0, 2])
     assert error_of(record) == {
         "code": "bad_bid",
         "seat": 1,
         "message": "seat 1 bid 0: bids run 1..3",
     }
-    assert error_of(dict(EXAMPLE_HAND, bids=[1, 4, 2]))["code"] == "bad_bid"
-    assert error_of(dict(EXAMPLE_HAND, bids=[1, 1]))["code"] == "bad_bid"
-    assert error_of(dict(EXAMPLE_HAND, bids=[1, True, 1]))["code"] == "bad_bid"
+    assert error_of(dict(BLUKE_EXAMPLE_HAND, bids=[1, 4, 2]))["code"] == "bad_bid"
+    assert error_of(dict(BLUKE_EXAMPLE_HAND, bids=[1, 1]))["code"] == "bad_bid"
+    assert error_of(dict(BLUKE_EXAMPLE_HAND, bids=[1, True, 1]))["code"] == "bad_bid"
     # equal bids are fine, and the total is not limited
-    assert check_record(dict(EXAMPLE_HAND, bids=[3, 3, 3]))["ok"] is True
+    assert check_record(dict(BLUKE_EXAMPLE_HAND, bids=[3, 3, 3]))["ok"] is True
 
 
 def test_the_documented_error_example_in_a_game() -> None:

@@ -9,13 +9,17 @@ import pytest
 
 from games import Bluke, InvalidRecord, Trick, card, check_record, replay_tricks, rules_for
 from games.bots import bot_game
-from tests.games.builders import buck_hand, first_legal_plays
-from tests.games.test_golden_bluke import EXAMPLE_HAND
-from tests.games.test_golden_buck_euchre import DEAL, log
+from tests.games.builders import (
+    BLUKE_EXAMPLE_HAND,
+    BUCK_DEAL,
+    buck_hand,
+    buck_log,
+    first_legal_plays,
+)
 
 
 def test_the_worked_bluke_hand_trick_by_trick() -> None:
-    tricks = replay_tricks(Bluke(3), EXAMPLE_HAND, dealer=0)
+    tricks = replay_tricks(Bluke(3), BLUKE_EXAMPLE_HAND, dealer=0)
     assert tricks == (
         Trick(leader=1, plays=((1, card("9S")), (2, card("TS")), (0, card("AS"))), winner=0),
         Trick(leader=0, plays=((0, card("7D")), (1, card("KH")), (2, card("QD"))), winner=2),
@@ -24,16 +28,16 @@ def test_the_worked_bluke_hand_trick_by_trick() -> None:
 
 
 def test_a_hand_inside_a_game_may_leave_out_game_and_dealer() -> None:
-    record = {k: v for k, v in EXAMPLE_HAND.items() if k not in ("game", "dealer")}
+    record = {k: v for k, v in BLUKE_EXAMPLE_HAND.items() if k not in ("game", "dealer")}
     assert replay_tricks(Bluke(3), record, dealer=0) == replay_tricks(
-        Bluke(3), EXAMPLE_HAND, dealer=0
+        Bluke(3), BLUKE_EXAMPLE_HAND, dealer=0
     )
 
 
 def test_buck_euchre_tricks_skip_the_seat_that_dropped() -> None:
     calls = ("pass",) * 5 + ("S",)  # seat 1 names spades in round two
-    plays = first_legal_plays(buck_hand(DEAL, "AD", dealer=3, calls=calls, drops=(0,)))
-    record = log(calls=list(calls), drops=[0], plays=plays)
+    plays = first_legal_plays(buck_hand(BUCK_DEAL, "AD", dealer=3, calls=calls, drops=(0,)))
+    record = buck_log(calls=list(calls), drops=[0], plays=plays)
     tricks = replay_tricks(rules_for("buck_euchre", 4), record, dealer=3)
     assert len(tricks) == 5
     assert tricks[0].leader == 1  # seat 0, left of the dealer, dropped
@@ -46,8 +50,8 @@ def test_buck_euchre_tricks_skip_the_seat_that_dropped() -> None:
 
 def test_a_lone_player_and_an_empty_table_have_no_tricks() -> None:
     rules = rules_for("buck_euchre", 4)
-    lone = log(calls=["pass"] * 5 + ["S"], drops=[0, 2, 3], plays=[])
-    nobody = log(calls=["pass"] * 8, drops=[3, 2, 1, 0], plays=[])
+    lone = buck_log(calls=["pass"] * 5 + ["S"], drops=[0, 2, 3], plays=[])
+    nobody = buck_log(calls=["pass"] * 8, drops=[3, 2, 1, 0], plays=[])
     assert replay_tricks(rules, lone, dealer=3) == ()
     assert replay_tricks(rules, nobody, dealer=3) == ()
 
@@ -88,11 +92,11 @@ def _options(game: str) -> dict[str, Any]:
     [
         ({"trump": "S", "bids": [1, 1, 1], "tricks": [1, 0, 0]}, 0),  # results only
         ([], 0),
-        (EXAMPLE_HAND, 1),  # the record names another dealer
-        (dict(EXAMPLE_HAND, game="buck_euchre"), 0),
-        (dict(EXAMPLE_HAND, extra=1), 0),
-        (EXAMPLE_HAND, 3),  # not a seat
-        (dict(EXAMPLE_HAND, plays=EXAMPLE_HAND["plays"][:-1]), 0),
+        (BLUKE_EXAMPLE_HAND, 1),  # the record names another dealer
+        (dict(BLUKE_EXAMPLE_HAND, game="buck_euchre"), 0),
+        (dict(BLUKE_EXAMPLE_HAND, extra=1), 0),
+        (BLUKE_EXAMPLE_HAND, 3),  # not a seat
+        (dict(BLUKE_EXAMPLE_HAND, plays=BLUKE_EXAMPLE_HAND["plays"][:-1]), 0),
     ],
 )
 def test_what_is_not_a_replayable_move_log_is_refused(record: Any, dealer: int) -> None:

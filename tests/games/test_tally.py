@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from games import GameTally, check_record, rules_for
-from tests.games.test_golden_buck_euchre import results_game
+from tests.games.builders import buck_game
 
 
 def test_a_resumed_tally_equals_the_whole_game() -> None:
     a = {"trump": "S", "maker": 0, "drops": [2, 3], "tricks": [3, 2, 0, 0]}
     b = {"trump": "S", "maker": 1, "drops": [2, 3], "tricks": [2, 3, 0, 0]}
     hands = [a, b] * 5 + [a]
-    whole = check_record(results_game(*hands, first_dealer=2))
+    whole = check_record(buck_game(*hands, first_dealer=2))
     rules = rules_for("buck_euchre", 4)
     first = GameTally(rules, first_dealer=2)
     for hand in hands[:6]:

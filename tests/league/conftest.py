@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from django.contrib.auth.models import AbstractUser
-from django.core.management import call_command
 
-from tests.league.factories import UserFactory
+from tests.support.factories import UserFactory
+from tests.support.setups import run_demo_data
 
 
 @pytest.fixture
@@ -20,6 +18,4 @@ def user(db: None) -> AbstractUser:
 @pytest.fixture
 def demo_data(db: None) -> str:
     """The demo club, its players, leagues and played games (seed 1); the command's output."""
-    out = io.StringIO()
-    call_command("demo_data", stdout=out)
-    return out.getvalue()
+    return run_demo_data()

@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from league import services
 from league.models import Hand, IdempotencyKey, Membership, Seating, Table
-from tests.league.api_helpers import bluke_results, client_for, club_setup
-from tests.league.factories import UserFactory
+from league.services import fixtures
+from tests.support.api import PROBLEM, client_for
+from tests.support.factories import UserFactory
+from tests.support.records import bluke_results
+from tests.support.setups import club_setup
 
 pytestmark = [
     pytest.mark.skipif(
@@ -87,7 +89,7 @@ def test_the_same_hand_submitted_twice_at_once_is_stored_once() -> None:
 
     assert sorted(a.status_code for a in answers) == [201, 409]
     conflict = next(a for a in answers if a.status_code == 409)
-    assert conflict["Content-Type"] == "application/problem+json"
+    assert conflict["Content-Type"] == PROBLEM
     assert conflict.json()["field"] == "number"
     assert Hand.objects.filter(table=setup.table).count() == 1
     setup.table.refresh_from_db()
@@ -138,7 +140,7 @@ def test_two_tables_seating_one_player_at_once_are_a_conflict_not_a_crash(
 ) -> None:
     setup = club_setup()
     round2 = setup.event.rounds.get(number=2)
-    meet_before(monkeypatch, services, "_seat")
+    meet_before(monkeypatch, fixtures, "_seat")
 
     def create(number: int, start: int) -> Any:
         players = [p.pk for p in setup.players[start : start + 4]]

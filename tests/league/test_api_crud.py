@@ -9,18 +9,11 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AbstractUser
 
-from league import services
 from league.models import Club, Event, Game, League, Membership, Player, Round, Seating, Table
-from tests.league.api_helpers import (
-    ClubSetup,
-    assert_problem,
-    bluke_results,
-    buck_takes_all,
-    client_for,
-    club_setup,
-    db_state,
-)
-from tests.league.factories import (
+from league.services.clubs import membership_set, player_update
+from league.services.results import hand_submit
+from tests.support.api import assert_problem, client_for
+from tests.support.factories import (
     ClubFactory,
     EventFactory,
     LeagueFactory,
@@ -28,6 +21,9 @@ from tests.league.factories import (
     UserFactory,
     make_table,
 )
+from tests.support.records import bluke_results, buck_takes_all
+from tests.support.setups import ClubSetup, club_setup
+from tests.support.state import db_state
 
 pytestmark = pytest.mark.django_db
 
@@ -156,7 +152,7 @@ def test_the_last_organiser_cannot_be_removed(setup: ClubSetup) -> None:
     assert Membership.objects.filter(pk=membership.pk).exists()
 
     second = UserFactory()
-    services.membership_set(club=setup.club, user=second, role=Membership.Role.ORGANISER)
+    membership_set(club=setup.club, user=second, role=Membership.Role.ORGANISER)
     assert client.delete(f"/api/memberships/{membership.pk}/").status_code == 204
     assert list(
         Membership.objects.filter(club=setup.club, role="organiser").values_list("user", flat=True)
@@ -225,7 +221,7 @@ def test_a_user_already_linked_to_a_player_of_the_club_is_refused_not_a_crash(
     setup: ClubSetup,
 ) -> None:
     linked = UserFactory()
-    services.player_update(player=setup.players[0], user=linked)
+    player_update(player=setup.players[0], user=linked)
     client = client_for(setup.organiser, crash_as_500=True)
     before = db_state()
 
@@ -326,7 +322,7 @@ def test_a_league_is_renamed_and_its_options_change_until_hands_are_played(
         "options" in assert_problem(client.patch(url, {"options": {"max_cards": 0}}), 400)["errors"]
     )
 
-    services.hand_submit(table=setup.table, record=bluke_results(3))
+    hand_submit(table=setup.table, record=bluke_results(3))
     refused = client.patch(url, {"options": {"max_cards": 2}})
 
     assert assert_problem(refused, 409)["field"] == "options"
@@ -501,7 +497,7 @@ def test_the_organiser_creates_a_table_with_players_in_seat_order(setup: ClubSet
         "game": "bluke",
         "players": 4,
         "first_dealer": 2,
-        "status": "in_progress",
+        "status": "not_started",
         "version": 0,
     }
     assert body["seatings"] == [
@@ -568,7 +564,7 @@ def test_a_table_is_reseated_before_its_first_hand_only(setup: ClubSetup) -> Non
     assert list(setup.table.seatings.values_list("player", flat=True)) == [p.pk for p in new_order]
     assert client.patch(url, {"first_dealer": 1}).json()["first_dealer"] == 1
 
-    services.hand_submit(table=setup.table, record=bluke_results(13))
+    hand_submit(table=setup.table, record=bluke_results(13))
     before = db_state()
     refused = client.patch(url, {"players": [p.pk for p in setup.players[:4]]})
 
@@ -585,8 +581,8 @@ def test_tables_filter_by_round_event_league_player_date_and_status() -> None:
     later_event = EventFactory(league=setup.league, date=datetime.date(2031, 1, 1))
     fourth = make_table(round=later_event.rounds.get(), players=setup.players[:4])
     other = club_setup(game=Game.BUCK_EUCHRE)
-    services.hand_submit(table=second, record=bluke_results(1, winner=2))
-    services.hand_submit(table=other.table, record=buck_takes_all(1))
+    hand_submit(table=second, record=bluke_results(1, winner=2))
+    hand_submit(table=other.table, record=buck_takes_all(1))
     anonymous = client_for()
 
     def table_ids(**params: Any) -> list[int]:

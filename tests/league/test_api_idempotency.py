@@ -9,15 +9,11 @@ from typing import Any
 import pytest
 
 from league.models import Club, Event, Hand, League, Membership, Player, Round, Table
-from tests.league.api_helpers import (
-    ClubSetup,
-    assert_problem,
-    bluke_results,
-    client_for,
-    club_setup,
-    db_state,
-)
-from tests.league.factories import UserFactory
+from tests.support.api import assert_problem, client_for
+from tests.support.factories import UserFactory
+from tests.support.records import bluke_results
+from tests.support.setups import ClubSetup, club_setup
+from tests.support.state import db_state
 
 pytestmark = pytest.mark.django_db
 

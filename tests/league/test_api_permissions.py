@@ -11,18 +11,14 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AbstractUser
 
-from league import services
 from league.models import Membership
-from tests.league.api_helpers import (
-    ClubSetup,
-    assert_problem,
-    bluke_results,
-    client_for,
-    club_setup,
-    db_state,
-    etag,
-)
-from tests.league.factories import UserFactory
+from league.services.clubs import membership_set
+from league.services.results import hand_submit
+from tests.support.api import assert_problem, client_for, etag
+from tests.support.factories import UserFactory
+from tests.support.records import bluke_results
+from tests.support.setups import ClubSetup, club_setup
+from tests.support.state import db_state
 
 pytestmark = pytest.mark.django_db
 
@@ -37,14 +33,12 @@ class Call:
 
 
 def _with_a_hand(b: ClubSetup) -> str:
-    services.hand_submit(table=b.table, record=bluke_results(13))
+    hand_submit(table=b.table, record=bluke_results(13))
     return etag(b.table)
 
 
 def _extra_membership(b: ClubSetup) -> int:
-    return services.membership_set(
-        club=b.club, user=UserFactory(), role=Membership.Role.SCOREKEEPER
-    ).pk
+    return membership_set(club=b.club, user=UserFactory(), role=Membership.Role.SCOREKEEPER).pk
 
 
 ORGANISER_WRITES: dict[str, Callable[[ClubSetup], Call]] = {
@@ -186,7 +180,7 @@ def test_an_organiser_may_do_everything(clubs: Clubs, write: str) -> None:
 
 def test_anyone_reads_everything(clubs: Clubs) -> None:
     b = clubs.b
-    services.hand_submit(table=b.table, record=bluke_results(13))
+    hand_submit(table=b.table, record=bluke_results(13))
     membership = Membership.objects.filter(club=b.club).first()
     assert membership is not None
     urls = [

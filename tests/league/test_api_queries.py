@@ -8,10 +8,12 @@ from typing import Any
 import pytest
 
 import games
-from league import services
 from league.models import Table
-from tests.league.api_helpers import bluke_results, client_for, club_setup, etag
-from tests.league.factories import make_table
+from league.services.results import hand_submit
+from tests.support.api import client_for, etag
+from tests.support.factories import make_table
+from tests.support.records import bluke_results
+from tests.support.setups import club_setup
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +28,7 @@ def tables_with(short: int, long: int) -> tuple[Any, Table, Table]:
     tables = (setup.table, make_table(round=setup.round, players=setup.players[4:8], number=2))
     for table, count in zip(tables, (short, long), strict=True):
         for record in hands(count):
-            services.hand_submit(table=table, record=record)
+            hand_submit(table=table, record=record)
     return setup.scorekeeper, *tables
 
 

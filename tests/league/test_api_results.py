@@ -9,22 +9,20 @@ from typing import Any
 import pytest
 
 import games
-from league import services
 from league.models import Game, Hand, Table
-from tests.league.api_helpers import (
-    ClubSetup,
-    assert_problem,
+from league.services.fixtures import table_reseat
+from league.services.results import hand_submit
+from tests.support.api import assert_problem, client_for, etag
+from tests.support.factories import make_table
+from tests.support.records import (
     bluke_results,
     bot_logs,
     buck_takes_all,
-    client_for,
-    club_setup,
     engine_error,
-    etag,
-    results_form,
-    results_snapshot,
+    results_record,
 )
-from tests.league.factories import make_table
+from tests.support.setups import ClubSetup, club_setup
+from tests.support.state import results_snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +59,7 @@ def test_a_game_submitted_hand_by_hand_as_move_logs_or_results(game: str) -> Non
     options = options_of(game)
     setup = club_setup(game=game, options=options)
     as_logs = setup.table
-    services.table_reseat(table=as_logs, first_dealer=FIRST_DEALER)
+    table_reseat(table=as_logs, first_dealer=FIRST_DEALER)
     as_results = make_table(
         round=setup.round, players=setup.players[4:8], number=2, first_dealer=FIRST_DEALER
     )
@@ -81,7 +79,7 @@ def test_a_game_submitted_hand_by_hand_as_move_logs_or_results(game: str) -> Non
         dealer = (FIRST_DEALER + number) % 4
         for table, record in (
             (as_logs, log),
-            (as_results, results_form(game, options, dealer, log)),
+            (as_results, results_record(game, options, dealer, log)),
         ):
             response = post_hand(client, table, number, record)
             assert response.status_code == 201, response.content
@@ -113,7 +111,7 @@ def test_a_game_submitted_hand_by_hand_as_move_logs_or_results(game: str) -> Non
 def test_the_score_sheet_of_a_bluke_game() -> None:
     setup = club_setup(options={"max_cards": 2})
     table = setup.table
-    services.table_reseat(table=table, first_dealer=1)
+    table_reseat(table=table, first_dealer=1)
     client = client_for(setup.scorekeeper)
     anonymous = client_for()
 
@@ -178,7 +176,7 @@ def test_the_score_sheet_of_a_bluke_game() -> None:
 def test_the_score_sheet_of_a_buck_euchre_game() -> None:
     setup = club_setup(game=Game.BUCK_EUCHRE)
     table = setup.table
-    services.table_reseat(table=table, first_dealer=2)
+    table_reseat(table=table, first_dealer=2)
     client = client_for(setup.organiser)
 
     response = post_hand(
@@ -356,7 +354,7 @@ def test_a_hand_the_engine_refuses_is_a_422_problem_and_stores_nothing(case: str
     code, mutate = REFUSALS[case]
     first, second = _bluke_second_hand()
     setup = club_setup(options={"max_cards": 2})
-    services.table_reseat(table=setup.table, first_dealer=1)
+    table_reseat(table=setup.table, first_dealer=1)
     client = client_for(setup.scorekeeper)
     assert post_hand(client, setup.table, 0, first).status_code == 201
     record = mutate(second)
@@ -381,9 +379,9 @@ def test_a_move_log_that_does_not_follow_suit_names_the_play_seat_and_card() -> 
     record = _must_follow_suit()
     first, second = _bluke_second_hand()
     setup = club_setup(options={"max_cards": 2})
-    services.table_reseat(table=setup.table, first_dealer=1)
-    services.hand_submit(table=setup.table, record=first)
-    services.hand_submit(table=setup.table, record=second)
+    table_reseat(table=setup.table, first_dealer=1)
+    hand_submit(table=setup.table, record=first)
+    hand_submit(table=setup.table, record=second)
     expected = engine_error(
         "bluke", record, before=[first, second], first_dealer=1, options={"max_cards": 2}
     ).to_json()
@@ -435,7 +433,7 @@ def test_a_buck_euchre_move_log_without_its_discard_is_refused() -> None:
     logs = logs_of(Game.BUCK_EUCHRE)
     assert "discard" in logs[0]
     setup = club_setup(game=Game.BUCK_EUCHRE)
-    services.table_reseat(table=setup.table, first_dealer=FIRST_DEALER)
+    table_reseat(table=setup.table, first_dealer=FIRST_DEALER)
     record = {k: v for k, v in logs[0].items() if k != "discard"}
 
     body = assert_problem(post_hand(client_for(setup.organiser), setup.table, 0, record), 422)
@@ -447,7 +445,7 @@ def test_a_buck_euchre_move_log_without_its_discard_is_refused() -> None:
 @pytest.mark.parametrize("game", [Game.BLUKE, Game.BUCK_EUCHRE])
 def test_a_record_may_repeat_what_the_table_decides(game: str) -> None:
     setup = club_setup(game=game)
-    services.table_reseat(table=setup.table, first_dealer=3)
+    table_reseat(table=setup.table, first_dealer=3)
     client = client_for(setup.scorekeeper)
     if game == Game.BLUKE:
         first = {"game": "bluke", "dealer": 3, "cards": 13, **bluke_results(13)}
@@ -481,11 +479,11 @@ def test_a_whole_game_is_submitted_at_once(game: str, form: str) -> None:
         logs
         if form == "move_logs"
         else [
-            results_form(game, options, (FIRST_DEALER + n) % 4, log) for n, log in enumerate(logs)
+            results_record(game, options, (FIRST_DEALER + n) % 4, log) for n, log in enumerate(logs)
         ]
     )
     setup = club_setup(game=game, options=options)
-    services.table_reseat(table=setup.table, first_dealer=FIRST_DEALER)
+    table_reseat(table=setup.table, first_dealer=FIRST_DEALER)
     record = {
         "game": game,
         "players": 4,
@@ -601,7 +599,7 @@ def test_a_whole_game_record_must_be_an_object() -> None:
 
 def test_a_whole_game_at_a_table_with_hands_is_a_conflict() -> None:
     setup = club_setup()
-    services.hand_submit(table=setup.table, record=bluke_results(13))
+    hand_submit(table=setup.table, record=bluke_results(13))
     before = results_snapshot(setup.table)
 
     response = client_for(setup.scorekeeper).post(
@@ -618,7 +616,7 @@ def test_a_whole_game_at_a_table_with_hands_is_a_conflict() -> None:
 def played(hands: list[dict[str, Any]], **kwargs: Any) -> ClubSetup:
     setup = club_setup(**kwargs)
     for record in hands:
-        services.hand_submit(table=setup.table, record=record)
+        hand_submit(table=setup.table, record=record)
     setup.table.refresh_from_db()
     return setup
 
@@ -685,7 +683,7 @@ def test_a_correction_needs_if_match() -> None:
 def test_a_stale_if_match_is_a_412() -> None:
     setup = played([bluke_results(13)])
     stale = etag(setup.table)
-    services.hand_submit(table=setup.table, record=bluke_results(12))
+    hand_submit(table=setup.table, record=bluke_results(12))
     before = results_snapshot(setup.table)
 
     response = put_hand(client_for(setup.scorekeeper), setup.table, 0, bluke_results(13, 1), stale)
@@ -709,7 +707,7 @@ def test_the_etag_of_another_table_does_not_match() -> None:
     """If-Match compares the whole entity tag: table 2's version 1 is not table 1's."""
     setup = played([bluke_results(13)])
     other = make_table(round=setup.round, players=setup.players[4:8], number=2)
-    services.hand_submit(table=other, record=bluke_results(13))
+    hand_submit(table=other, record=bluke_results(13))
     other.refresh_from_db()
     assert (setup.table.version, other.version) == (1, 1)
     before = results_snapshot(setup.table)
@@ -817,7 +815,7 @@ def test_deleting_the_last_hand_of_a_complete_game_reopens_it() -> None:
 
     body = response.json()
     assert body["hands"] == []
-    assert body["table"]["status"] == "in_progress"
+    assert body["table"]["status"] == "not_started"  # no hands left: as before the first
     assert [(s["total"], s["place"]) for s in body["table"]["seatings"]] == [(25, None)] * 4
     assert body["next_hand"] == {"number": 0, "dealer": 0, "cards": 5}
     assert not Hand.objects.exists()

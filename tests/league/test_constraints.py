@@ -23,7 +23,7 @@ from league.models import (
     Seating,
     Table,
 )
-from tests.league.factories import (
+from tests.support.factories import (
     ClubFactory,
     EventFactory,
     LeagueFactory,

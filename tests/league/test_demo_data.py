@@ -2,41 +2,30 @@
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.db.models import ProtectedError
 
 import games
-from league import services
 from league.models import (
     Club,
-    Event,
     Game,
     Hand,
-    HandSeat,
     League,
     Membership,
     Player,
-    Round,
     Seating,
     Standing,
     Table,
 )
-from tests.league.factories import ClubFactory, make_table
+from league.services.results import hand_submit
+from tests.support.factories import ClubFactory, make_table
+from tests.support.setups import run_demo_data
+from tests.support.state import LEAGUE_MODELS
 
 pytestmark = pytest.mark.django_db
-
-LEAGUE_MODELS = (Club, Membership, Player, League, Event, Round, Table, Seating, Hand, HandSeat)
-
-
-def run_demo_data(*args: str) -> str:
-    out = io.StringIO()
-    call_command("demo_data", *args, stdout=out)
-    return out.getvalue()
 
 
 def game_record(table: Table) -> dict[str, Any]:
@@ -160,7 +149,7 @@ def test_the_same_seed_gives_the_same_games() -> None:
 def test_deleting_a_club_deletes_its_games() -> None:
     """Resetting the demo data deletes its club: the cascade must not stop at the players."""
     table = make_table(game=Game.BUCK_EUCHRE)
-    services.hand_submit(table=table, record={"trump": "S", "maker": 1, "tricks": [0, 5, 0, 0]})
+    hand_submit(table=table, record={"trump": "S", "maker": 1, "tricks": [0, 5, 0, 0]})
     try:
         Club.objects.all().delete()
     except ProtectedError as error:

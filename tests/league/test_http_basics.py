@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
@@ -13,14 +12,15 @@ from django.conf import settings as django_settings
 from django.contrib.auth.models import AbstractUser
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
-from django.http import HttpResponse
 from django.test import Client
 from pytest_django.fixtures import Settings
 from rest_framework.authtoken.models import Token
 
-from league import services
 from league.models import Game, League, Membership
-from tests.league.factories import (
+from league.services.results import hand_submit
+from league.standings import standings_refresh
+from tests.support.api import PROBLEM, assert_problem
+from tests.support.factories import (
     PASSWORD,
     ClubFactory,
     EventFactory,
@@ -28,24 +28,11 @@ from tests.league.factories import (
     PlayerFactory,
     make_table,
 )
+from tests.support.records import buck_takes_all
 
 pytestmark = pytest.mark.django_db
 
 PAGES = ["/", "/api/", "/api/clubs/", "/api/leagues/", "/api/schema/", "/api/docs/", "/healthz"]
-PROBLEM = "application/problem+json"
-
-
-def assert_problem(response: HttpResponse, status: int) -> dict[str, Any]:
-    """The body of a problem+json response with ``status``."""
-    assert response.status_code == status
-    assert response["Content-Type"] == PROBLEM
-    body = json.loads(response.content)
-    assert body["status"] == status
-    for field in ("type", "title", "detail"):
-        assert isinstance(body[field], str), field
-        assert body[field], field
-    assert body["type"].startswith("/api/problems/")
-    return body
 
 
 # -- pages answer ----------------------------------------------------------------
@@ -258,10 +245,8 @@ def test_the_standings_list_the_best_first(client: Client) -> None:
     event = EventFactory(league=league, rounds=3)
     for round_, winner in zip(event.rounds.order_by("number"), (0, 0, 1), strict=True):
         table = make_table(round=round_, players=players)
-        tricks = [0, 0, 0, 0]
-        tricks[winner] = 5
-        services.hand_submit(table=table, record={"trump": "S", "maker": winner, "tricks": tricks})
-    services.standings_refresh(league=league)
+        hand_submit(table=table, record=buck_takes_all(winner))
+    standings_refresh(league=league)
 
     response = client.get(f"/api/leagues/{league.pk}/standings/")
 

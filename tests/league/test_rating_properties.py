@@ -11,10 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league import ratings, services
+from league import ratings
 from league.models import Game, Rating, RatingHistory, RatingScope, Standing, Table
-from tests.league.api_helpers import buck_takes_all
-from tests.league.factories import ClubFactory, PlayerFactory
+from league.services.fixtures import event_create, league_create, table_create
+from league.services.results import hand_correct, hand_submit
+from tests.support.factories import ClubFactory, PlayerFactory
+from tests.support.records import buck_takes_all
 
 pytestmark = pytest.mark.django_db
 
@@ -40,16 +42,12 @@ SETTINGS = settings(
 def build(games: list[tuple[int, tuple[int, ...], int]]) -> tuple[Any, list[Table]]:
     club = ClubFactory()
     players = [PlayerFactory(club=club, name=f"P{n}") for n in range(PLAYERS)]
-    league = services.league_create(club=club, name="L", game=Game.BUCK_EUCHRE)
+    league = league_create(club=club, name="L", game=Game.BUCK_EUCHRE)
     tables = []
     for number, (day, seats, _) in enumerate(games, start=1):
-        event = services.event_create(
-            league=league, name=f"N{number}", date=datetime.date(2026, 10, day)
-        )
+        event = event_create(league=league, name=f"N{number}", date=datetime.date(2026, 10, day))
         tables.append(
-            services.table_create(
-                round=event.rounds.get(), number=1, players=[players[s] for s in seats]
-            )
+            table_create(round=event.rounds.get(), number=1, players=[players[s] for s in seats])
         )
     return league, tables
 
@@ -87,7 +85,7 @@ def test_any_submission_order_gives_the_ratings_and_standings_of_a_rating_from_s
     order = data.draw(st.permutations(range(len(games))))
     for index in order:
         with django_capture_on_commit_callbacks(execute=True):
-            services.hand_submit(table=tables[index], record=buck_takes_all(games[index][2]))
+            hand_submit(table=tables[index], record=buck_takes_all(games[index][2]))
     incremental, standings_now = ratings_of(league), standings_of(league)
 
     scope = RatingScope.objects.get(league=league)
@@ -99,7 +97,7 @@ def test_any_submission_order_gives_the_ratings_and_standings_of_a_rating_from_s
     in_order, tables_in_order = build(games)
     for table, (_, _, seat) in zip(tables_in_order, games, strict=True):
         with django_capture_on_commit_callbacks(execute=True):
-            services.hand_submit(table=table, record=buck_takes_all(seat))
+            hand_submit(table=table, record=buck_takes_all(seat))
     assert standings_of(in_order) == standings_now
 
 
@@ -113,12 +111,12 @@ def test_a_correction_re_rates_to_what_a_rating_from_scratch_gives(
     league, tables = build(games)
     for table, (_, _, seat) in zip(tables, games, strict=True):
         with django_capture_on_commit_callbacks(execute=True):
-            services.hand_submit(table=table, record=buck_takes_all(seat))
+            hand_submit(table=table, record=buck_takes_all(seat))
     index = data.draw(st.integers(0, len(games) - 1))
     new_winner = data.draw(st.integers(0, 3))
     table = Table.objects.get(pk=tables[index].pk)
     with django_capture_on_commit_callbacks(execute=True):
-        services.hand_correct(
+        hand_correct(
             table=table, number=0, record=buck_takes_all(new_winner), version=table.version
         )
     corrected = ratings_of(league)

@@ -9,10 +9,12 @@ from typing import Any
 
 import pytest
 
-from league import ratings, services
+from league import ratings
 from league.models import Game, Rating, RatingHistory, RatingScope, Table
-from tests.league.api_helpers import buck_takes_all
-from tests.league.factories import ClubFactory, PlayerFactory
+from league.services.fixtures import event_create, league_create, table_create
+from league.services.results import hand_correct, hand_delete_last, hand_submit
+from tests.support.factories import ClubFactory, PlayerFactory
+from tests.support.records import buck_takes_all
 
 pytestmark = pytest.mark.django_db
 
@@ -51,13 +53,13 @@ class Night:
     def __init__(self, players: int = 6) -> None:
         self.club = ClubFactory()
         self.players = [PlayerFactory(club=self.club) for _ in range(players)]
-        self.league = services.league_create(club=self.club, name="Cup", game=Game.BUCK_EUCHRE)
+        self.league = league_create(club=self.club, name="Cup", game=Game.BUCK_EUCHRE)
 
     def table(self, day: int, seats: list[int], *, number: int = 1) -> Table:
-        event = services.event_create(
+        event = event_create(
             league=self.league, name=f"Night {day}", date=datetime.date(2026, 10, day)
         )
-        return services.table_create(
+        return table_create(
             round=event.rounds.get(), number=number, players=[self.players[s] for s in seats]
         )
 
@@ -65,7 +67,7 @@ class Night:
         """Players 0 to 3 on three nights, seat 0, then 1, then 2 taking all."""
         tables = [self.table(day, [0, 1, 2, 3]) for day in (1, 2, 3)]
         for seat, table in enumerate(tables):
-            change(services.hand_submit, table=table, record=buck_takes_all(seat))
+            change(hand_submit, table=table, record=buck_takes_all(seat))
         return tables
 
     def scope(self) -> RatingScope:
@@ -75,7 +77,7 @@ class Night:
 def test_a_complete_game_rates_its_players_in_both_scopes() -> None:
     night = Night()
     table = night.table(1, [0, 1, 2, 3])
-    change(services.hand_submit, table=table, record=buck_takes_all(2))
+    change(hand_submit, table=table, record=buck_takes_all(2))
     scope = night.scope()
     assert scope.rerate_from is None and scope.rated_at is not None
     board = ratings.leaderboard(scope=scope)
@@ -92,8 +94,8 @@ def test_games_are_rated_in_the_order_played_whatever_the_order_submitted() -> N
     night = Night()
     late = night.table(20, [0, 1, 2, 3])
     early = night.table(5, [0, 1, 4, 5])
-    change(services.hand_submit, table=late, record=buck_takes_all(0))
-    change(services.hand_submit, table=early, record=buck_takes_all(3))
+    change(hand_submit, table=late, record=buck_takes_all(0))
+    change(hand_submit, table=early, record=buck_takes_all(3))
     scope = night.scope()
     submitted = snapshot(scope)
     history = ratings.history_of(scope=scope, player=night.players[0])
@@ -110,7 +112,7 @@ def test_a_correction_re_rates_from_that_game_and_equals_a_rating_from_scratch()
     first = tables[0]
     first.refresh_from_db()
     change(
-        services.hand_correct,
+        hand_correct,
         table=first,
         number=0,
         record=buck_takes_all(3),
@@ -125,9 +127,7 @@ def test_a_correction_re_rates_from_that_game_and_equals_a_rating_from_scratch()
 def test_rating_twice_gives_identical_results_and_a_second_job_does_nothing() -> None:
     night = Night()
     for day in (1, 2):
-        change(
-            services.hand_submit, table=night.table(day, [0, 1, 2, 3]), record=buck_takes_all(day)
-        )
+        change(hand_submit, table=night.table(day, [0, 1, 2, 3]), record=buck_takes_all(day))
     scope = night.scope()
     first = snapshot(scope)
     assert ratings.ratings_refresh(scope_id=scope.pk) == 0
@@ -140,7 +140,7 @@ def test_tied_players_get_equal_updates() -> None:
     night = Night()
     table = night.table(1, [0, 1, 2, 3])
     # seat 2 takes all: seats 0, 1 and 3 finish on equal scores and share a place
-    change(services.hand_submit, table=table, record=buck_takes_all(2))
+    change(hand_submit, table=table, record=buck_takes_all(2))
     rows = {r.player_id: r for r in Rating.objects.filter(scope=night.scope())}
     tied = [rows[night.players[s].pk] for s in (0, 1, 3)]
     assert len({(r.mu, r.sigma) for r in tied}) == 1
@@ -150,24 +150,24 @@ def test_a_game_that_stops_being_complete_leaves_the_ratings() -> None:
     night = Night()
     kept = night.table(1, [0, 1, 2, 3])
     reopened = night.table(2, [0, 1, 4, 5])
-    change(services.hand_submit, table=kept, record=buck_takes_all(0))
+    change(hand_submit, table=kept, record=buck_takes_all(0))
     only_kept = snapshot(night.scope())
-    change(services.hand_submit, table=reopened, record=buck_takes_all(1))
+    change(hand_submit, table=reopened, record=buck_takes_all(1))
     reopened.refresh_from_db()
-    change(services.hand_delete_last, table=reopened, number=0, version=reopened.version)
+    change(hand_delete_last, table=reopened, number=0, version=reopened.version)
     assert snapshot(night.scope()) == only_kept
     assert not Rating.objects.filter(scope=night.scope(), player=night.players[4]).exists()
 
 
 def test_club_wide_ratings_span_the_leagues_of_a_game() -> None:
     night = Night()
-    other = services.league_create(club=night.club, name="Cup 2", game=Game.BUCK_EUCHRE)
-    change(services.hand_submit, table=night.table(1, [0, 1, 2, 3]), record=buck_takes_all(0))
-    event = services.event_create(league=other, name="Away", date=datetime.date(2026, 10, 2))
-    away = services.table_create(
+    other = league_create(club=night.club, name="Cup 2", game=Game.BUCK_EUCHRE)
+    change(hand_submit, table=night.table(1, [0, 1, 2, 3]), record=buck_takes_all(0))
+    event = event_create(league=other, name="Away", date=datetime.date(2026, 10, 2))
+    away = table_create(
         round=event.rounds.get(), number=1, players=[night.players[s] for s in (0, 1, 4, 5)]
     )
-    change(services.hand_submit, table=away, record=buck_takes_all(0))
+    change(hand_submit, table=away, record=buck_takes_all(0))
     club_wide = RatingScope.objects.get(club=night.club, game=Game.BUCK_EUCHRE, league=None)
     games = {r.player_id: r.games for r in Rating.objects.filter(scope=club_wide)}
     assert games[night.players[0].pk] == 2
@@ -181,14 +181,14 @@ def test_one_new_game_at_the_end_writes_only_its_own_rows(
     night = Night(players=12)
     for day in range(1, 9):
         seats = [(day + k) % 12 for k in range(4)]
-        change(services.hand_submit, table=night.table(day, seats), record=buck_takes_all(day % 4))
+        change(hand_submit, table=night.table(day, seats), record=buck_takes_all(day % 4))
     scope = night.scope()
     rows = RatingHistory.objects.filter(scope=scope).values_list(
         "order_key", "player_id", "table_id", "mu", "sigma", "games"
     )
     before = set(rows)
     late = night.table(28, [0, 3, 6, 9])
-    change(services.hand_submit, table=late, record=buck_takes_all(1))
+    change(hand_submit, table=late, record=buck_takes_all(1))
     after = set(rows.all())
     assert before < after
     assert sorted(table for _, _, table, *_ in after - before) == [late.pk] * 4
@@ -198,7 +198,7 @@ def test_each_rating_remembers_the_key_of_its_players_latest_game() -> None:
     night = Night()
     tables = [night.table(day, [0, 1, 2, 3] if day < 3 else [0, 1, 4, 5]) for day in (1, 2, 3)]
     for table in tables:
-        change(services.hand_submit, table=table, record=buck_takes_all(0))
+        change(hand_submit, table=table, record=buck_takes_all(0))
     latest = {r.player_id: r.last_order_key for r in Rating.objects.filter(scope=night.scope())}
     keys = [ratings.order_key(t) for t in tables]
     assert latest[night.players[0].pk] == keys[2]
@@ -255,7 +255,7 @@ def test_the_leaderboard_and_history_through_the_api() -> None:
 
     night = Night()
     first = night.table(1, [0, 1, 2, 3])
-    change(services.hand_submit, table=first, record=buck_takes_all(1))
+    change(hand_submit, table=first, record=buck_takes_all(1))
     client = APIClient()
 
     board = client.get(f"/api/leagues/{night.league.pk}/ratings/").json()
@@ -273,7 +273,7 @@ def test_the_leaderboard_and_history_through_the_api() -> None:
     assert client.get(f"/api/clubs/{night.club.pk}/ratings/").status_code == 400
 
     second = night.table(2, [1, 2, 4, 5])
-    change(services.hand_submit, table=second, record=buck_takes_all(0))
+    change(hand_submit, table=second, record=buck_takes_all(0))
     history = client.get(
         f"/api/players/{night.players[1].pk}/rating-history/", {"league": night.league.pk}
     ).json()["history"]
@@ -297,7 +297,7 @@ def test_the_leaderboard_says_pending_until_the_job_has_run() -> None:
 
     night = Night()
     table = night.table(1, [0, 1, 2, 3])
-    services.hand_submit(table=table, record=buck_takes_all(1))  # its jobs wait for a commit
+    hand_submit(table=table, record=buck_takes_all(1))  # its jobs wait for a commit
     board = APIClient().get(f"/api/leagues/{night.league.pk}/ratings/").json()
     assert (board["status"], board["ratings"]) == ("pending", [])
     ratings.ratings_refresh(scope_id=night.scope().pk)

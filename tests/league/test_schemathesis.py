@@ -56,9 +56,10 @@ from schemathesis.specs.openapi.checks import (
 
 import games
 from games.bots import SimpleBot, bot_game
-from league import services
-from league.api.views import etag
+from league.api.etags import etag
 from league.models import Club, Event, Game, League, Membership, Player, Round, Table
+from league.services.fixtures import event_create, table_create
+from league.services.results import hand_submit
 
 pytestmark = pytest.mark.schemathesis
 
@@ -128,20 +129,20 @@ REFERENCES = {
 def _event_in_play(league: League, players: list[Player], hands: tuple[int, ...]) -> Round:
     """A new one-round event of ``league`` with tables of four that have played ``hands``
     hands each (seats from the start of ``players``)."""
-    event = services.event_create(
+    event = event_create(
         league=league, name="Tonight", date=league.events.latest("date").date, rounds=1
     )
     round_ = event.rounds.get()
     rules = games.rules_for(league.game, 4, league.options)
     for number, played in enumerate(hands, start=1):
-        table = services.table_create(
+        table = table_create(
             round=round_,
             number=number,
             players=players[4 * (number - 1) : 4 * number],
             first_dealer=number % 4,
         )
         for record in bot_game(rules, first_dealer=table.first_dealer, seed=number)[:played]:
-            services.hand_submit(table=table, record=record)
+            hand_submit(table=table, record=record)
     return round_
 
 

@@ -7,9 +7,10 @@ import json
 
 import pytest
 
-from league import selectors, services
+from league import selectors
 from league.api.serializers import ScoreSheetOutput, score_sheet_data
 from league.models import Table
+from league.services.results import hand_delete_last
 
 
 @pytest.mark.django_db
@@ -18,7 +19,7 @@ def test_the_fast_score_sheet_equals_the_serializer(demo_data: str) -> None:
     in_progress = tables.first()
     assert in_progress is not None
     last = in_progress.hands.count() - 1
-    services.hand_delete_last(table=in_progress, number=last, version=in_progress.version)
+    hand_delete_last(table=in_progress, number=last, version=in_progress.version)
     assert not tables.get(pk=in_progress.pk).complete
     for table in tables:
         sheet = selectors.score_sheet(table=table)

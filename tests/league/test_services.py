@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -10,47 +11,24 @@ import pytest
 
 import games
 from games.bots import bot_game
-from league import services
-from league.models import Game, Hand, HandSeat, League, Player, Seating, Standing, Table
-from tests.league.api_helpers import results_form
-from tests.league.factories import (
+from league.errors import Conflict, PreconditionFailed, ServiceError
+from league.models import Game, Hand, League, Player, Seating, Standing, Table
+from league.services.fixtures import event_create, league_create, table_create
+from league.services.results import ResultsMode, check_results_change, hand_submit
+from league.standings import standings_refresh
+from tests.support.api import assert_problem, client_for
+from tests.support.factories import (
     ClubFactory,
     EventFactory,
     LeagueFactory,
     PlayerFactory,
     make_table,
 )
+from tests.support.records import bluke_results, buck_takes_all, results_record
+from tests.support.setups import club_setup
+from tests.support.state import db_state, results_snapshot
 
 pytestmark = pytest.mark.django_db
-
-TAKES_ALL = 5
-
-
-def buck_takes_all(seat: int) -> dict[str, Any]:
-    """A Buck Euchre results record in which ``seat`` makes spades and takes every trick."""
-    tricks = [0, 0, 0, 0]
-    tricks[seat] = TAKES_ALL
-    return {"trump": "S", "maker": seat, "tricks": tricks}
-
-
-def one_card_bluke(winner: int, players: int = 4) -> dict[str, Any]:
-    """A one-card Bluke results record: everyone bids 1, ``winner`` takes the trick."""
-    tricks = [0] * players
-    tricks[winner] = 1
-    return {"trump": "S", "bids": [1] * players, "tricks": tricks}
-
-
-def snapshot(table: Table) -> dict[str, Any]:
-    """Everything a hand submission may change at ``table``."""
-    table.refresh_from_db()
-    return {
-        "hands": Hand.objects.count(),
-        "hand_seats": HandSeat.objects.count(),
-        "seatings": list(table.seatings.values_list("seat", "total", "place")),
-        "version": table.version,
-        "complete": table.complete,
-    }
-
 
 # -- hand_submit: a valid hand -------------------------------------------------
 
@@ -59,7 +37,7 @@ def test_a_valid_hand_is_stored_with_its_seats_and_totals() -> None:
     table = make_table(game=Game.BLUKE, options={"max_cards": 2}, first_dealer=1)
     record = {"trump": "H", "bids": [1, 2, 1, 1], "tricks": [0, 2, 0, 0]}
 
-    hand = services.hand_submit(table=table, record=record).hands[-1]
+    hand = hand_submit(table=table, record=record).hands[-1]
 
     assert (hand.number, hand.dealer, hand.cards, hand.trump) == (0, 1, 2, "H")
     assert (hand.maker, hand.drops, hand.takes_all, hand.is_move_log) == (None, [], None, False)
@@ -82,7 +60,7 @@ def test_a_valid_hand_is_stored_with_its_seats_and_totals() -> None:
     assert table.totals == [-10, 20, -10, -10]
     assert (table.version, table.complete, table.hands_played) == (1, False, 1)
 
-    second = services.hand_submit(table=table, record=one_card_bluke(winner=0)).hands[-1]
+    second = hand_submit(table=table, record=bluke_results(1, winner=0)).hands[-1]
 
     assert (second.number, second.dealer, second.cards) == (1, 2, 1)
     assert list(second.seats.values_list("total", flat=True)) == [0, 10, -20, -20]
@@ -96,7 +74,7 @@ def test_a_buck_euchre_table_starts_at_25_and_counts_down() -> None:
     assert table.totals == [25, 25, 25, 25]
     record = {"trump": "S", "maker": 1, "drops": [3], "tricks": [1, 3, 1, 0]}
 
-    hand = services.hand_submit(table=table, record=record).hands[-1]
+    hand = hand_submit(table=table, record=record).hands[-1]
 
     assert (hand.dealer, hand.cards, hand.trump, hand.maker, hand.drops) == (2, 5, "S", 1, [3])
     assert list(hand.seats.values_list("bid", "tricks", "points", "total")) == [
@@ -113,7 +91,7 @@ def test_a_buck_euchre_table_starts_at_25_and_counts_down() -> None:
 def test_hands_follow_the_games_dealer_and_hand_size() -> None:
     table = make_table(game=Game.BLUKE, options={"max_cards": 2}, first_dealer=3)
     # the record may repeat the dealer and hand size, if it does not contradict them
-    services.hand_submit(
+    hand_submit(
         table=table,
         record={
             "dealer": 3,
@@ -123,10 +101,8 @@ def test_hands_follow_the_games_dealer_and_hand_size() -> None:
             "tricks": [1, 1, 0, 0],
         },
     )
-    services.hand_submit(table=table, record={"dealer": 0, **one_card_bluke(winner=1)})
-    services.hand_submit(
-        table=table, record={"trump": None, "bids": [2, 1, 1, 1], "tricks": [2, 0, 0, 0]}
-    )
+    hand_submit(table=table, record={"dealer": 0, **bluke_results(1, winner=1)})
+    hand_submit(table=table, record={"trump": None, "bids": [2, 1, 1, 1], "tricks": [2, 0, 0, 0]})
     assert list(Hand.objects.values_list("number", "dealer", "cards")) == [
         (0, 3, 2),
         (1, 0, 1),
@@ -162,10 +138,10 @@ REFUSED_BLUKE = {
     ),
     "bid_above_the_hand": ({"trump": "S", "bids": [3, 1, 1, 1], "tricks": [2, 0, 0, 0]}, "bad_bid"),
     "bid_of_zero": ({"trump": "S", "bids": [0, 1, 1, 1], "tricks": [2, 0, 0, 0]}, "bad_bid"),
-    "wrong_dealer": ({"dealer": 0, **one_card_bluke(0)}, "invalid"),
-    "wrong_hand_size": ({"cards": 1, **one_card_bluke(0)}, "bad_deal"),
-    "unknown_field": ({"colour": "red", **one_card_bluke(0)}, "invalid"),
-    "other_game": ({"game": "buck_euchre", **one_card_bluke(0)}, "invalid"),
+    "wrong_dealer": ({"dealer": 0, **bluke_results(1, 0)}, "invalid"),
+    "wrong_hand_size": ({"cards": 1, **bluke_results(1, 0)}, "bad_deal"),
+    "unknown_field": ({"colour": "red", **bluke_results(1, 0)}, "invalid"),
+    "other_game": ({"game": "buck_euchre", **bluke_results(1, 0)}, "invalid"),
     "not_an_object": ([], "invalid"),
     "card_not_in_hand": (_not_in_hand(), "not_in_hand"),
     "deal_of_the_wrong_size": (_short_deal(), "bad_deal"),
@@ -175,13 +151,13 @@ REFUSED_BLUKE = {
 @pytest.mark.parametrize(("record", "code"), list(REFUSED_BLUKE.values()), ids=list(REFUSED_BLUKE))
 def test_a_refused_bluke_hand_stores_nothing(record: Any, code: str) -> None:
     table = make_table(game=Game.BLUKE, options={"max_cards": 2}, first_dealer=1)
-    before = snapshot(table)
+    before = results_snapshot(table)
 
     with pytest.raises(games.RecordError) as refused:
-        services.hand_submit(table=table, record=record)
+        hand_submit(table=table, record=record)
 
     assert refused.value.code == code
-    assert snapshot(table) == before
+    assert results_snapshot(table) == before
 
 
 REFUSED_BUCK = {
@@ -199,20 +175,20 @@ REFUSED_BUCK = {
 @pytest.mark.parametrize(("record", "code"), list(REFUSED_BUCK.values()), ids=list(REFUSED_BUCK))
 def test_a_refused_buck_euchre_hand_stores_nothing(record: Any, code: str) -> None:
     table = make_table(game=Game.BUCK_EUCHRE, first_dealer=0)
-    services.hand_submit(table=table, record={"trump": "H", "maker": 2, "tricks": [1, 1, 3, 0]})
-    before = snapshot(table)
+    hand_submit(table=table, record={"trump": "H", "maker": 2, "tricks": [1, 1, 3, 0]})
+    before = results_snapshot(table)
 
     with pytest.raises(games.RecordError) as refused:
-        services.hand_submit(table=table, record=record)
+        hand_submit(table=table, record=record)
 
     assert refused.value.code == code
-    assert snapshot(table) == before
+    assert results_snapshot(table) == before
 
 
 @pytest.mark.parametrize(
     ("game", "options", "finishing", "next_hand"),
     [
-        (Game.BLUKE, {"max_cards": 1}, one_card_bluke(2), one_card_bluke(0)),
+        (Game.BLUKE, {"max_cards": 1}, bluke_results(1, 2), bluke_results(1, 0)),
         (Game.BUCK_EUCHRE, {}, buck_takes_all(3), buck_takes_all(0)),
     ],
     ids=["bluke", "buck_euchre"],
@@ -221,15 +197,15 @@ def test_no_hand_is_accepted_after_the_game_is_complete(
     game: str, options: dict[str, Any], finishing: dict[str, Any], next_hand: dict[str, Any]
 ) -> None:
     table = make_table(game=game, options=options)
-    services.hand_submit(table=table, record=finishing)
-    before = snapshot(table)
+    hand_submit(table=table, record=finishing)
+    before = results_snapshot(table)
     assert before["complete"] is True
 
     with pytest.raises(games.RecordError) as refused:
-        services.hand_submit(table=table, record=next_hand)
+        hand_submit(table=table, record=next_hand)
 
     assert refused.value.code == "game_over"
-    assert snapshot(table) == before
+    assert results_snapshot(table) == before
 
 
 # -- hand_submit: both record forms ----------------------------------------------
@@ -247,9 +223,9 @@ def test_move_logs_and_results_give_the_same_game(game: str, options: dict[str, 
     as_results = make_table(round=as_logs.round, first_dealer=1)
 
     for number, log in enumerate(logs):
-        services.hand_submit(table=as_logs, record=log)
-        results = results_form(game, options, (1 + number) % 4, log)
-        services.hand_submit(table=as_results, record=results)
+        hand_submit(table=as_logs, record=log)
+        results = results_record(game, options, (1 + number) % 4, log)
+        hand_submit(table=as_results, record=results)
 
     expected = games.check_record(
         {"game": game, "players": 4, "first_dealer": 1, "options": options, "hands": logs}
@@ -278,16 +254,16 @@ def test_a_complete_game_sets_places_and_refreshes_the_standings_on_commit(
 ) -> None:
     table = make_table(game=Game.BLUKE, options={"max_cards": 2})
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        services.hand_submit(
+        hand_submit(
             table=table, record={"trump": "S", "bids": [1, 1, 2, 1], "tricks": [1, 0, 1, 0]}
         )
-        services.hand_submit(table=table, record=one_card_bluke(winner=1))
+        hand_submit(table=table, record=bluke_results(1, winner=1))
     assert callbacks == []  # an unfinished game changes no standings
     assert not Standing.objects.exists()
     assert set(table.seatings.values_list("place", flat=True)) == {None}
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        services.hand_submit(
+        hand_submit(
             table=table, record={"trump": "D", "bids": [1, 2, 1, 1], "tricks": [0, 2, 0, 0]}
         )
 
@@ -309,9 +285,9 @@ def test_a_complete_game_sets_places_and_refreshes_the_standings_on_commit(
 
 def test_a_buck_euchre_winner_places_first_and_the_others_by_score() -> None:
     table = make_table(game=Game.BUCK_EUCHRE)
-    services.hand_submit(table=table, record={"trump": "H", "maker": 1, "tricks": [0, 4, 1, 0]})
+    hand_submit(table=table, record={"trump": "H", "maker": 1, "tricks": [0, 4, 1, 0]})
     # totals 30 21 24 30; then seat 2 takes all and wins: 35 26 19 35
-    services.hand_submit(table=table, record=buck_takes_all(2))
+    hand_submit(table=table, record=buck_takes_all(2))
     assert list(table.seatings.values_list("total", "place")) == [
         (35, 3),
         (26, 2),
@@ -335,14 +311,14 @@ def test_standings_count_the_complete_games_of_the_league_only() -> None:
     event = EventFactory(league=league, rounds=3)
     r1, r2, r3 = event.rounds.order_by("number")
     first = make_table(round=r1, players=p[0:4])
-    services.hand_submit(table=first, record=one_card_bluke(winner=0))
+    hand_submit(table=first, record=bluke_results(1, winner=0))
     second = make_table(round=r2, players=p[1:5])
-    services.hand_submit(table=second, record=one_card_bluke(winner=2))  # seat 2 is P3
+    hand_submit(table=second, record=bluke_results(1, winner=2))  # seat 2 is P3
     make_table(round=r3, players=[p[0], p[5]])  # not played: counts for nobody
     # a complete game of another league of the same club counts only there
     other = LeagueFactory(club=club, game=Game.BUCK_EUCHRE)
     other_table = make_table(round=EventFactory(league=other).rounds.get(), players=p[0:4])
-    services.hand_submit(table=other_table, record=buck_takes_all(0))
+    hand_submit(table=other_table, record=buck_takes_all(0))
     Standing.objects.create(
         league=league,
         player=p[5],
@@ -356,7 +332,7 @@ def test_standings_count_the_complete_games_of_the_league_only() -> None:
         computed_at=datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC),
     )
 
-    assert services.standings_refresh(league=league) == 5
+    assert standings_refresh(league=league) == 5
 
     expected = [
         ("P0", 1, 1, 10, 1.0),
@@ -366,7 +342,7 @@ def test_standings_count_the_complete_games_of_the_league_only() -> None:
         ("P4", 1, 0, -10, 2.0),
     ]
     assert _standings(league) == expected
-    assert services.standings_refresh(league=league) == 5
+    assert standings_refresh(league=league) == 5
     assert _standings(league) == expected
     assert Standing.objects.filter(league=league, event=None).count() == 5
     assert _standings(other) == []
@@ -375,8 +351,8 @@ def test_standings_count_the_complete_games_of_the_league_only() -> None:
 def test_standings_of_a_league_without_complete_games_are_empty() -> None:
     table = make_table(game=Game.BUCK_EUCHRE)
     league = table.round.event.league
-    services.hand_submit(table=table, record={"trump": "H", "maker": 1, "tricks": [0, 4, 1, 0]})
-    assert services.standings_refresh(league=league) == 0
+    hand_submit(table=table, record={"trump": "H", "maker": 1, "tricks": [0, 4, 1, 0]})
+    assert standings_refresh(league=league) == 0
     assert not Standing.objects.exists()
 
 
@@ -400,14 +376,14 @@ def test_league_create_refuses_bad_games_and_options(
     game: str, options: dict[str, Any], field: str
 ) -> None:
     club = ClubFactory()
-    with pytest.raises(services.ServiceError) as refused:
-        services.league_create(club=club, name="Cup", game=game, options=options)
+    with pytest.raises(ServiceError) as refused:
+        league_create(club=club, name="Cup", game=game, options=options)
     assert refused.value.field == field
     assert not League.objects.exists()
 
 
 def test_league_create_keeps_good_options() -> None:
-    league = services.league_create(
+    league = league_create(
         club=ClubFactory(),
         name="Short Bluke",
         game=Game.BLUKE,
@@ -425,7 +401,7 @@ def test_table_create_seats_the_players_in_order() -> None:
     players = [PlayerFactory(club=club) for _ in range(5)]
     league = LeagueFactory(club=club, game=Game.BLUKE)
     round_ = EventFactory(league=league).rounds.get()
-    table = services.table_create(round=round_, number=1, players=players, first_dealer=4)
+    table = table_create(round=round_, number=1, players=players, first_dealer=4)
     assert (table.game, table.players, table.first_dealer) == (Game.BLUKE, 5, 4)
     assert list(table.seatings.values_list("seat", "player", "round", "total", "place")) == [
         (seat, player.pk, round_.pk, None, None) for seat, player in enumerate(players)
@@ -435,13 +411,13 @@ def test_table_create_seats_the_players_in_order() -> None:
 
 def _refused_table(
     game: str, players: Callable[[League], list[Player]], first_dealer: int = 0
-) -> services.ServiceError:
+) -> ServiceError:
     league = LeagueFactory(game=game)
     round_ = EventFactory(league=league).rounds.get()
     seated = players(league)
     tables, seatings = Table.objects.count(), Seating.objects.count()
-    with pytest.raises(services.ServiceError) as refused:
-        services.table_create(round=round_, number=1, players=seated, first_dealer=first_dealer)
+    with pytest.raises(ServiceError) as refused:
+        table_create(round=round_, number=1, players=seated, first_dealer=first_dealer)
     assert (Table.objects.count(), Seating.objects.count()) == (tables, seatings)
     return refused.value
 
@@ -490,13 +466,13 @@ def test_a_table_checks_the_league_options_for_its_own_size() -> None:
     """max_cards 13 is fine for the nominal four players, too many cards for five."""
     league = LeagueFactory(game=Game.BLUKE, options={"max_cards": 13})
     round_ = EventFactory(league=league).rounds.get()
-    with pytest.raises(services.ServiceError) as refused:
-        services.table_create(
+    with pytest.raises(ServiceError) as refused:
+        table_create(
             round=round_, number=1, players=PlayerFactory.create_batch(5, club=league.club)
         )
     assert refused.value.field == "options"
     assert not Table.objects.exists()
-    table = services.table_create(
+    table = table_create(
         round=round_, number=1, players=PlayerFactory.create_batch(4, club=league.club)
     )
     assert table.players == 4
@@ -506,7 +482,7 @@ def test_a_table_checks_the_league_options_for_its_own_size() -> None:
 
 
 def test_event_create_numbers_the_rounds_from_one() -> None:
-    event = services.event_create(
+    event = event_create(
         league=LeagueFactory(), name="Night", date=datetime.date(2026, 9, 3), rounds=3
     )
     assert list(event.rounds.values_list("number", flat=True)) == [1, 2, 3]
@@ -514,7 +490,62 @@ def test_event_create_numbers_the_rounds_from_one() -> None:
 
 def test_event_create_refuses_an_event_without_rounds() -> None:
     league = LeagueFactory()
-    with pytest.raises(services.ServiceError) as refused:
-        services.event_create(league=league, name="Night", date=datetime.date(2026, 9, 3), rounds=0)
+    with pytest.raises(ServiceError) as refused:
+        event_create(league=league, name="Night", date=datetime.date(2026, 9, 3), rounds=0)
     assert refused.value.field == "rounds"
     assert not league.events.exists()
+
+
+@pytest.mark.parametrize("kind", ["league", "player"])
+def test_a_name_the_club_already_has_is_the_same_conflict_everywhere(kind: str) -> None:
+    """A duplicate league slug and a duplicate player name are one kind of
+    clash, answered alike: 409 with the field at fault."""
+    setup = club_setup()
+    url, data, field = {
+        "league": ("/api/leagues/", {"name": setup.league.name, "game": "bluke"}, "slug"),
+        "player": ("/api/players/", {"name": setup.players[0].name}, "name"),
+    }[kind]
+    before = db_state()
+    response = client_for(setup.organiser).post(url, {"club": setup.club.pk, **data})
+    body = assert_problem(response, 409)
+    assert body["field"] == field
+    assert db_state() == before
+
+
+@pytest.mark.parametrize(
+    ("mode", "number", "version", "kept_or_refused"),
+    [
+        (ResultsMode.APPEND, None, None, 3),
+        (ResultsMode.APPEND, 3, None, 3),
+        (ResultsMode.APPEND, 2, None, Conflict),  # sent twice: counted once
+        (ResultsMode.APPEND, 4, None, Conflict),  # a hand skipped
+        (ResultsMode.REPLACE, 0, 7, 0),
+        (ResultsMode.REPLACE, 3, 7, Conflict),  # not stored yet
+        (ResultsMode.REPLACE, 0, 6, PreconditionFailed),  # a stale sheet
+        (ResultsMode.DELETE_LAST, 2, 7, 2),
+        (ResultsMode.DELETE_LAST, 1, 7, Conflict),  # only the last
+    ],
+)
+def test_a_change_of_results_is_checked_against_the_table_as_stored(
+    mode: ResultsMode, number: int | None, version: int | None, kept_or_refused: Any
+) -> None:
+    """``check_results_change`` answers how many stored hands a change keeps,
+    or refuses it, from the table row alone (no query)."""
+    table = Table(hands_played=3, version=7, complete=False)
+    check = functools.partial(
+        check_results_change, table=table, mode=mode, number=number, version=version, records=[{}]
+    )
+    if isinstance(kept_or_refused, int):
+        assert check() == kept_or_refused
+    else:
+        with pytest.raises(kept_or_refused):
+            check()
+
+
+def test_nothing_is_appended_to_a_complete_game() -> None:
+    table = Table(hands_played=25, version=30, complete=True)
+    with pytest.raises(games.InvalidRecord) as refused:
+        check_results_change(
+            table=table, mode=ResultsMode.APPEND, number=None, version=None, records=[{}]
+        )
+    assert (refused.value.code, refused.value.hand) == ("game_over", 25)

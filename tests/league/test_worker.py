@@ -19,8 +19,10 @@ from celery import signals
 from celery.contrib.testing.worker import start_worker
 
 from config.celery import app as celery_app
-from league import services
 from league.models import Club, Rating, Standing
+from league.services.clubs import club_create, player_create
+from league.services.fixtures import event_create, league_create, table_create
+from league.services.results import hand_submit
 
 BROKER_URL = os.environ.get("CELERY_TEST_BROKER_URL", "redis://127.0.0.1:6379/15")
 
@@ -65,13 +67,11 @@ def redis_worker() -> Iterator[None]:
 def test_a_complete_game_updates_the_standings_through_a_worker_on_redis(
     redis_worker: None,
 ) -> None:
-    club = services.club_create(name="Worker Club")
-    players = [services.player_create(club=club, name=f"P{n}") for n in range(4)]
-    league = services.league_create(club=club, name="Cup", game="buck_euchre")
-    event = services.event_create(league=league, name="Night", date=datetime.date(2026, 11, 1))
-    table = services.table_create(
-        round=event.rounds.get(), number=1, players=players, first_dealer=0
-    )
+    club = club_create(name="Worker Club")
+    players = [player_create(club=club, name=f"P{n}") for n in range(4)]
+    league = league_create(club=club, name="Cup", game="buck_euchre")
+    event = event_create(league=league, name="Night", date=datetime.date(2026, 11, 1))
+    table = table_create(round=event.rounds.get(), number=1, players=players, first_dealer=0)
     assert not Standing.objects.exists()
     received: list[str] = []
     finished: list[str] = []
@@ -92,7 +92,7 @@ def test_a_complete_game_updates_the_standings_through_a_worker_on_redis(
     signals.task_received.connect(on_received, weak=False)
     signals.task_postrun.connect(on_finished, weak=False)
     # seat 1 takes all five tricks: the game is won at once
-    services.hand_submit(table=table, record={"trump": "S", "maker": 1, "tricks": [0, 5, 0, 0]})
+    hand_submit(table=table, record={"trump": "S", "maker": 1, "tricks": [0, 5, 0, 0]})
     # Wait on the worker's signal, not by polling: SQLite's shared in-memory
     # test database locks a table that two threads use at once.
     assert all_done.wait(timeout=30), f"the worker ran only {finished}"

@@ -5,113 +5,39 @@ queries; logging in and out."""
 
 from __future__ import annotations
 
-import html as html_module
 import re
 from collections.abc import Callable
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import AbstractUser
 from django.db import IntegrityError
-from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
-from league import services
-from league.models import Game, Hand, Table
+from league.errors import Conflict
+from league.models import Game, Hand
+from league.services import results as results_service
+from league.services.results import hand_correct, hand_submit
 from league.web.forms import HandForm, Stage
-from tests.league.api_helpers import (
-    ClubSetup,
-    bluke_results,
-    bot_logs,
-    buck_takes_all,
-    club_setup,
-    db_state,
+from tests.support.factories import PASSWORD, UserFactory
+from tests.support.markup import (
+    assert_tied,
+    error_of,
+    field,
+    inputs_of,
+    selected,
+    tables_of,
+    text,
 )
-from tests.league.factories import PASSWORD, UserFactory
-from tests.web.helpers import member, names, sheet_url
-from tests.web.test_sheet import tables_of
+from tests.support.records import bluke_results, bot_logs, buck_takes_all
+from tests.support.setups import ClubSetup, club_setup, member, names
+from tests.support.state import db_state
+from tests.support.web import correct_url, enter_url, sheet_url, signed_in
 
 pytestmark = pytest.mark.django_db
 
 
-# -- helpers ---------------------------------------------------------------------------
-
-
-def enter_url(table: Table) -> str:
-    return reverse("hand-enter", kwargs={"table_id": table.pk})
-
-
-def correct_url(table: Table, number: int) -> str:
-    return reverse("hand-correct", kwargs={"table_id": table.pk, "number": number})
-
-
-def signed_in(user: AbstractUser) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def text(response: HttpResponse) -> str:
-    """The page as one line of text, whitespace collapsed (tags kept)."""
-    return " ".join(response.content.decode().split())
-
-
-class _Inputs(HTMLParser):
-    """Every input, select and label of a page."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.inputs: list[dict[str, str]] = []
-        self.labels: set[str] = set()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = {key: value or "" for key, value in attrs}
-        if tag in ("input", "select"):
-            self.inputs.append({"tag": tag, **found})
-        elif tag == "label" and "for" in found:
-            self.labels.add(found["for"])
-
-
-def inputs_of(response: HttpResponse) -> _Inputs:
-    parser = _Inputs()
-    parser.feed(response.content.decode())
-    return parser
-
-
-def field(response: HttpResponse, name: str) -> dict[str, str]:
-    """The attributes of the input (or select) named ``name``."""
-    return next(i for i in inputs_of(response).inputs if i.get("name") == name)
-
-
-def selected(response: HttpResponse, name: str) -> list[str]:
-    """The values of the options selected in the select named ``name``."""
-    match = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', text(response))
-    assert match, f"no select {name}"
-    return re.findall(r'<option value="([^"]*)"[^>]*\bselected\b', match[1])
-
-
-def error_of(response: HttpResponse, field_id: str) -> str:
-    """The text of the error list tied to ``field_id`` (``id_bid_2`` or a
-    group's ``tricks``), after checking that the summary links to the field."""
-    html = text(response)
-    list_id = f"{field_id}_error" if field_id.startswith("id_") else f"{field_id}-error"
-    match = re.search(rf'<ul class="errorlist[^"]*" id="{list_id}">(.*?)</ul>', html)
-    assert match, f"no error list {list_id}"
-    return html_module.unescape(re.sub(r"<[^>]+>", "", match[1]).strip())
-
-
-def assert_tied(response: HttpResponse, name: str, error_id: str, *, linked: bool = True) -> None:
-    """The input is marked invalid and described by the error, and (unless
-    a group's error links to the group's first input) the summary at the top
-    links to it."""
-    attrs = field(response, name)
-    assert attrs.get("aria-invalid") == "true", attrs
-    assert error_id in attrs.get("aria-describedby", "").split(), attrs
-    if linked:
-        assert f'<a href="#{attrs["id"]}">' in text(response)
-    assert 'class="error-summary"' in text(response)
+# -- what the forms post ----------------------------------------------------------------
 
 
 BIDS = {"bid_0": "3", "bid_1": "2", "bid_2": "4", "bid_3": "2"}
@@ -221,9 +147,9 @@ def test_going_back_from_step_two_keeps_the_bids() -> None:
 @pytest.mark.parametrize(
     ("changes", "field_name", "message"),
     [
-        ({"bid_2": "0"}, "bid_2", "{2} bid 0: bids run 1..13"),
-        ({"bid_2": "14"}, "bid_2", "{2} bid 14: bids run 1..13"),
-        ({"bid_3": "-1"}, "bid_3", "{3} bid -1: bids run 1..13"),
+        ({"bid_2": "0"}, "bid_2", "{2}'s bid of 0 is out of range: bids run from 1 to 13."),
+        ({"bid_2": "14"}, "bid_2", "{2}'s bid of 14 is out of range: bids run from 1 to 13."),
+        ({"bid_3": "-1"}, "bid_3", "{3}'s bid of -1 is out of range: bids run from 1 to 13."),
         ({"bid_0": "three"}, "bid_0", "Enter {0}'s bid as a whole number."),
         ({"bid_0": "1.5"}, "bid_0", "Enter {0}'s bid as a whole number."),
         ({"bid_0": "9" * 5000}, "bid_0", "Enter {0}'s bid as a whole number."),
@@ -262,8 +188,9 @@ def test_every_bad_bid_is_shown_at_once() -> None:
     )
     one, three = names(setup)[1], names(setup)[3]
     assert error_of(response, "id_bid_0") == f"Enter {names(setup)[0]}'s bid as a whole number."
-    assert error_of(response, "id_bid_1") == f"{one} bid 0: bids run 1..13"
-    assert error_of(response, "id_bid_3") == f"{three} bid 20: bids run 1..13"
+    out_of_range = "is out of range: bids run from 1 to 13."
+    assert error_of(response, "id_bid_1") == f"{one}'s bid of 0 {out_of_range}"
+    assert error_of(response, "id_bid_3") == f"{three}'s bid of 20 {out_of_range}"
     assert "id_bid_2_error" not in text(response)
     assert "There are 3 problems" in text(response)
     summary = text(response).split('id="error-summary"')[1].split("</div>")[0]
@@ -274,10 +201,18 @@ def test_every_bad_bid_is_shown_at_once() -> None:
 @pytest.mark.parametrize(
     ("changes", "field_name", "message"),
     [
-        ({"tricks_2": "4"}, "tricks", "tricks add up to 12, not the 13 cards dealt"),
-        ({"tricks_2": "6"}, "tricks", "tricks add up to 14, not the 13 cards dealt"),
-        ({"tricks_1": "-1", "tricks_2": "8"}, "tricks_1", "{1} took -1 tricks of 13"),
-        ({"tricks_0": "14"}, "tricks_0", "{0} took 14 tricks of 13"),
+        ({"tricks_2": "4"}, "tricks", "The tricks add up to 12, not the 13 cards dealt."),
+        ({"tricks_2": "6"}, "tricks", "The tricks add up to 14, not the 13 cards dealt."),
+        (
+            {"tricks_1": "-1", "tricks_2": "8"},
+            "tricks_1",
+            "{1}'s -1 tricks are out of range: a player takes from 0 to 13.",
+        ),
+        (
+            {"tricks_0": "14"},
+            "tricks_0",
+            "{0}'s 14 tricks are out of range: a player takes from 0 to 13.",
+        ),
         ({"tricks_3": "lots"}, "tricks_3", "Enter the tricks {3} took as a whole number."),
         ({"tricks_3": ""}, "tricks_3", "Enter the tricks {3} took."),
     ],
@@ -304,8 +239,8 @@ def test_step_two_refuses_each_bad_entry_by_its_field(
 @pytest.mark.parametrize(
     ("changes", "field_name", "message"),
     [
-        ({"bid_2": "0"}, "bid_2", "{2} bid 0: bids run 1..13"),
-        ({"bid_2": "99"}, "bid_2", "{2} bid 99: bids run 1..13"),
+        ({"bid_2": "0"}, "bid_2", "{2}'s bid of 0 is out of range: bids run from 1 to 13."),
+        ({"bid_2": "99"}, "bid_2", "{2}'s bid of 99 is out of range: bids run from 1 to 13."),
         ({"bid_0": "x"}, "bid_0", "Enter {0}'s bid as a whole number."),
         ({"bid_1": ""}, "bid_1", "Enter {1}'s bid."),
         ({"trump": "spades"}, "trump", "Choose the trump suit from the list."),
@@ -388,15 +323,20 @@ def test_the_cases_the_rules_allow_are_stored(changes: dict[str, str | None]) ->
 @pytest.mark.parametrize(
     ("changes", "field_name", "message"),
     [
-        ({"trump": "none"}, "maker", "{1} cannot be maker of a hand with no trump"),
+        ({"trump": "none"}, "maker", "{1} cannot be the maker of a hand with no trump."),
         ({"maker": ""}, "maker",
-         "trump is spades but nobody made it: only a turned-up club makes trump without a maker"),
-        ({"drop_1": "on"}, "drop_1", "{1} is the maker and cannot drop"),
-        ({"trump": "C", "maker": ""}, "drop_3", "{3} cannot drop: a club was turned up"),
-        ({"tricks_3": "1", "tricks_0": "0"}, "tricks_3", "{3} dropped out but took 1 tricks"),
-        ({"tricks_0": "2"}, "tricks", "tricks add up to 6, not 5"),
-        ({"tricks_1": "6"}, "tricks_1", "{1} took 6 tricks of 5"),
-        ({"tricks_2": "-2"}, "tricks_2", "{2} took -2 tricks of 5"),
+         "Trump is spades but nobody made it: only a turned-up club makes trump without a maker."),
+        ({"drop_1": "on"}, "drop_1", "{1} is the maker and cannot drop out."),
+        ({"trump": "C", "maker": ""}, "drop_3",
+         "{3} cannot drop out: a club was turned up, so everyone plays."),
+        ({"tricks_3": "1", "tricks_0": "0"}, "tricks_3",
+         "{3} dropped out but took 1 trick: a player who drops out takes none."),
+        ({"tricks_0": "2"}, "tricks",
+         "The tricks add up to 6, not 5: the players still in take all 5 between them."),
+        ({"tricks_1": "6"}, "tricks_1",
+         "{1}'s 6 tricks are out of range: a player takes from 0 to 5."),
+        ({"tricks_2": "-2"}, "tricks_2",
+         "{2}'s -2 tricks are out of range: a player takes from 0 to 5."),
         ({"tricks_2": "two"}, "tricks_2", "Enter the tricks {2} took as a whole number."),
         ({"tricks_2": None}, "tricks_2", "Enter the tricks {2} took."),
         ({"maker": "7"}, "maker", "Choose the maker from the list."),
@@ -437,7 +377,7 @@ def test_a_refused_form_keeps_what_was_entered() -> None:
 def test_a_complete_game_has_no_form_and_refuses_a_post(game: str) -> None:
     setup = club_setup(game=game, options={"max_cards": 1} if game == Game.BLUKE else None)
     record = bluke_results(1) if game == Game.BLUKE else buck_takes_all(0)
-    services.hand_submit(table=setup.table, record=record)
+    hand_submit(table=setup.table, record=record)
     client = signed_in(setup.scorekeeper)
     page = client.get(enter_url(setup.table))
     assert page.status_code == 200
@@ -455,7 +395,7 @@ def test_a_hand_entered_meanwhile_moves_the_form_on() -> None:
     setup = club_setup()
     client = signed_in(setup.scorekeeper)
     client.post(enter_url(setup.table), step_one())
-    services.hand_submit(table=setup.table, record=bluke_results(13))  # another scorekeeper
+    hand_submit(table=setup.table, record=bluke_results(13))  # another scorekeeper
     before = db_state()
     response = client.post(enter_url(setup.table), step_two())
     assert response.status_code == 409
@@ -475,9 +415,7 @@ def test_a_tampered_hand_number_stores_nothing(number: str) -> None:
     assert db_state() == before
 
 
-@pytest.mark.parametrize(
-    "error", [services.Conflict("hand 0 is already stored"), IntegrityError("unique")]
-)
+@pytest.mark.parametrize("error", [Conflict("hand 0 is already stored"), IntegrityError("unique")])
 def test_a_race_lost_in_the_service_is_a_page_not_a_500(
     monkeypatch: pytest.MonkeyPatch, error: Exception
 ) -> None:
@@ -486,7 +424,7 @@ def test_a_race_lost_in_the_service_is_a_page_not_a_500(
     def lose(**kwargs: Any) -> None:
         raise error
 
-    monkeypatch.setattr(services, "hand_submit", lose)
+    monkeypatch.setattr(results_service, "hand_submit", lose)
     response = signed_in(setup.scorekeeper).post(enter_url(setup.table), buck())
     assert response.status_code == 409
     assert "the sheet has moved on" in text(response)
@@ -498,13 +436,13 @@ def test_a_race_lost_to_the_games_last_hand_is_the_complete_page(
     """Another phone stores the hand that ends the game first: this phone's
     hand is refused by the service, and the page says the game is complete."""
     setup = club_setup(game=Game.BUCK_EUCHRE)
-    submit = services.hand_submit
+    submit = hand_submit
 
     def other_phone_first(**kwargs: Any) -> Any:
         submit(table=kwargs["table"], record=buck_takes_all(0), number=0)  # ends the game
         return submit(**kwargs)
 
-    monkeypatch.setattr(services, "hand_submit", other_phone_first)
+    monkeypatch.setattr(results_service, "hand_submit", other_phone_first)
     response = signed_in(setup.scorekeeper).post(enter_url(setup.table), buck())
     assert response.status_code == 409
     assert "is complete" in text(response)
@@ -520,7 +458,7 @@ def test_a_game_over_from_the_engine_is_the_complete_page(monkeypatch: pytest.Mo
     def over(**kwargs: Any) -> None:
         raise games.InvalidRecord("game_over", "the game at this table is complete", hand=1)
 
-    monkeypatch.setattr(services, "hand_submit", over)
+    monkeypatch.setattr(results_service, "hand_submit", over)
     response = signed_in(setup.scorekeeper).post(enter_url(setup.table), buck())
     assert response.status_code == 409
     assert "is complete" in text(response)
@@ -530,9 +468,9 @@ def test_a_game_over_from_the_engine_is_the_complete_page(monkeypatch: pytest.Mo
 
 
 def _two_bluke_hands(setup: ClubSetup) -> None:
-    services.hand_submit(table=setup.table, record={"trump": "S", "bids": [3, 2, 4, 2],
+    hand_submit(table=setup.table, record={"trump": "S", "bids": [3, 2, 4, 2],
                                                     "tricks": [3, 2, 5, 3]})  # fmt: skip
-    services.hand_submit(table=setup.table, record={"trump": "H", "bids": [1, 6, 2, 2],
+    hand_submit(table=setup.table, record={"trump": "H", "bids": [1, 6, 2, 2],
                                                     "tricks": [1, 5, 4, 2]})  # fmt: skip
 
 
@@ -575,7 +513,7 @@ def test_a_correction_is_stored_and_later_hands_are_scored_again() -> None:
 
 def test_a_buck_euchre_correction_is_prefilled_with_maker_and_drops() -> None:
     setup = club_setup(game=Game.BUCK_EUCHRE)
-    services.hand_submit(table=setup.table, record={"trump": "S", "maker": 1, "drops": [3],
+    hand_submit(table=setup.table, record={"trump": "S", "maker": 1, "drops": [3],
                                                     "tricks": [1, 3, 1, 0]})  # fmt: skip
     response = signed_in(setup.organiser).get(correct_url(setup.table, 0))
     html = text(response)
@@ -595,7 +533,7 @@ def test_a_stale_version_gives_the_current_sheet_again(version: str) -> None:
     old_version = field(page, "version")["value"]
     # Meanwhile someone else corrects hand 2.
     changed = {"trump": "C", "bids": [1, 6, 2, 2], "tricks": [2, 5, 3, 2]}
-    services.hand_correct(table=setup.table, number=1, version=None, record=changed)
+    hand_correct(table=setup.table, number=1, version=None, record=changed)
     setup.table.refresh_from_db()
     before = db_state()
     data = {"version": old_version if version == "stale" else version, "trump": "H",
@@ -620,10 +558,12 @@ def test_correction_refusals_are_shown_by_their_field() -> None:
     base = {"version": str(setup.table.version), "trump": "S", **BIDS, **TRICKS}
     bad_bid = client.post(correct_url(setup.table, 0), {**base, "bid_2": "0"})
     assert bad_bid.status_code == 200
-    assert error_of(bad_bid, "id_bid_2") == f"{names(setup)[2]} bid 0: bids run 1..13"
+    assert error_of(bad_bid, "id_bid_2") == (
+        f"{names(setup)[2]}'s bid of 0 is out of range: bids run from 1 to 13."
+    )
     assert_tied(bad_bid, "bid_2", "id_bid_2_error")
     bad_sum = client.post(correct_url(setup.table, 0), {**base, "tricks_0": "4"})
-    assert error_of(bad_sum, "tricks") == "tricks add up to 14, not the 13 cards dealt"
+    assert error_of(bad_sum, "tricks") == "The tricks add up to 14, not the 13 cards dealt."
     not_a_number = client.post(correct_url(setup.table, 0), {**base, "tricks_0": "4.5"})
     assert error_of(not_a_number, "id_tricks_0") == (
         f"Enter the tricks {names(setup)[0]} took as a whole number."
@@ -633,9 +573,9 @@ def test_correction_refusals_are_shown_by_their_field() -> None:
 
 def test_a_correction_that_a_later_hand_no_longer_fits_is_refused() -> None:
     setup = club_setup(game=Game.BUCK_EUCHRE)
-    services.hand_submit(table=setup.table, record={"trump": "S", "maker": 1, "drops": [3],
+    hand_submit(table=setup.table, record={"trump": "S", "maker": 1, "drops": [3],
                                                     "tricks": [1, 3, 1, 0]})  # fmt: skip
-    services.hand_submit(table=setup.table, record={"trump": "S", "maker": 1, "drops": [3],
+    hand_submit(table=setup.table, record={"trump": "S", "maker": 1, "drops": [3],
                                                     "tricks": [1, 3, 1, 0]})  # fmt: skip
     setup.table.refresh_from_db()
     before = db_state()
@@ -644,8 +584,9 @@ def test_a_correction_that_a_later_hand_no_longer_fits_is_refused() -> None:
         correct_url(setup.table, 0), {**sweep, "version": str(setup.table.version)}
     )
     assert response.status_code == 200
-    assert "With this change, hand 2 no longer fits: the game was over after hand 1" in text(
-        response
+    assert (
+        "With this change, hand 2 no longer fits. The game was already over after hand 1."
+        in text(response)
     )
     assert db_state() == before
 
@@ -653,7 +594,7 @@ def test_a_correction_that_a_later_hand_no_longer_fits_is_refused() -> None:
 def test_a_move_logged_hand_becomes_results_only_and_the_page_says_so() -> None:
     setup = club_setup()
     log = bot_logs(Game.BLUKE, first_dealer=0, seed=5)[0]
-    services.hand_submit(table=setup.table, record=log)
+    hand_submit(table=setup.table, record=log)
     setup.table.refresh_from_db()
     client = signed_in(setup.scorekeeper)
     page = client.get(correct_url(setup.table, 0))
@@ -676,14 +617,14 @@ def test_a_move_logged_hand_becomes_results_only_and_the_page_says_so() -> None:
 @pytest.mark.parametrize("number", [1, 2, 99_999])
 def test_a_hand_that_does_not_exist_is_404(method: str, number: int) -> None:
     setup = club_setup()
-    services.hand_submit(table=setup.table, record=bluke_results(13))
+    hand_submit(table=setup.table, record=bluke_results(13))
     response = getattr(signed_in(setup.scorekeeper), method)(correct_url(setup.table, number))
     assert response.status_code == 404
 
 
 def test_a_hand_of_a_complete_game_can_be_corrected() -> None:
     setup = club_setup(game=Game.BUCK_EUCHRE)
-    services.hand_submit(table=setup.table, record=buck_takes_all(0))
+    hand_submit(table=setup.table, record=buck_takes_all(0))
     setup.table.refresh_from_db()
     client = signed_in(setup.scorekeeper)
     assert client.get(correct_url(setup.table, 0)).status_code == 200
@@ -725,7 +666,7 @@ def _requests(setup: ClubSetup) -> list[tuple[str, str, Callable[[], dict[str, s
 )  # fmt: skip
 def test_who_may_enter_and_correct(who: str, status: int) -> None:
     setup = club_setup()
-    services.hand_submit(table=setup.table, record=bluke_results(13))
+    hand_submit(table=setup.table, record=bluke_results(13))
     other = club_setup(name="Elsewhere")
     user = {
         "anonymous": None,
@@ -794,9 +735,9 @@ def test_csrf_is_enforced_on_the_forms() -> None:
 
 def test_every_visible_input_has_a_label() -> None:
     setup = club_setup()
-    services.hand_submit(table=setup.table, record=bluke_results(13))
+    hand_submit(table=setup.table, record=bluke_results(13))
     buck_setup = club_setup(game=Game.BUCK_EUCHRE, name="Buck club")
-    services.hand_submit(table=buck_setup.table, record=buck_takes_all(2))
+    hand_submit(table=buck_setup.table, record=buck_takes_all(2))
     buck_setup.table.refresh_from_db()
     setup.table.refresh_from_db()
     fresh_buck = club_setup(game=Game.BUCK_EUCHRE, name="B2")
@@ -838,7 +779,7 @@ def test_the_forms_take_the_same_queries_for_one_hand_or_many(
                 record = bluke_results(13 - number)
             else:
                 record = {"trump": "S", "maker": 0, "drops": [2, 3], "tricks": [3, 2, 0, 0]}
-            services.hand_submit(table=setup.table, record=record)
+            hand_submit(table=setup.table, record=record)
         client = signed_in(setup.scorekeeper)
         with django_assert_num_queries(5):
             assert client.get(enter_url(setup.table)).status_code == 200
@@ -926,7 +867,7 @@ def test_logging_out_is_a_post() -> None:
 )
 def test_ids_beyond_any_column_are_404(url: str) -> None:
     setup = club_setup()
-    services.hand_submit(table=setup.table, record=bluke_results(13))
+    hand_submit(table=setup.table, record=bluke_results(13))
     client = signed_in(setup.scorekeeper)
     target = url.format(table=setup.table.pk)
     assert client.get(target).status_code == 404
@@ -943,7 +884,7 @@ def test_entries_for_seats_that_do_not_exist_are_ignored() -> None:
 
 
 @pytest.mark.parametrize(
-    "error", [services.Conflict("there is no hand 0 to correct"), IntegrityError("unique")]
+    "error", [Conflict("there is no hand 0 to correct"), IntegrityError("unique")]
 )
 def test_a_correction_that_loses_a_race_is_a_page_not_a_500(
     monkeypatch: pytest.MonkeyPatch, error: Exception
@@ -955,7 +896,7 @@ def test_a_correction_that_loses_a_race_is_a_page_not_a_500(
     def lose(**kwargs: Any) -> None:
         raise error
 
-    monkeypatch.setattr(services, "hand_correct", lose)
+    monkeypatch.setattr(results_service, "hand_correct", lose)
     data = {"version": str(setup.table.version), "trump": "S", **BIDS, **TRICKS}
     response = signed_in(setup.scorekeeper).post(correct_url(setup.table, 0), data)
     assert response.status_code == 409
@@ -964,8 +905,10 @@ def test_a_correction_that_loses_a_race_is_a_page_not_a_500(
 
 
 def test_engine_messages_name_players_without_rewriting_their_names() -> None:
-    """Hand numbers are counted from 1 on the pages; a player whose name
-    looks like a hand number keeps it."""
+    """A player whose name looks like a hand number keeps it; a seat with no
+    player is not named at all."""
+    import games
+
     form = HandForm(
         game=Game.BLUKE,
         seats=["Ann", "hand 2", "Cleo", "Dan"],
@@ -975,5 +918,11 @@ def test_engine_messages_name_players_without_rewriting_their_names() -> None:
         stage=Stage.WHOLE,
         key="version",
     )
-    assert form.humanise("seat 1 bid 0 in hand 3") == "hand 2 bid 0 in hand 4"
-    assert form.humanise("seat 7 in hand 0") == "seat 7 in hand 1"  # no such seat
+    bid = games.IllegalMove("bad_bid", "seat 1 bid 0 in hand 3", seat=1, hand=3)
+    assert form.engine_message(bid) == (
+        "Check hand 2's bid: each player bids once, a number from 1 to the cards dealt."
+    )
+    nobody = games.IllegalMove("bad_bid", "seat 7 in hand 0", seat=7, hand=0)  # no such seat
+    assert form.engine_message(nobody) == (
+        "Check the bids: each player bids once, a number from 1 to the cards dealt."
+    )

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime
 import doctest
-import io
 import re
 import zoneinfo
 from collections.abc import Callable, Iterator
@@ -17,16 +16,17 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from league import services
 from league.models import Club, Event, Game, League, Player, RatingScope, Standing, Table
+from league.services.fixtures import event_create, league_create, table_create
+from league.services.results import game_submit, hand_submit
 from league.web import charts
-from tests.league.api_helpers import bluke_results, buck_takes_all
-from tests.league.factories import ClubFactory, PlayerFactory
-from tests.web.helpers import sheet_url
+from tests.support.factories import ClubFactory, PlayerFactory
+from tests.support.records import bluke_results, buck_takes_all
+from tests.support.setups import run_demo_data
+from tests.support.web import sheet_url
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +66,7 @@ class Season:
         return self.league.game == Game.BLUKE
 
     def night(self, day: int, *, rounds: int = 1) -> Event:
-        event = services.event_create(
+        event = event_create(
             league=self.league,
             name=f"Night {day}",
             date=datetime.date(2026, 9, 1) + datetime.timedelta(days=day),
@@ -78,7 +78,7 @@ class Season:
     def table(
         self, event: Event, seats: list[int], *, round_number: int = 1, number: int = 1
     ) -> Table:
-        return services.table_create(
+        return table_create(
             round=event.rounds.get(number=round_number),
             number=number,
             players=[self.players[s] for s in seats],
@@ -90,7 +90,7 @@ class Season:
             hands = [bluke_results(cards, winner=winner) for cards in BLUKE_HANDS]
         else:
             hands = [buck_takes_all(winner)]
-        return self.run(services.game_submit, table=table, record={"hands": hands})
+        return self.run(game_submit, table=table, record={"hands": hands})
 
 
 def season(
@@ -103,7 +103,7 @@ def season(
 ) -> Season:
     club = club or ClubFactory()
     people = [PlayerFactory(club=club) for _ in range(players)]
-    league = services.league_create(
+    league = league_create(
         club=club, name=name, game=game, options=BLUKE_OPTIONS if game == Game.BLUKE else {}
     )
     return Season(league=league, players=people, run=run)
@@ -448,7 +448,7 @@ def test_the_event_page_shows_a_game_in_progress_with_running_totals(
     data = season(on_commit, game=Game.BLUKE)
     event = data.night(1)
     table = data.table(event, [0, 1, 2, 3])
-    on_commit(services.hand_submit, table=table, record=bluke_results(2, winner=1))
+    on_commit(hand_submit, table=table, record=bluke_results(2, winner=1))
     table.refresh_from_db()
 
     html, tree = page(client, reverse("event", args=[event.pk]))
@@ -605,7 +605,7 @@ def test_every_page_of_the_demo_club_renders_and_links_to_pages_that_exist(
 ) -> None:
     """Follow every link from the home page through leagues and events to
     players and score sheets: each page answers 200 and passes the checks."""
-    call_command("demo_data", stdout=io.StringIO())
+    run_demo_data()
     seen: set[str] = set()
     queue = ["/"]
     while queue:

@@ -6,7 +6,6 @@ fixed number of queries whatever the number of hands."""
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -14,83 +13,17 @@ from django.test import Client
 from django.urls import reverse
 
 import games
-from league import services
 from league.models import Game, Membership, Table
+from league.services.fixtures import table_create
+from league.services.results import hand_submit
 from league.web import sheet
-from tests.league.api_helpers import bot_logs, buck_takes_all, club_setup
-from tests.league.factories import UserFactory
-from tests.web.helpers import member, names, sheet_url
+from tests.support.factories import UserFactory
+from tests.support.markup import hand_row, tables_of
+from tests.support.records import bot_logs, buck_takes_all
+from tests.support.setups import club_setup, member, names
+from tests.support.web import correct_url, enter_url, sheet_url
 
 pytestmark = pytest.mark.django_db
-
-
-# -- reading the page ------------------------------------------------------------
-
-
-class _Cells(HTMLParser):
-    """The rows of each ``<table class="sheet">`` (or ``class="tricks"`` with
-    ``which``), as lists of cell texts as a screen reader has them (text marked
-    ``aria-hidden`` left out); nested tables are kept out of their parent's cells."""
-
-    def __init__(self, which: str) -> None:
-        super().__init__()
-        self.which = which
-        self.depth = 0  # depth of tables inside a wanted one
-        self.tables: list[list[list[str]]] = []
-        self.row: list[str] | None = None
-        self.cell: list[str] | None = None
-        self.hidden = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        classes = (dict(attrs).get("class") or "").split()
-        if tag == "table":
-            if self.depth:
-                self.depth += 1
-            elif self.which in classes:
-                self.depth = 1
-                self.tables.append([])
-        if self.depth != 1:
-            return
-        if tag == "tr":
-            self.row = []
-        elif tag in ("td", "th"):
-            self.cell = []
-        elif tag == "span" and ("aria-hidden", "true") in attrs and self.cell is not None:
-            self.hidden += 1
-        elif tag == "li" and self.cell is not None:
-            self.cell.append(" ")  # items are read apart
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "table" and self.depth:
-            self.depth -= 1
-            return
-        if self.depth != 1:
-            return
-        if tag in ("td", "th") and self.cell is not None and self.row is not None:
-            self.row.append(" ".join("".join(self.cell).split()))
-            self.cell = None
-        elif tag == "tr" and self.row is not None:
-            self.tables[-1].append(self.row)
-            self.row = None
-        elif tag == "span" and self.hidden:
-            self.hidden -= 1
-
-    def handle_data(self, data: str) -> None:
-        if self.depth == 1 and self.cell is not None and not self.hidden:
-            self.cell.append(data)
-
-
-def tables_of(html: str, which: str = "sheet") -> list[list[list[str]]]:
-    parser = _Cells(which)
-    parser.feed(html)
-    return parser.tables
-
-
-def hand_row(html: str, number: int) -> list[str]:
-    """The cells of hand ``number``'s row (as stored, from 0) of the sheet."""
-    start = html.index(f'<tr id="hand-{number}">')
-    fragment = '<table class="sheet">' + html[start : html.index("</tr>", start) + 5] + "</table>"
-    return tables_of(fragment)[0][0]
 
 
 # -- Bluke ----------------------------------------------------------------------------
@@ -105,7 +38,7 @@ BLUKE_HANDS = [  # the first three hands of 13, 12 and 11 cards, dealt by seats 
 def test_the_bluke_sheet_has_each_players_bids_and_running_totals(client: Client) -> None:
     setup = club_setup()
     for record in BLUKE_HANDS:
-        services.hand_submit(table=setup.table, record=record)
+        hand_submit(table=setup.table, record=record)
     html = client.get(sheet_url(setup.table)).content.decode()
     sheet = tables_of(html)[0]
     header = sheet[0]
@@ -161,7 +94,7 @@ def test_a_complete_game_marks_its_winner_and_places_at_the_foot(client: Client)
         {"trump": "S", "bids": [1, 1, 1, 1], "tricks": [0, 1, 0, 0]},
         {"trump": "S", "bids": [1, 1, 2, 1], "tricks": [1, 1, 0, 0]},
     ):
-        services.hand_submit(table=setup.table, record=record)
+        hand_submit(table=setup.table, record=record)
     html = client.get(sheet_url(setup.table)).content.decode()
     sheet = tables_of(html)[0]
     winner = names(setup)[0]  # 20 - 10 + 10 = 20
@@ -175,7 +108,7 @@ def test_a_complete_game_marks_its_winner_and_places_at_the_foot(client: Client)
 def test_equal_first_totals_share_the_win(client: Client) -> None:
     setup = club_setup(options={"max_cards": 2})  # hands of 2, 1 and 2 cards
     for tricks in ([1, 1, 0, 0], [0, 0, 1, 0], [1, 0, 1, 0]):
-        services.hand_submit(
+        hand_submit(
             table=setup.table, record={"trump": "S", "bids": [1, 1, 1, 1], "tricks": tricks}
         )
     html = client.get(sheet_url(setup.table)).content.decode()
@@ -199,7 +132,7 @@ BUCK_HANDS = [  # dealt by seats 0, 1 and 2
 def test_the_buck_euchre_sheet_counts_down_with_trump_maker_and_drops(client: Client) -> None:
     setup = club_setup(game=Game.BUCK_EUCHRE)
     for record in BUCK_HANDS:
-        services.hand_submit(table=setup.table, record=record)
+        hand_submit(table=setup.table, record=record)
     html = client.get(sheet_url(setup.table)).content.decode()
     sheet = tables_of(html)[0]
     ann, bob, cleo, dan = names(setup)
@@ -223,7 +156,7 @@ def test_the_buck_euchre_sheet_counts_down_with_trump_maker_and_drops(client: Cl
 
 def test_a_buck_euchre_sweep_ends_the_game_and_is_marked(client: Client) -> None:
     setup = club_setup(game=Game.BUCK_EUCHRE)
-    services.hand_submit(table=setup.table, record=buck_takes_all(2))
+    hand_submit(table=setup.table, record=buck_takes_all(2))
     html = client.get(sheet_url(setup.table)).content.decode()
     cleo = names(setup)[2]
     assert f"{cleo} took all five" in html
@@ -241,7 +174,7 @@ def test_a_move_logged_hand_opens_to_show_its_tricks(client: Client, game: str) 
     setup = club_setup(game=game)
     logs = bot_logs(game, first_dealer=0, seed=7)[:3]
     for record in logs:
-        services.hand_submit(table=setup.table, record=record)
+        hand_submit(table=setup.table, record=record)
     html = client.get(sheet_url(setup.table)).content.decode()
     seat_names = names(setup)
     assert html.count("<details>") == 3
@@ -267,7 +200,7 @@ def test_a_move_logged_hand_opens_to_show_its_tricks(client: Client, game: str) 
 def test_the_drill_down_lists_each_trick_in_order_of_play(client: Client) -> None:
     """The worked three-card hand of docs/records.md, at a three-seat table."""
     setup = club_setup(options={"max_cards": 3})
-    table = services.table_create(round=setup.event.rounds.get(number=2), number=2,
+    table = table_create(round=setup.event.rounds.get(number=2), number=2,
                                   players=setup.players[4:7])  # fmt: skip
     record = {
         "deal": [["AS", "7D", "BL"], ["KH", "2C", "9S"], ["QD", "TS", "4H"]],
@@ -275,7 +208,7 @@ def test_the_drill_down_lists_each_trick_in_order_of_play(client: Client) -> Non
         "bids": [1, 1, 2],
         "plays": ["9S", "TS", "AS", "7D", "KH", "QD", "4H", "BL", "2C"],
     }
-    services.hand_submit(table=table, record=record)
+    hand_submit(table=table, record=record)
     html = client.get(sheet_url(table)).content.decode()
     a, b, c = (p.name for p in setup.players[4:7])
     assert "Turned up: 5♠" in re.sub(r"<[^>]+>", "", html).replace("five of spades", "")
@@ -288,7 +221,7 @@ def test_the_drill_down_lists_each_trick_in_order_of_play(client: Client) -> Non
 
 def test_a_results_only_hand_has_nothing_to_open(client: Client) -> None:
     setup = club_setup()
-    services.hand_submit(table=setup.table, record=BLUKE_HANDS[0])
+    hand_submit(table=setup.table, record=BLUKE_HANDS[0])
     html = client.get(sheet_url(setup.table)).content.decode()
     assert "<details>" not in html
 
@@ -303,7 +236,7 @@ def test_a_results_only_hand_has_nothing_to_open(client: Client) -> None:
 )  # fmt: skip
 def test_entry_links_show_only_to_those_who_may_use_them(who: str, sees: bool) -> None:
     setup = club_setup()
-    services.hand_submit(table=setup.table, record=BLUKE_HANDS[0])
+    hand_submit(table=setup.table, record=BLUKE_HANDS[0])
     client = Client()
     user = {
         "anonymous": None,
@@ -315,8 +248,8 @@ def test_entry_links_show_only_to_those_who_may_use_them(who: str, sees: bool) -
     if user is not None:
         client.force_login(user)
     html = client.get(sheet_url(setup.table)).content.decode()
-    enter = reverse("hand-enter", kwargs={"table_id": setup.table.pk})
-    correct = reverse("hand-correct", kwargs={"table_id": setup.table.pk, "number": 0})
+    enter = enter_url(setup.table)
+    correct = correct_url(setup.table, 0)
     assert (f'href="{enter}"' in html) is sees
     assert (f'href="{correct}"' in html) is sees
     assert ("Enter the next hand" in html) is sees
@@ -333,7 +266,7 @@ def test_the_sheet_is_read_only(client: Client) -> None:
 
 def test_the_sheet_is_accessible_markup(client: Client) -> None:
     setup = club_setup(game=Game.BUCK_EUCHRE)
-    services.hand_submit(table=setup.table, record=BUCK_HANDS[0])
+    hand_submit(table=setup.table, record=BUCK_HANDS[0])
     html = client.get(sheet_url(setup.table)).content.decode()
     assert '<caption id="sheet-caption">' in html
     assert 'role="region" aria-labelledby="sheet-caption" tabindex="0"' in html
@@ -358,7 +291,7 @@ def _played(game: str, hands: int, *, move_logs: bool) -> Table:
             record["bids"][0] = 13 - number
         else:
             record = {"trump": "S", "maker": 0, "drops": [2, 3], "tricks": [3, 2, 0, 0]}
-        services.hand_submit(table=setup.table, record=record)
+        hand_submit(table=setup.table, record=record)
     return setup.table
 
 

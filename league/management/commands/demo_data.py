@@ -17,8 +17,10 @@ from django.db import transaction
 
 import games
 from games.bots import bot_game
-from league import services
 from league.models import Club, Game, League, Membership, Player
+from league.services.clubs import club_create, membership_set, player_create
+from league.services.fixtures import event_create, league_create, table_create
+from league.services.results import hand_submit
 
 PLAYER_NAMES = [
     "Ada", "Bram", "Cleo", "Dev", "Edda", "Finn",
@@ -49,16 +51,16 @@ class Command(BaseCommand):
 
 def create_demo_data(*, seed: int) -> str:
     rng = random.Random(seed)
-    club = services.club_create(name="Riverside Card Club")
-    players = [services.player_create(club=club, name=name) for name in PLAYER_NAMES]
+    club = club_create(name="Riverside Card Club")
+    players = [player_create(club=club, name=name) for name in PLAYER_NAMES]
     user_model = get_user_model()
     for username, role in DEMO_USERS.items():
         user = user_model.objects.filter(username=username).first()
         if user is None:
             user = user_model.objects.create_user(username=username, password=DEMO_PASSWORD)
-        services.membership_set(club=club, user=user, role=role)
-    bluke = services.league_create(club=club, name="Thursday Bluke", game=Game.BLUKE)
-    buck = services.league_create(club=club, name="Dirty Clubs Cup", game=Game.BUCK_EUCHRE)
+        membership_set(club=club, user=user, role=role)
+    bluke = league_create(club=club, name="Thursday Bluke", game=Game.BLUKE)
+    buck = league_create(club=club, name="Dirty Clubs Cup", game=Game.BUCK_EUCHRE)
     hands = 0
     hands += _play_events(bluke, players, rng, events=2, rounds=1)
     hands += _play_events(buck, players, rng, events=3, rounds=2)
@@ -71,7 +73,7 @@ def _play_events(
     """Events of ``rounds`` rounds, every player at one table of four per round."""
     hands = 0
     for number in range(events):
-        event = services.event_create(
+        event = event_create(
             league=league,
             name=f"Night {number + 1}",
             date=FIRST_EVENT + datetime.timedelta(weeks=number),
@@ -81,7 +83,7 @@ def _play_events(
             seating = players[:]
             rng.shuffle(seating)
             for table_number, start in enumerate(range(0, len(seating), 4), start=1):
-                table = services.table_create(
+                table = table_create(
                     round=round_,
                     number=table_number,
                     players=seating[start : start + 4],
@@ -91,6 +93,6 @@ def _play_events(
                 for record in bot_game(
                     rules, first_dealer=table.first_dealer, seed=rng.randrange(2**32)
                 ):
-                    services.hand_submit(table=table, record=record)
+                    hand_submit(table=table, record=record)
                     hands += 1
     return hands

@@ -17,8 +17,9 @@ from django.contrib.auth import get_user_model
 from django.utils.text import slugify
 from factory.django import DjangoModelFactory
 
-from league import services
 from league.models import Club, Event, Game, League, Player, Round, Table
+from league.services.clubs import club_create, player_create
+from league.services.fixtures import event_create, league_create, table_create
 
 PASSWORD = "a-test-password"
 
@@ -42,7 +43,7 @@ class ClubFactory(DjangoModelFactory):
 
     @classmethod
     def _create(cls, model_class: type[Club], *args: Any, **kwargs: Any) -> Club:
-        return services.club_create(**kwargs)
+        return club_create(**kwargs)
 
 
 class PlayerFactory(DjangoModelFactory):
@@ -55,17 +56,14 @@ class PlayerFactory(DjangoModelFactory):
 
     @classmethod
     def _create(cls, model_class: type[Player], *args: Any, **kwargs: Any) -> Player:
-        return services.player_create(**kwargs)
+        return player_create(**kwargs)
 
 
 class LeagueFactory(DjangoModelFactory):
-    """A Bluke league by default; ``LeagueFactory(buck_euchre=True)`` for Buck Euchre."""
+    """A Bluke league by default; ``LeagueFactory(game=Game.BUCK_EUCHRE)`` for Buck Euchre."""
 
     class Meta:
         model = League
-
-    class Params:
-        buck_euchre = factory.Trait(game=Game.BUCK_EUCHRE)
 
     club = factory.SubFactory(ClubFactory)
     name = factory.Sequence(lambda n: f"League {n}")
@@ -75,15 +73,7 @@ class LeagueFactory(DjangoModelFactory):
 
     @classmethod
     def _create(cls, model_class: type[League], *args: Any, **kwargs: Any) -> League:
-        return services.league_create(**kwargs)
-
-
-class BlukeLeagueFactory(LeagueFactory):
-    game = Game.BLUKE
-
-
-class BuckEuchreLeagueFactory(LeagueFactory):
-    game = Game.BUCK_EUCHRE
+        return league_create(**kwargs)
 
 
 class EventFactory(DjangoModelFactory):
@@ -99,7 +89,7 @@ class EventFactory(DjangoModelFactory):
 
     @classmethod
     def _create(cls, model_class: type[Event], *args: Any, **kwargs: Any) -> Event:
-        return services.event_create(**kwargs)
+        return event_create(**kwargs)
 
 
 class TableFactory(DjangoModelFactory):
@@ -129,7 +119,7 @@ class TableFactory(DjangoModelFactory):
 
     @classmethod
     def _create(cls, model_class: type[Table], *args: Any, **kwargs: Any) -> Table:
-        return services.table_create(**kwargs)
+        return table_create(**kwargs)
 
 
 def make_table(

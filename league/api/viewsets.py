@@ -1,17 +1,16 @@
-"""The JSON API: thin views over :mod:`league.services` and :mod:`league.selectors`.
+"""The JSON API: thin view sets over :mod:`league.services` and :mod:`league.selectors`.
 
 Reads are open to everyone; writes check the caller's role in the club that
-owns the object (:mod:`league.api.access`). POSTs accept an
+owns the object (:mod:`league.access`). POSTs accept an
 ``Idempotency-Key``; corrections of results need ``If-Match`` with the
-table's ETag from its score sheet.
+table's ETag from its score sheet (:mod:`league.api.etags`).
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from typing import Any
 
-from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
@@ -20,12 +19,13 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from league import ratings, selectors, services, standings
+from league import access, selectors
 from league.api import filters
 from league.api import serializers as s
-from league.api.access import ORGANISER, RESULTS, access_club_for_write
+from league.api.etags import etag, if_match_version
 from league.api.idempotency import idempotent
-from league.models import Club, Event, League, Membership, Player, RatingScope, Round, Table
+from league.models import Club, Event, Game, League, Membership, Player, Round, Table
+from league.services import clubs, fixtures, results
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -40,6 +40,7 @@ IF_MATCH_HEADER = OpenApiParameter(
     required=True,
     description="the table's ETag from its score sheet; 412 when stale",
 )
+GAME_PARAMETER = OpenApiParameter("game", OpenApiTypes.STR, enum=Game.values)
 
 
 class IdOrder(CursorPagination):
@@ -49,54 +50,81 @@ class IdOrder(CursorPagination):
     max_page_size = 200
 
 
+def club_id_along(start: Any, path: str) -> int:
+    """The id of the club reached from ``start`` along ``path``.
+
+    ``path`` is the dotted chain of foreign keys that ends at the club
+    (``"round.event.league.club"``); ``start`` is a model instance, or a
+    create input whose keys are the model's field names (its first hop is
+    then a key)::
+
+        >>> from types import SimpleNamespace as Obj
+        >>> league = Obj(club_id=7)
+        >>> club_id_along(Obj(league=league), "league.club")
+        7
+        >>> club_id_along({"league": league}, "league.club")
+        7
+        >>> club_id_along({"club": Obj(pk=3)}, "club")
+        3
+    """
+    *hops, last = path.split(".")
+    node = start
+    for hop in hops:
+        node = node[hop] if isinstance(node, dict) else getattr(node, hop)
+    if isinstance(node, dict):
+        return int(node[last].pk)
+    return int(getattr(node, f"{last}_id"))
+
+
 class ReadWriteViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Any]
 ):
     """List and retrieve with the output serializer; create and partial
-    update through ``create_object``/``update_object``, after the access
-    check on the club that owns the object."""
+    update through the declared services, after the access check on the
+    club that owns the object (``club_path``). A write is answered with the
+    object as a read of it would be."""
 
     pagination_class = IdOrder
     lookup_value_regex = "[0-9]{1,18}"  # ids fit a 64-bit column on every database
+    http_method_names = ["get", "post", "patch", "head", "options"]
+    club_path: str
+    """The foreign keys from the object to the club that owns it (see :func:`club_id_along`)."""
+    write_roles: tuple[str, ...] = access.ORGANISER
     input_serializer: type[s.serializers.Serializer[Any]]
     update_serializer: type[s.serializers.Serializer[Any]]
-    write_roles: tuple[str, ...] = (ORGANISER,)
-    http_method_names = ["get", "post", "patch", "head", "options"]
+    create_service: Callable[..., Any]
+    """Called with the validated input as keyword arguments."""
+    update_service: Callable[..., Any]
+    """Called with the object (by its model's name) and the validated input."""
 
     def filter_queryset(self, queryset: Any) -> Any:
         # Filters narrow lists; an object is found by its id alone.
         return super().filter_queryset(queryset) if self.action == "list" else queryset
 
-    def club_of_input(self, data: dict[str, Any]) -> Club | int:
-        raise NotImplementedError
-
-    def club_of(self, obj: Any) -> Club | int:
-        raise NotImplementedError
-
-    def create_object(self, data: dict[str, Any]) -> Any:
-        raise NotImplementedError
-
-    def update_object(self, obj: Any, data: dict[str, Any]) -> Any:
-        raise NotImplementedError
+    def check_write(self, request: Request, start: Any) -> None:
+        access.check_club_role(
+            request.user, club_id_along(start, self.club_path), roles=self.write_roles
+        )
 
     def output(self, obj: Any, code: int = status.HTTP_200_OK) -> Response:
-        return Response(self.get_serializer(obj).data, status=code)
+        shown = self.get_queryset().get(pk=obj.pk)
+        return Response(self.get_serializer(shown).data, status=code)
 
     @idempotent
     def create(self, request: Request) -> Response:
         inp = self.input_serializer(data=request.data)
         inp.is_valid(raise_exception=True)
-        access_club_for_write(
-            request.user, self.club_of_input(inp.validated_data), roles=self.write_roles
-        )
-        return self.output(self.create_object(inp.validated_data), status.HTTP_201_CREATED)
+        self.check_write(request, inp.validated_data)
+        obj = type(self).create_service(**inp.validated_data)
+        return self.output(obj, status.HTTP_201_CREATED)
 
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         obj = self.get_object()
-        access_club_for_write(request.user, self.club_of(obj), roles=self.write_roles)
+        self.check_write(request, obj)
         inp = self.update_serializer(data=request.data, partial=True)
         inp.is_valid(raise_exception=True)
-        return self.output(self.update_object(obj, inp.validated_data))
+        name = obj._meta.model_name
+        return self.output(type(self).update_service(**{name: obj}, **inp.validated_data))
 
 
 @extend_schema_view(
@@ -109,6 +137,11 @@ class ClubViewSet(ReadWriteViewSet):
     input_serializer = s.ClubInput
     update_serializer = s.ClubUpdateInput
     queryset = Club.objects.all()
+    update_service = clubs.club_update
+
+    def check_write(self, request: Request, start: Any) -> None:
+        # A club owns itself; a new club has no owner to ask (see create).
+        access.check_club_role(request.user, start.pk, roles=self.write_roles)
 
     @extend_schema(
         request=s.ClubInput, responses={201: s.ClubOutput}, parameters=[IDEMPOTENCY_HEADER]
@@ -119,28 +152,18 @@ class ClubViewSet(ReadWriteViewSet):
             raise exceptions.NotAuthenticated()
         inp = self.input_serializer(data=request.data)
         inp.is_valid(raise_exception=True)
-        club = services.club_create_by(user=request.user, **inp.validated_data)
+        club = clubs.club_create(organiser=request.user, **inp.validated_data)
         return self.output(club, status.HTTP_201_CREATED)
 
-    def club_of(self, obj: Club) -> Club:
-        return obj
-
-    @extend_schema(
-        parameters=[OpenApiParameter("game", OpenApiTypes.STR, enum=["bluke", "buck_euchre"])],
-        responses=s.LeaderboardOutput,
-    )
+    @extend_schema(parameters=[GAME_PARAMETER], responses=s.LeaderboardOutput)
     @action(detail=True, pagination_class=None, filter_backends=[])
     def ratings(self, request: Request, pk: str | None = None) -> Response:
         """The club-wide rating leaderboard of one game, across its leagues."""
         club = self.get_object()
-        game = request.query_params.get("game")
-        if game not in ("bluke", "buck_euchre"):
-            raise exceptions.ValidationError({"game": ["bluke or buck_euchre"]})
-        scope = RatingScope.objects.filter(club=club, game=game, league=None).first()
+        query = s.GameQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        scope = selectors.club_game_scope(club=club, game=query.validated_data["game"])
         return Response(s.LeaderboardOutput(selectors.rating_board(scope=scope)).data)
-
-    def update_object(self, obj: Club, data: dict[str, Any]) -> Club:
-        return services.club_update(club=obj, **data)
 
 
 @extend_schema_view(
@@ -158,20 +181,13 @@ class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
     queryset = Membership.objects.select_related("user")
     filterset_fields = ["club", "user", "role"]
     http_method_names = ["get", "post", "delete", "head", "options"]
-
-    def club_of_input(self, data: dict[str, Any]) -> Club:
-        return data["club"]
-
-    def club_of(self, obj: Membership) -> int:
-        return obj.club_id
-
-    def create_object(self, data: dict[str, Any]) -> Membership:
-        return services.membership_set(**data)
+    club_path = "club"
+    create_service = clubs.membership_set
 
     def destroy(self, request: Request, pk: str | None = None) -> Response:
         membership = self.get_object()
-        access_club_for_write(request.user, membership.club_id, roles=(ORGANISER,))
-        services.membership_remove(membership=membership)
+        self.check_write(request, membership)
+        clubs.membership_remove(membership=membership)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -187,21 +203,12 @@ class PlayerViewSet(ReadWriteViewSet):
     update_serializer = s.PlayerUpdateInput
     queryset = Player.objects.all()
     filterset_class = filters.PlayerFilter
-
-    def club_of_input(self, data: dict[str, Any]) -> Club:
-        return data["club"]
-
-    def club_of(self, obj: Player) -> int:
-        return obj.club_id
-
-    def create_object(self, data: dict[str, Any]) -> Player:
-        return services.player_create(**data)
+    club_path = "club"
+    create_service = clubs.player_create
+    update_service = clubs.player_update
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("league", OpenApiTypes.INT),
-            OpenApiParameter("game", OpenApiTypes.STR, enum=["bluke", "buck_euchre"]),
-        ],
+        parameters=[OpenApiParameter("league", OpenApiTypes.INT), GAME_PARAMETER],
         responses=s.RatingHistoryOutput,
     )
     @action(detail=True, pagination_class=None, filter_backends=[], url_path="rating-history")
@@ -211,16 +218,12 @@ class PlayerViewSet(ReadWriteViewSet):
         player = self.get_object()
         query = s.ScopeQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        scopes = RatingScope.objects.filter(club_id=player.club_id)
-        if "league" in query.validated_data:
-            scope = scopes.filter(league_id=query.validated_data["league"]).first()
-        else:
-            scope = scopes.filter(game=query.validated_data["game"], league=None).first()
-        points = ratings.history_of(scope=scope, player=player) if scope is not None else []
+        points = selectors.player_rating_history(
+            player=player,
+            league_id=query.validated_data.get("league"),
+            game=query.validated_data.get("game"),
+        )
         return Response(s.RatingHistoryOutput({"player": player.pk, "history": points}).data)
-
-    def update_object(self, obj: Player, data: dict[str, Any]) -> Player:
-        return services.player_update(player=obj, **data)
 
 
 @extend_schema_view(
@@ -235,24 +238,15 @@ class LeagueViewSet(ReadWriteViewSet):
     update_serializer = s.LeagueUpdateInput
     queryset = League.objects.all()
     filterset_class = filters.LeagueFilter
-
-    def club_of_input(self, data: dict[str, Any]) -> Club:
-        return data["club"]
-
-    def club_of(self, obj: League) -> int:
-        return obj.club_id
-
-    def create_object(self, data: dict[str, Any]) -> League:
-        return services.league_create(**data)
-
-    def update_object(self, obj: League, data: dict[str, Any]) -> League:
-        return services.league_update(league=obj, **data)
+    club_path = "club"
+    create_service = fixtures.league_create
+    update_service = fixtures.league_update
 
     @extend_schema(responses=s.LeaderboardOutput)
     @action(detail=True, pagination_class=None, filter_backends=[])
     def ratings(self, request: Request, pk: str | None = None) -> Response:
         """The league's rating leaderboard, and whether it is up to date."""
-        scope = RatingScope.objects.filter(league=self.get_object()).first()
+        scope = selectors.league_scope_of(league=self.get_object())
         return Response(s.LeaderboardOutput(selectors.rating_board(scope=scope)).data)
 
     @extend_schema(
@@ -271,15 +265,10 @@ class LeagueViewSet(ReadWriteViewSet):
         query = s.StandingsQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         if query.validated_data:
-            rows = standings.standing_rows(league=league, **query.validated_data)
-            now = timezone.now()
-            return Response(
-                s.StandingOutput(
-                    [{**row, "player_name": row["name"], "computed_at": now} for row in rows],
-                    many=True,
-                ).data
-            )
-        return Response(s.StandingOutput(stored_rows(league=league), many=True).data)
+            rows = selectors.standing_rows_between(league=league, **query.validated_data)
+        else:
+            rows = selectors.standing_rows_stored(league=league)
+        return Response(s.StandingOutput(rows, many=True).data)
 
 
 @extend_schema_view(
@@ -294,25 +283,16 @@ class EventViewSet(ReadWriteViewSet):
     update_serializer = s.EventUpdateInput
     queryset = Event.objects.select_related("league").prefetch_related("rounds")
     filterset_class = filters.EventFilter
-
-    def club_of_input(self, data: dict[str, Any]) -> int:
-        return data["league"].club_id
-
-    def club_of(self, obj: Event) -> int:
-        return obj.league.club_id
-
-    def create_object(self, data: dict[str, Any]) -> Event:
-        return services.event_create(**data)
-
-    def update_object(self, obj: Event, data: dict[str, Any]) -> Event:
-        return services.event_update(event=obj, **data)
+    club_path = "league.club"
+    create_service = fixtures.event_create
+    update_service = fixtures.event_update
 
     @extend_schema(responses=s.StandingOutput(many=True))
     @action(detail=True, pagination_class=None, filter_backends=[])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """The standings of the event's complete games, best first."""
         event = self.get_object()
-        rows = stored_rows(league=event.league, event=event)
+        rows = selectors.standing_rows_stored(league=event.league, event=event)
         return Response(s.StandingOutput(rows, many=True).data)
 
 
@@ -327,12 +307,8 @@ class RoundViewSet(ReadWriteViewSet):
     queryset = Round.objects.select_related("event__league")
     filterset_class = filters.RoundFilter
     http_method_names = ["get", "post", "head", "options"]
-
-    def club_of_input(self, data: dict[str, Any]) -> int:
-        return data["event"].league.club_id
-
-    def create_object(self, data: dict[str, Any]) -> Round:
-        return services.round_create(**data)
+    club_path = "event.league.club"
+    create_service = fixtures.round_create
 
 
 @extend_schema_view(
@@ -353,30 +329,17 @@ class TableViewSet(ReadWriteViewSet):
     )
     filterset_class = filters.TableFilter
     http_method_names = ["get", "post", "patch", "put", "delete", "head", "options"]
-
-    def club_of_input(self, data: dict[str, Any]) -> int:
-        return data["round"].event.league.club_id
-
-    def club_of(self, obj: Table) -> int:
-        return obj.round.event.league.club_id
-
-    def create_object(self, data: dict[str, Any]) -> Table:
-        return services.table_create(**data)
-
-    def update_object(self, obj: Table, data: dict[str, Any]) -> Table:
-        return selectors.table_with_seatings(services.table_reseat(table=obj, **data).pk)
-
-    def _table_for_results(self, request: Request) -> Table:
-        table = self.get_object()
-        access_club_for_write(request.user, self.club_of(table), roles=RESULTS)
-        return table
-
-    RESULTS_ACTIONS = ("hands", "hand", "game", "sheet")
+    club_path = "round.event.league.club"
+    create_service = fixtures.table_create
+    update_service = fixtures.table_reseat
 
     def get_queryset(self) -> Any:
-        if self.action in self.RESULTS_ACTIONS:  # the score sheet fetches seatings itself
+        if self.action == "sheet":  # the score sheet fetches seatings itself
             return Table.objects.select_related("round__event__league")
         return super().get_queryset()
+
+    def _table_for_results(self, request: Request, pk: str | None) -> Table:
+        return access.access_table_for_results(request.user, int(pk or 0))
 
     def _sheet(self, table: Table, code: int = status.HTTP_200_OK) -> Response:
         sheet = selectors.score_sheet(table=table)
@@ -391,10 +354,10 @@ class TableViewSet(ReadWriteViewSet):
     @idempotent
     def hands(self, request: Request, pk: str | None = None) -> Response:
         """Submit the next hand; answers it as scored with the table's new totals."""
-        table = self._table_for_results(request)
+        table = self._table_for_results(request, pk)
         inp = s.HandInput(data=request.data)
         inp.is_valid(raise_exception=True)
-        change = services.hand_submit(table=table, **inp.validated_data)
+        change = results.hand_submit(table=table, **inp.validated_data)
         response = Response(s.hand_submitted_data(change), status=status.HTTP_201_CREATED)
         response["ETag"] = etag(change.table)
         return response
@@ -414,15 +377,15 @@ class TableViewSet(ReadWriteViewSet):
     @action(detail=True, methods=["put", "delete"], url_path=r"hands/(?P<number>[0-9]{1,5})")
     def hand(self, request: Request, pk: str | None = None, number: str = "0") -> Response:
         """Correct a hand (every later total is recomputed) or delete the last hand."""
-        table = self._table_for_results(request)
+        table = self._table_for_results(request, pk)
         version = if_match_version(request, table)
         if request.method == "DELETE":
-            table = services.hand_delete_last(table=table, number=int(number), version=version)
+            table = results.hand_delete_last(table=table, number=int(number), version=version)
         else:
             inp = s.RecordInput(data=request.data)
             inp.is_valid(raise_exception=True)
             record = inp.validated_data["record"]
-            table = services.hand_correct(
+            table = results.hand_correct(
                 table=table, number=int(number), record=record, version=version
             )
         return self._sheet(table)
@@ -434,15 +397,10 @@ class TableViewSet(ReadWriteViewSet):
     @idempotent
     def game(self, request: Request, pk: str | None = None) -> Response:
         """Submit a whole game record at a table with no hands: all or nothing."""
-        table = self._table_for_results(request)
+        table = self._table_for_results(request, pk)
         inp = s.RecordInput(data=request.data)
         inp.is_valid(raise_exception=True)
-        record = inp.validated_data["record"]
-        if not isinstance(record, dict):
-            raise exceptions.ValidationError({"record": ["a game record is a JSON object"]})
-        if table.hands_played:
-            raise services.Conflict("the table already has hands; submit them one by one")
-        table = services.game_submit(table=table, record=record)
+        table = results.game_submit(table=table, record=inp.validated_data["record"])
         return self._sheet(table, status.HTTP_201_CREATED)
 
     @extend_schema(responses=s.ScoreSheetOutput)
@@ -450,44 +408,3 @@ class TableViewSet(ReadWriteViewSet):
     def sheet(self, request: Request, pk: str | None = None) -> Response:
         """The score sheet: every hand with its bids, tricks, points and totals."""
         return self._sheet(self.get_object())
-
-
-def etag(table: Table) -> str:
-    return f'"table-{table.pk}-v{table.version}"'
-
-
-class PreconditionRequired(exceptions.APIException):
-    status_code = 428
-    default_detail = "Send If-Match with the table's ETag from its score sheet."
-    default_code = "precondition_required"
-
-
-def if_match_version(request: Request, table: Table) -> int:
-    """The table version named by ``If-Match``: 428 without one, 400 if it is
-    not an ETag of ours, and -1 (always stale: 412) for another table's."""
-    header = request.headers.get("If-Match")
-    if not header:
-        raise PreconditionRequired()
-    match = ETAG_PATTERN.fullmatch(header.strip())
-    if match is None:
-        raise exceptions.ValidationError(
-            {"If-Match": ['expected the ETag of the score sheet, like "table-3-v12"']}
-        )
-    if int(match["table"]) != table.pk:
-        return -1
-    return int(match["version"])
-
-
-ETAG_PATTERN = re.compile(r'(?:W/)?"table-(?P<table>[0-9]+)-v(?P<version>[0-9]+)"')
-
-
-def stored_rows(*, league: League, event: Event | None = None) -> list[dict[str, Any]]:
-    return [
-        {
-            **{field: getattr(row, field) for field in standings.STORED_FIELDS},
-            "player_id": row.player_id,
-            "player_name": row.player.name,
-            "computed_at": row.computed_at,
-        }
-        for row in selectors.league_standings(league=league, event=event)
-    ]

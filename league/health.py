@@ -1,11 +1,10 @@
-"""The health check and the error pages (the members' pages are in :mod:`league.web.pages`)."""
+"""The health check a load balancer or monitor asks: is the database up, is the broker?"""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
 from config.celery import app as celery_app
@@ -41,23 +40,3 @@ def _broker_status() -> str:
     except Exception as error:  # any failure is what the check reports
         return f"error: {type(error).__name__}"
     return "ok"
-
-
-def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """404: problem+json under /api/, a page elsewhere."""
-    from league.api.problems import api_not_found
-
-    if request.path.startswith("/api/"):
-        return api_not_found(request, exception)
-    return render(request, "404.html", {"path": request.path}, status=404)
-
-
-def server_error(request: HttpRequest) -> HttpResponse:
-    """500: problem+json under /api/, Django's plain page elsewhere."""
-    from django.views.defaults import server_error as page
-
-    from league.api.problems import api_server_error
-
-    if request.path.startswith("/api/"):
-        return api_server_error(request)
-    return page(request)

@@ -1,0 +1,62 @@
+"""Who may write what, for the API and the pages alike.
+
+Anyone may read. Organisers manage their club's players, leagues, events,
+rounds, tables and roles; scorekeepers and organisers enter and correct
+results. The helpers here fetch and authorise in one call, in the manner of
+Zulip's ``access_stream_by_id``:
+
+- a caller with nothing to do with the club gets :class:`~league.errors.NotFound`,
+  the same as for an object that does not exist, so writes reveal nothing;
+- a member of the club without the role needed (a user linked to one of the
+  club's players, or a scorekeeper doing an organiser's work) gets
+  :class:`~league.errors.Forbidden`.
+
+Whether a caller is signed in at all is the caller's to settle first: the
+API answers 401, the pages send to the login page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from league import selectors
+from league.errors import Forbidden, NotFound
+from league.models import Membership, Table
+
+ORGANISER: tuple[str, ...] = (Membership.Role.ORGANISER,)
+"""The roles that manage a club's players, leagues, events, tables and roles."""
+
+RESULTS: tuple[str, ...] = (Membership.Role.ORGANISER, Membership.Role.SCOREKEEPER)
+"""The roles that enter and correct results."""
+
+
+def check_club_role(user: Any, club_id: int, *, roles: tuple[str, ...]) -> None:
+    """Raise unless ``user`` holds one of ``roles`` in the club.
+
+    One query when ``user`` has a role, two when not (to tell a member from a
+    stranger), none for an anonymous user.
+    """
+    role = selectors.club_role(user, club_id)
+    if role in roles:
+        return
+    if role is None and not selectors.is_club_player(user, club_id):
+        raise NotFound()
+    raise Forbidden(roles=roles)
+
+
+def may_write(user: Any, club_id: int, *, roles: tuple[str, ...]) -> bool:
+    """Whether ``user`` holds one of ``roles`` in the club (for showing links)."""
+    return selectors.club_role(user, club_id) in roles
+
+
+def access_table_for_results(user: Any, table_id: int) -> Table:
+    """The table (with its round, event, league and club) whose results
+    ``user`` may enter and correct; :class:`NotFound` for a missing table
+    and for a stranger alike, :class:`Forbidden` for a member without the
+    role."""
+    try:
+        table = selectors.sheet_table(table_id)
+    except Table.DoesNotExist:
+        raise NotFound("no such table") from None
+    check_club_role(user, table.round.event.league.club_id, roles=RESULTS)
+    return table

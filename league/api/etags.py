@@ -1,0 +1,43 @@
+"""The table's ETag, and ``If-Match`` on corrections of its results.
+
+A table's ETag names its version, which grows with every change of results;
+a correction sent with a stale ETag is refused (412), so two scorekeepers
+cannot overwrite each other unseen.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rest_framework import exceptions
+from rest_framework.request import Request
+
+from league.models import Table
+
+ETAG_PATTERN = re.compile(r'(?:W/)?"table-(?P<table>[0-9]+)-v(?P<version>[0-9]+)"')
+
+
+def etag(table: Table) -> str:
+    return f'"table-{table.pk}-v{table.version}"'
+
+
+class PreconditionRequired(exceptions.APIException):
+    status_code = 428
+    default_detail = "Send If-Match with the table's ETag from its score sheet."
+    default_code = "precondition_required"
+
+
+def if_match_version(request: Request, table: Table) -> int:
+    """The table version named by ``If-Match``: 428 without one, 400 if it is
+    not an ETag of ours, and -1 (always stale: 412) for another table's."""
+    header = request.headers.get("If-Match")
+    if not header:
+        raise PreconditionRequired()
+    match = ETAG_PATTERN.fullmatch(header.strip())
+    if match is None:
+        raise exceptions.ValidationError(
+            {"If-Match": ['expected the ETag of the score sheet, like "table-3-v12"']}
+        )
+    if int(match["table"]) != table.pk:
+        return -1
+    return int(match["version"])

@@ -1,0 +1,114 @@
+"""Clubs, the roles their users hold, and their players.
+
+A club keeps at least one organiser: changes to its roles lock the club row
+first, so two of them cannot both take away "the other" organiser.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils.text import slugify
+
+from league.errors import Conflict
+from league.models import Club, Membership, Player
+
+
+@transaction.atomic
+def club_create(*, name: str, slug: str = "", organiser: Any = None) -> Club:
+    """A new club; ``organiser`` (a user), if given, becomes its first organiser.
+
+    The slug defaults to the name's; a name or slug another club has is a
+    :class:`Conflict`.
+    """
+    slug = slug or slugify(name)
+    if Club.objects.filter(Q(name=name) | Q(slug=slug)).exists():
+        raise Conflict(f"a club named {name!r} or {slug!r} exists already", field="name")
+    club = Club.objects.create(name=name, slug=slug)
+    if organiser is not None:
+        Membership.objects.create(club=club, user=organiser, role=Membership.Role.ORGANISER)
+    return club
+
+
+@transaction.atomic
+def club_update(*, club: Club, name: str | None = None) -> Club:
+    if name is not None:
+        if Club.objects.filter(name=name).exclude(pk=club.pk).exists():
+            raise Conflict(f"a club named {name!r} exists already", field="name")
+        club.name = name
+        club.save(update_fields=["name"])
+    return club
+
+
+@transaction.atomic
+def membership_set(*, club: Club, user: Any, role: str) -> Membership:
+    """Give ``user`` a role in ``club``; the club keeps at least one organiser.
+
+    Locks the club row first, so that changes to its roles are serialised.
+    """
+    Club.objects.select_for_update().get(pk=club.pk)
+    current = Membership.objects.filter(club=club, user=user).first()
+    if current is not None and current.role == Membership.Role.ORGANISER != role:
+        _check_not_last_organiser(club.pk)
+    membership, _ = Membership.objects.update_or_create(
+        club=club, user=user, defaults={"role": role}
+    )
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership) -> None:
+    """Remove a role; locks the club row first, like :func:`membership_set`."""
+    Club.objects.select_for_update().get(pk=membership.club_id)
+    if membership.role == Membership.Role.ORGANISER:
+        _check_not_last_organiser(membership.club_id)
+    membership.delete()
+
+
+def _check_not_last_organiser(club_id: int) -> None:
+    """Refuse to take away the club's last organiser (the club row is locked)."""
+    if Membership.objects.filter(club_id=club_id, role=Membership.Role.ORGANISER).count() == 1:
+        raise Conflict("a club keeps at least one organiser")
+
+
+@transaction.atomic
+def player_create(*, club: Club, name: str, user: Any = None) -> Player:
+    _check_player_name(club, name, player=None)
+    _check_player_user(club, user, player=None)
+    return Player.objects.create(club=club, name=name, user=user)
+
+
+@transaction.atomic
+def player_update(*, player: Player, name: str | None = None, user: Any = ...) -> Player:
+    """Rename a player, or link them to a user (``None`` unlinks; ``...``
+    leaves the link as it is)."""
+    if name is not None:
+        _check_player_name(player.club, name, player=player)
+        player.name = name
+    if user is not ...:
+        _check_player_user(player.club, user, player=player)
+        player.user = user
+    player.save()
+    return player
+
+
+def _check_player_name(club: Club, name: str, *, player: Player | None) -> None:
+    """A club's players have different names (so a score sheet is unambiguous)."""
+    taken = Player.objects.filter(club=club, name=name)
+    if player is not None:
+        taken = taken.exclude(pk=player.pk)
+    if taken.exists():
+        raise Conflict(f"the club already has a player named {name!r}", field="name")
+
+
+def _check_player_user(club: Club, user: Any, *, player: Player | None) -> None:
+    """A user is linked to one player of a club at most."""
+    if user is None:
+        return
+    linked = Player.objects.filter(club=club, user=user)
+    if player is not None:
+        linked = linked.exclude(pk=player.pk)
+    if linked.exists():
+        raise Conflict("that user is already linked to a player of the club", field="user")

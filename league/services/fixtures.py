@@ -1,0 +1,198 @@
+"""What a league's games are played in: leagues, events, rounds and tables.
+
+A league fixes the game and its rule options (checked by the engine); an
+event (a game night) has numbered rounds; a round has tables, each seating
+some of the club's players in seat order. Seats and options are fixed once
+hands are played at them.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+
+import games
+from league.errors import Conflict, ServiceError
+from league.models import Club, Event, Game, Hand, League, Player, Round, Seating, Table
+
+NOMINAL_PLAYERS = {Game.BLUKE: 4, Game.BUCK_EUCHRE: 4}
+"""The table size a league's options are checked against when it is created;
+each table checks them again for its own size."""
+
+
+def game_rules(*, game: str, players: int, options: dict[str, Any]) -> games.Rules:
+    """The engine's rules for ``players`` seats; a refusal is a
+    :class:`ServiceError` naming the seat count (``players``) or the options."""
+    try:
+        games.rules_for(game, players)
+    except games.RecordError as error:
+        raise ServiceError(error.message, field="players") from None
+    try:
+        return games.rules_for(game, players, options)
+    except games.RecordError as error:
+        raise ServiceError(error.message, field="options") from None
+
+
+# -- leagues -----------------------------------------------------------------------
+
+
+@transaction.atomic
+def league_create(
+    *, club: Club, name: str, game: str, options: dict[str, Any] | None = None, slug: str = ""
+) -> League:
+    """A league of one game; its rule options are checked by the engine.
+
+    The slug defaults to the name's; one the club already has is a :class:`Conflict`.
+    """
+    options = options or {}
+    if game not in Game.values:
+        raise ServiceError(f"game must be one of {', '.join(Game.values)}", field="game")
+    game_rules(game=game, players=NOMINAL_PLAYERS[Game(game)], options=options)
+    slug = slug or slugify(name)
+    if League.objects.filter(club=club, slug=slug).exists():
+        raise Conflict(f"the club already has a league {slug!r}", field="slug")
+    return League.objects.create(club=club, name=name, slug=slug, game=game, options=options)
+
+
+@transaction.atomic
+def league_update(
+    *, league: League, name: str | None = None, options: dict[str, Any] | None = None
+) -> League:
+    """Rename a league, or change its options while no hand has been played."""
+    if name is not None:
+        league.name = name
+    if options is not None and options != league.options:
+        if Hand.objects.filter(table__round__event__league=league).exists():
+            raise Conflict("options cannot change once hands are played", field="options")
+        sizes = set(
+            Table.objects.filter(round__event__league=league).values_list("players", flat=True)
+        )
+        for players in sizes | {NOMINAL_PLAYERS[Game(league.game)]}:
+            game_rules(game=league.game, players=players, options=options)
+        league.options = options
+    league.save()
+    return league
+
+
+# -- events and rounds ----------------------------------------------------------------
+
+
+@transaction.atomic
+def event_create(*, league: League, name: str, date: datetime.date, rounds: int = 1) -> Event:
+    """An event with its rounds numbered from 1."""
+    if rounds < 1:
+        raise ServiceError("an event has at least one round", field="rounds")
+    event = Event.objects.create(league=league, name=name, date=date)
+    Round.objects.bulk_create(Round(event=event, number=n) for n in range(1, rounds + 1))
+    return event
+
+
+@transaction.atomic
+def event_update(
+    *, event: Event, name: str | None = None, date: datetime.date | None = None
+) -> Event:
+    if name is not None:
+        event.name = name
+    if date is not None:
+        event.date = date
+    event.save()
+    return event
+
+
+@transaction.atomic
+def round_create(*, event: Event, number: int) -> Round:
+    if number < 1:
+        raise ServiceError("rounds are numbered from 1", field="number")
+    if event.rounds.filter(number=number).exists():
+        raise Conflict(f"the event already has a round {number}", field="number")
+    return Round.objects.create(event=event, number=number)
+
+
+# -- tables -----------------------------------------------------------------------
+
+
+@transaction.atomic
+def table_create(
+    *, round: Round, number: int, players: Sequence[Player], first_dealer: int = 0
+) -> Table:
+    """A table of ``players`` in seat order, ready for its first hand."""
+    rules = _check_seating(round, players, first_dealer, table=None)
+    if round.tables.filter(number=number).exists():
+        raise Conflict(f"the round already has a table {number}", field="number")
+    table = Table.objects.create(
+        round=round,
+        number=number,
+        game=round.event.league.game,
+        players=len(players),
+        first_dealer=first_dealer,
+    )
+    _seat(table, players, rules)
+    return table
+
+
+@transaction.atomic
+def table_reseat(
+    *, table: Table, players: Sequence[Player] | None = None, first_dealer: int | None = None
+) -> Table:
+    """Change who sits where, or the first dealer, before the first hand.
+
+    Locks the table row, then replaces its seatings.
+    """
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("round__event__league")
+        .get(pk=table.pk)
+    )
+    if table.hands_played:
+        raise Conflict("seats cannot change once hands are played")
+    if players is None:
+        players = [s.player for s in table.seatings.select_related("player")]
+    first_dealer = table.first_dealer if first_dealer is None else first_dealer
+    rules = _check_seating(table.round, players, first_dealer, table=table)
+    table.seatings.all().delete()
+    table.players, table.first_dealer = len(players), first_dealer
+    table.version += 1
+    table.save(update_fields=["players", "first_dealer", "version"])
+    _seat(table, players, rules)
+    return table
+
+
+def _check_seating(
+    round: Round, players: Sequence[Player], first_dealer: int, *, table: Table | None
+) -> games.Rules:
+    """The rules the seated players play by, once the seating is checked:
+    the engine takes that many players, the first dealer is a seat, every
+    player is the league's club's, sits once, and sits at no other table of
+    the round (``table``, when reseated, is not "another")."""
+    league = round.event.league
+    rules = game_rules(game=league.game, players=len(players), options=league.options)
+    if not 0 <= first_dealer < len(players):
+        raise ServiceError(
+            f"first_dealer must be a seat, 0..{len(players) - 1}", field="first_dealer"
+        )
+    if any(player.club_id != league.club_id for player in players):
+        raise ServiceError("every player must belong to the league's club", field="players")
+    if len({player.pk for player in players}) != len(players):
+        raise ServiceError("a player can sit in one seat only", field="players")
+    seated = Seating.objects.filter(round=round, player__in=players).select_related("player")
+    if table is not None:
+        seated = seated.exclude(table=table)
+    if seated:
+        names = ", ".join(sorted(s.player.name for s in seated))
+        raise Conflict(f"already at a table in this round: {names}", field="players")
+    return rules
+
+
+def _seat(table: Table, players: Sequence[Player], rules: games.Rules) -> None:
+    """Seat ``players`` in order at a table with no seatings, and start its totals."""
+    table.totals = games.GameTally(rules, first_dealer=table.first_dealer).totals
+    table.seat_players = [player.pk for player in players]
+    table.save(update_fields=["totals", "seat_players"])
+    Seating.objects.bulk_create(
+        Seating(table=table, round_id=table.round_id, seat=seat, player=player)
+        for seat, player in enumerate(players)
+    )

@@ -1,0 +1,324 @@
+"""The hands played at a table: submitted one by one or as a whole game,
+corrected, or the last one deleted.
+
+Every change of results goes the same three steps, under the table's row
+lock (so changes to one table are serialised):
+
+1. :func:`check_results_change`: the change fits the table as stored (the
+   client's version, the hand numbers, a game not over);
+2. :func:`replay_results`: the engine replays the new records after the
+   hands kept, giving every hand's and seat's result and the new totals;
+3. :func:`store_results`: the hands from the first changed one on are
+   replaced, the table's totals and counters updated and, when a complete
+   game is involved, the final places stored and the league's standings and
+   ratings jobs owed.
+
+Nothing is stored when a step raises: the engine's refusal
+(:class:`games.RecordError`, with ``hand`` set to the hand's number),
+:class:`~league.errors.Conflict` or :class:`~league.errors.PreconditionFailed`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from django.db import transaction
+
+import games
+from league import ratings, selectors
+from league.errors import Conflict, PreconditionFailed, ServiceError
+from league.models import Hand, HandSeat, Seating, Table
+from league.services.fixtures import game_rules
+from league.tasks import league_standings_refresh as league_standings_refresh_task
+from league.tasks import ratings_refresh as ratings_refresh_task
+
+
+class ResultsMode(StrEnum):
+    """What a change of results does to the hands stored at a table."""
+
+    APPEND = "append"
+    """Add hands after the stored ones (the first of them numbered ``number``)."""
+    REPLACE = "replace"
+    """Replace hand ``number``; every later hand is replayed after it."""
+    DELETE_LAST = "delete_last"
+    """Delete hand ``number``, which must be the last."""
+
+
+@dataclass(frozen=True)
+class ResultsChange:
+    """A table after a change of results, and what the change stored."""
+
+    table: Table
+    hands: list[Hand]
+    lines: list[list[HandSeat]]
+    """Each stored hand's seat lines, in seat order."""
+    next_hand: dict[str, int] | None
+    """The next hand's number, dealer and cards; ``None`` once complete."""
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The engine's outcome of records replayed after the hands kept: rows
+    ready to store, and the tally after the last of them."""
+
+    tally: games.GameTally
+    hands: list[Hand]
+    lines: list[list[HandSeat]]
+
+
+# -- the changes ------------------------------------------------------------------
+
+
+@transaction.atomic
+def hand_submit(
+    *, table: Table, record: dict[str, Any], number: int | None = None
+) -> ResultsChange:
+    """Store the next hand of the table's game.
+
+    A client that says which hand it submits (``number``) is told 409 when
+    that hand is already stored, so a submission sent twice counts once.
+    """
+    return _results_change(table=table, mode=ResultsMode.APPEND, number=number, records=[record])
+
+
+@transaction.atomic
+def hand_correct(
+    *, table: Table, number: int, record: dict[str, Any], version: int | None
+) -> Table:
+    """Replace hand ``number`` and replay every later hand after it."""
+    later = list(
+        Hand.objects.filter(table=table, number__gt=number)
+        .order_by("number")
+        .values_list("record", flat=True)
+    )
+    return _results_change(
+        table=table,
+        mode=ResultsMode.REPLACE,
+        number=number,
+        records=[record, *later],
+        version=version,
+    ).table
+
+
+@transaction.atomic
+def hand_delete_last(*, table: Table, number: int, version: int | None) -> Table:
+    """Delete the table's last hand (``number`` must be it)."""
+    return _results_change(
+        table=table, mode=ResultsMode.DELETE_LAST, number=number, records=[], version=version
+    ).table
+
+
+@transaction.atomic
+def game_submit(*, table: Table, record: Any) -> Table:
+    """Store a whole game record at a table with no hands yet: all or nothing.
+
+    The record's ``game``, ``players``, ``first_dealer`` and ``options`` may be
+    left out; if given they must agree with the table.
+    """
+    if not isinstance(record, dict):
+        raise ServiceError("a game record is a JSON object", field="record")
+    if table.hands_played:
+        raise Conflict("the table already has hands; submit them one by one")
+    expected = {
+        "game": table.game,
+        "players": table.players,
+        "first_dealer": table.first_dealer,
+    }
+    for field, value in expected.items():
+        if field in record and record[field] != value:
+            raise ServiceError(
+                f"{field} is {value!r} at this table, not {record[field]!r}", field=field
+            )
+    if "options" in record and record["options"] != table.round.event.league.options:
+        raise ServiceError("options must be the league's options", field="options")
+    unknown = set(record) - {*expected, "options", "hands"}
+    if unknown:
+        raise ServiceError(f"unknown field {min(unknown)!r}", field=min(unknown))
+    hands = record.get("hands")
+    if not isinstance(hands, list):
+        raise ServiceError("hands must be an array of hand records", field="hands")
+    return _results_change(table=table, mode=ResultsMode.APPEND, number=0, records=hands).table
+
+
+def _results_change(
+    *,
+    table: Table,
+    mode: ResultsMode,
+    number: int | None,
+    records: Sequence[Any],
+    version: int | None = None,
+) -> ResultsChange:
+    """Lock the table, then check, replay and store (see the module's docstring).
+
+    Queries: a constant number, whatever the number of hands.
+    """
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("round__event__league")
+        .get(pk=table.pk)
+    )
+    keep = check_results_change(
+        table=table, mode=mode, number=number, version=version, records=records
+    )
+    replay = replay_results(table=table, keep=keep, records=records)
+    return store_results(table=table, keep=keep, replay=replay)
+
+
+# -- the steps ---------------------------------------------------------------------
+
+
+def check_results_change(
+    *,
+    table: Table,
+    mode: ResultsMode,
+    number: int | None,
+    version: int | None,
+    records: Sequence[Any],
+) -> int:
+    """How many of the stored hands the change keeps, once it is found to
+    fit the (locked) table; ``number`` ``None`` appends after the last hand."""
+    if version is not None and version != table.version:
+        raise PreconditionFailed(
+            f"the score sheet you hold is not this table's current one (version "
+            f"{table.version}): reload it"
+        )
+    played = table.hands_played
+    if mode is ResultsMode.APPEND:
+        keep = played if number is None else number
+        if keep < played:
+            raise Conflict(f"hand {keep} is already stored; hand {played} is next", field="number")
+        if keep > played:
+            raise Conflict(
+                f"hands arrive in order: hand {played} is next, not {keep}", field="number"
+            )
+        if table.complete and records:
+            raise games.InvalidRecord("game_over", "the game at this table is complete", hand=keep)
+        return keep
+    assert number is not None, "a correction or deletion names its hand"
+    if mode is ResultsMode.REPLACE and number >= played:
+        raise Conflict(f"there is no hand {number} to correct", field="number")
+    if mode is ResultsMode.DELETE_LAST and number != played - 1:
+        raise Conflict(f"only the last hand ({played - 1}) can be deleted", field="number")
+    return number
+
+
+def replay_results(*, table: Table, keep: int, records: Sequence[Any]) -> Replay:
+    """Replay ``records`` through the engine after the table's first ``keep``
+    hands, resuming from the totals stored after them (one query at most)."""
+    league = table.round.event.league
+    totals = None
+    if keep == table.hands_played:  # appending: the table holds the totals so far
+        totals = table.totals
+    elif keep:
+        totals = list(
+            HandSeat.objects.filter(hand__table=table, hand__number=keep - 1)
+            .order_by("seat")
+            .values_list("total", flat=True)
+        )
+    tally = games.GameTally(
+        game_rules(game=league.game, players=table.players, options=league.options),
+        first_dealer=table.first_dealer,
+        hands_played=keep,
+        totals=totals,
+    )
+    hands: list[Hand] = []
+    lines: list[list[HandSeat]] = []
+    for offset, record in enumerate(records):
+        number = keep + offset
+        dealer, cards = tally.next_dealer, tally.next_hand_size
+        try:
+            result = tally.add(record)
+        except games.RecordError as error:
+            error.hand = number
+            raise
+        hands.append(
+            Hand(
+                table=table,
+                number=number,
+                dealer=dealer,
+                cards=cards if cards is not None else games.buck_euchre.HAND_SIZE,
+                trump=result.trump.value if result.trump is not None else "",
+                maker=result.maker,
+                drops=list(result.drops),
+                takes_all=result.takes_all,
+                is_move_log=result.winners is not None,
+                record=record,
+            )
+        )
+        bids = record.get("bids") or [None] * table.players
+        lines.append(
+            [
+                HandSeat(
+                    seat=seat,
+                    player_id=table.seat_players[seat],
+                    dropped=seat in result.drops,
+                    bid=bids[seat],
+                    tricks=result.tricks[seat],
+                    points=result.points[seat],
+                    total=tally.totals[seat],
+                )
+                for seat in range(table.players)
+            ]
+        )
+    return Replay(tally=tally, hands=hands, lines=lines)
+
+
+def store_results(*, table: Table, keep: int, replay: Replay) -> ResultsChange:
+    """Replace the (locked) table's hands from ``keep`` on by the replay's,
+    and update the table; a complete game, or one that was complete, stores
+    its final totals and places and owes the league's standings and ratings."""
+    was_complete = table.complete
+    if keep < table.hands_played:
+        Hand.objects.filter(table=table, number__gte=keep).delete()
+    # The table lock serialises changes; should two ever race past it, the
+    # unique hand number refuses the second (an IntegrityError, answered 409).
+    Hand.objects.bulk_create(replay.hands)
+    for hand, lines in zip(replay.hands, replay.lines, strict=True):
+        for line in lines:
+            line.hand = hand
+    HandSeat.objects.bulk_create(line for lines in replay.lines for line in lines)
+
+    tally = replay.tally
+    table.complete = tally.complete
+    table.hands_played = keep + len(replay.hands)
+    table.totals = tally.totals
+    table.version += 1
+    table.save(update_fields=["complete", "hands_played", "totals", "version"])
+    if table.complete or was_complete:
+        _store_places(table, tally)
+        results_changed(table=table)
+    return ResultsChange(
+        table=table,
+        hands=replay.hands,
+        lines=replay.lines,
+        next_hand=selectors.next_hand_of(tally),
+    )
+
+
+def _store_places(table: Table, tally: games.GameTally) -> None:
+    """The seatings' final totals and places, which standings and ratings
+    count (cleared when the game is no longer complete)."""
+    ranks = tally.ranks()
+    seatings = list(table.seatings.all())
+    for seating in seatings:
+        seating.total = tally.totals[seating.seat] if ranks is not None else None
+        seating.place = ranks[seating.seat] if ranks is not None else None
+    Seating.objects.bulk_update(seatings, ["total", "place"])
+
+
+def results_changed(*, table: Table) -> None:
+    """A complete game changed (or stopped being complete): mark the ratings
+    from it on, and schedule the league's standings and ratings jobs for
+    when the current transaction commits."""
+    league_id = table.round.event.league_id
+    scopes = ratings.ratings_mark_changed(table=table)
+
+    def dispatch() -> None:
+        league_standings_refresh_task.delay(league_id)
+        for scope in scopes:
+            ratings_refresh_task.delay(scope.pk)
+
+    transaction.on_commit(dispatch)

@@ -1,0 +1,378 @@
+"""The pages' words for the rules engine's refusals.
+
+Every engine error carries data (docs/records.md): a stable ``code`` and,
+where known, the ``hand``, ``play``, ``seat`` and ``card`` at fault. Its
+``message`` is English for the API and the command line; the pages never
+read it, so rewording it can neither break a page nor garble one. Instead
+:func:`engine_message` picks a template from :data:`TEMPLATES` by the code
+and by what the error's fields and the form's own entries say, and fills it
+in the page's words: players by name, hands counted from 1 as the score
+sheet counts them, cards drawn as the sheet draws them.
+
+The template keys are ``"<code>"``, a sentence true in every case the code
+covers (it needs no data), and ``"<code>.<situation>"``, a sharper sentence
+for a situation told apart by the error's fields and the entries (a bid out
+of range, tricks that do not add up). A code the table does not know yet
+still gets a plain sentence (:data:`UNKNOWN_CODE`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+import games
+from league.models import Game
+from league.web.sheet import card_label
+
+TEMPLATES: Final[Mapping[str, str]] = {
+    # -- what result entry can meet: bids, tricks, drops, the maker ----------------
+    "bad_bid": "Check the bids: each player bids once, a number from 1 to the cards dealt.",
+    "bad_bid.seat": (
+        "Check {name}'s bid: each player bids once, a number from 1 to the cards dealt."
+    ),
+    "bad_bid.out_of_range": "{name}'s bid of {bid} is out of range: bids run from 1 to {cards}.",
+    "bad_tricks": (
+        "Check the tricks: enter each player's tricks; together they make up the tricks played."
+    ),
+    "bad_tricks.seat": (
+        "Check the tricks {name} took: no more than the cards dealt, and none after dropping out."
+    ),
+    "bad_tricks.out_of_range": (
+        "{name}'s {took} tricks are out of range: a player takes from 0 to {cards}."
+    ),
+    "bad_tricks.dropped": (
+        "{name} dropped out but took {took_tricks}: a player who drops out takes none."
+    ),
+    "bad_tricks.total": "The tricks add up to {total}, not the {cards_dealt} dealt.",
+    "bad_tricks.total_in_play": (
+        "The tricks add up to {total}, not {cards}: the players still in take all {cards} "
+        "between them."
+    ),
+    "bad_drop": (
+        "Check who dropped out: the maker never drops, nor does anyone when a club was turned up."
+    ),
+    "bad_drop.seat": (
+        "Check whether {name} dropped out: the maker never drops, nor does anyone when a club "
+        "was turned up."
+    ),
+    "bad_drop.maker": "{name} is the maker and cannot drop out.",
+    "bad_drop.club_turned": "{name} cannot drop out: a club was turned up, so everyone plays.",
+    "bad_call": (
+        "Check trump and the maker: there is a maker exactly when someone ordered up or named "
+        "trump."
+    ),
+    "bad_call.seat": (
+        "Check {name}'s call: there is a maker exactly when someone ordered up or named trump."
+    ),
+    "bad_call.maker_without_trump": "{name} cannot be the maker of a hand with no trump.",
+    "bad_call.no_maker": (
+        "Trump is {trump} but nobody made it: only a turned-up club makes trump without a maker."
+    ),
+    "game_over": "The game was already over.",
+    "game_over.after_hand": "The game was already over after hand {previous_hand}.",
+    # -- what only a hand sent card by card can meet (a later hand of a correction) --
+    "not_in_hand": "A card is played by a player who does not hold it.",
+    "not_in_hand.seat": "{name} does not hold {card}.",
+    "must_follow_suit": "A card is played that does not follow suit, though its player could.",
+    "must_follow_suit.seat": "{name} played {card} but could follow suit.",
+    "wrong_number_of_plays": "The number of cards played does not fit the hand.",
+    "wrong_number_of_plays.extra": "The hand has no place for play {play} or any after it.",
+    "wrong_number_of_plays.short": (
+        "The plays stop before the hand is finished: {name} is to play next."
+    ),
+    "bad_card": "Something that is not a card of this game's deck is in the hand.",
+    "bad_card.card": "{card} is not a card of this game's deck.",
+    "bad_card.seat": "{name} was dealt something that is not a card of this game's deck.",
+    "duplicate_card": "A card is dealt twice, or dealt and turned up.",
+    "duplicate_card.card": "{card} is dealt twice, or dealt and turned up.",
+    "bad_deal": "The deal does not fit the game: the wrong number of players or of cards.",
+    "bad_deal.seat": (
+        "The cards dealt to {name} do not fit the game: every player is dealt the hand's "
+        "number of cards."
+    ),
+    "bad_discard": (
+        "Check the dealer's discard: the dealer discards a card held, exactly when someone "
+        "ordered up."
+    ),
+    "bad_discard.seat": (
+        "Check the discard of {name}, the dealer: the dealer discards a card held, exactly when "
+        "someone ordered up."
+    ),
+    # -- what no form can put right -------------------------------------------------
+    "too_large": "The hand is too large for the rules engine to check.",
+    "invalid": (
+        "The hand is not in a shape the rules engine reads: a field is missing, unknown or of "
+        "the wrong kind."
+    ),
+}
+"""The page's sentence for each engine refusal, by ``code`` or
+``code.situation``; placeholders are filled by :func:`engine_message`."""
+
+UNKNOWN_CODE: Final = "The rules do not allow this hand ({description})."
+"""For a code newer than :data:`TEMPLATES`: the code itself, in words."""
+
+LATER_HAND: Final = "With this change, hand {hand} no longer fits. {reason}"
+"""A correction that a later hand of the game no longer fits (``hand``
+counted from 1); ``reason`` is that hand's refusal."""
+
+
+@dataclass(frozen=True)
+class EnteredHand:
+    """What the scorekeeper entered for the hand an error is about.
+
+    Lists are by seat, ``None`` where an entry is missing or not a whole
+    number (an empty list: the form has no such entries). ``trump`` is the
+    suit chosen, ``no_trump`` whether "no trump" was; neither when trump was
+    not chosen (the refusal then says nothing of trump).
+    """
+
+    bids: Sequence[int | None] = ()
+    tricks: Sequence[int | None] = ()
+    trump: games.Suit | None = None
+    no_trump: bool = False
+    maker: int | None = None
+    drops: frozenset[int] = field(default_factory=frozenset)
+
+
+@dataclass(frozen=True)
+class HandFacts:
+    """What the page knows of the hand an engine error is about.
+
+    ``names`` are the players' names by seat; ``cards`` the cards dealt to
+    each seat, and ``entered`` the form's entries, when the error is about
+    the hand on the form (``None`` for another hand, such as a later hand a
+    correction no longer fits).
+    """
+
+    game: str
+    names: Sequence[str]
+    cards: int | None = None
+    entered: EnteredHand | None = None
+
+
+def engine_message(error: games.RecordError, facts: HandFacts) -> str:
+    """The page's sentence for ``error``, built from its fields and ``facts``
+    (never from ``error.message``): always a whole sentence, whatever the
+    code or the fields."""
+    refusal = _Refusal(error, facts)
+    template = TEMPLATES.get(_situation(refusal))
+    if template is not None:
+        try:
+            return template.format_map(refusal.values())
+        except KeyError:
+            # A situation whose data is missing (a chooser's slip) still gets
+            # the code's own sentence, which needs none: a page must not fail
+            # over a message.
+            pass
+    general = TEMPLATES.get(error.code)
+    if general is not None:
+        return general
+    return UNKNOWN_CODE.format(description=error.code.replace("_", " "))
+
+
+def later_hand_message(error: games.RecordError, *, game: str, names: Sequence[str]) -> str:
+    """The sentence for a correction that a later hand, ``error.hand``
+    (counted from 0; it must be set), no longer fits. Of that hand the page
+    knows only its players: the reason says what the error's fields say."""
+    assert error.hand is not None
+    reason = engine_message(error, HandFacts(game=game, names=names))
+    return LATER_HAND.format(hand=error.hand + 1, reason=reason)
+
+
+def situation_key(error: games.RecordError, facts: HandFacts) -> str:
+    """The :data:`TEMPLATES` key that :func:`engine_message` chooses for
+    ``error`` (a code the table does not know is its own key)."""
+    return _situation(_Refusal(error, facts))
+
+
+# -- telling situations apart --------------------------------------------------------
+#
+# Each chooser returns a TEMPLATES key: a sharper situation only when the
+# error's fields and the entries show it (and supply its placeholders),
+# otherwise the code's own sentence, which is true whatever the engine meant.
+
+
+class _Refusal:
+    """An engine error with what the page knows of its hand: the fields to
+    choose a situation by and the values to fill its template with."""
+
+    def __init__(self, error: games.RecordError, facts: HandFacts) -> None:
+        self.error = error
+        self.facts = facts
+        self.entered = facts.entered if facts.entered is not None else EnteredHand()
+        seat = error.seat
+        # A seat the page has no player for is reported as no seat at all.
+        self.seat = seat if seat is not None and 0 <= seat < len(facts.names) else None
+
+    @property
+    def bluke(self) -> bool:
+        return self.facts.game == Game.BLUKE
+
+    def bid(self) -> int | None:
+        return _at(self.entered.bids, self.seat)
+
+    def took(self) -> int | None:
+        return _at(self.entered.tricks, self.seat)
+
+    def total(self) -> int | None:
+        """The tricks entered, added up; ``None`` unless every seat's are there."""
+        tricks = self.entered.tricks
+        if len(tricks) != len(self.facts.names) or any(took is None for took in tricks):
+            return None
+        return sum(took for took in tricks if took is not None)
+
+    def values(self) -> dict[str, object]:
+        """Every placeholder this refusal can fill; the ones it cannot are left
+        out, so that a template needing them is never half filled."""
+        error, entered = self.error, self.entered
+        values: dict[str, object] = {
+            "name": None if self.seat is None else self.facts.names[self.seat],
+            "card": None if error.card is None else _card_words(error.card),
+            "play": None if error.play is None else error.play + 1,
+            # The hand before this one, counted from 1, is this one's index.
+            "previous_hand": error.hand if error.hand else None,
+            "cards": self.facts.cards,
+            "cards_dealt": _counted(self.facts.cards, "card"),
+            "bid": self.bid(),
+            "took": self.took(),
+            "took_tricks": _counted(self.took(), "trick"),
+            "total": self.total(),
+            "trump": None if entered.trump is None else entered.trump.word,
+        }
+        return {key: value for key, value in values.items() if value is not None}
+
+
+def _at(values: Sequence[int | None], seat: int | None) -> int | None:
+    return values[seat] if seat is not None and seat < len(values) else None
+
+
+def _counted(number: int | None, noun: str) -> str | None:
+    """``1 trick``, ``2 tricks``; ``None`` for an unknown number."""
+    if number is None:
+        return None
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _card_words(code: str) -> str:
+    """A card as the sheet draws it (``A♠``), or the text given, quoted,
+    when it is no card at all."""
+    found = games.Card.parse(code)
+    return card_label(found).text if found is not None else f"“{code}”"
+
+
+def _bad_bid(refusal: _Refusal) -> str:
+    if refusal.seat is None:
+        return "bad_bid"
+    bid, cards = refusal.bid(), refusal.facts.cards
+    if bid is not None and cards is not None and not 1 <= bid <= cards:
+        return "bad_bid.out_of_range"
+    return "bad_bid.seat"
+
+
+def _bad_tricks(refusal: _Refusal) -> str:
+    cards = refusal.facts.cards
+    if refusal.seat is not None:
+        took = refusal.took()
+        if took is None:
+            return "bad_tricks.seat"
+        if cards is not None and not 0 <= took <= cards:
+            return "bad_tricks.out_of_range"
+        if took and refusal.seat in refusal.entered.drops:
+            return "bad_tricks.dropped"
+        return "bad_tricks.seat"
+    total = refusal.total()
+    if total is None or cards is None:
+        return "bad_tricks"
+    if refusal.bluke:
+        return "bad_tricks.total" if total != cards else "bad_tricks"
+    # In Buck Euchre the players still in take all the tricks. When everyone
+    # dropped out, a total other than 0 means a dropped player took tricks,
+    # which the engine reports by that seat: no sum sentence is needed.
+    if len(refusal.entered.drops) < len(refusal.facts.names) and total != cards:
+        return "bad_tricks.total_in_play"
+    return "bad_tricks"
+
+
+def _bad_drop(refusal: _Refusal) -> str:
+    if refusal.seat is None:
+        return "bad_drop"
+    entered = refusal.entered
+    if entered.maker == refusal.seat:
+        return "bad_drop.maker"
+    if entered.trump is games.Suit.CLUBS and entered.maker is None:
+        return "bad_drop.club_turned"
+    return "bad_drop.seat"
+
+
+def _bad_call(refusal: _Refusal) -> str:
+    entered = refusal.entered
+    if refusal.seat is not None:
+        if entered.no_trump and entered.maker == refusal.seat:
+            return "bad_call.maker_without_trump"
+        return "bad_call.seat"
+    if entered.trump not in (None, games.Suit.CLUBS) and entered.maker is None:
+        return "bad_call.no_maker"
+    return "bad_call"
+
+
+def _game_over(refusal: _Refusal) -> str:
+    return "game_over.after_hand" if refusal.error.hand else "game_over"
+
+
+def _wrong_number_of_plays(refusal: _Refusal) -> str:
+    if refusal.error.play is not None:
+        return "wrong_number_of_plays.extra"
+    if refusal.seat is not None:
+        return "wrong_number_of_plays.short"
+    return "wrong_number_of_plays"
+
+
+def _by_seat_and_card(code: str) -> Callable[[_Refusal], str]:
+    """A code whose sharper sentence names the seat and the card."""
+
+    def choose(refusal: _Refusal) -> str:
+        both = refusal.seat is not None and refusal.error.card is not None
+        return f"{code}.seat" if both else code
+
+    return choose
+
+
+def _bad_card(refusal: _Refusal) -> str:
+    # The card when it is known (dealt, turned up or played); a seat alone
+    # is a seat dealt something that is not a card.
+    if refusal.error.card is not None:
+        return "bad_card.card"
+    return "bad_card.seat" if refusal.seat is not None else "bad_card"
+
+
+def _duplicate_card(refusal: _Refusal) -> str:
+    return "duplicate_card.card" if refusal.error.card is not None else "duplicate_card"
+
+
+def _by_seat(code: str) -> Callable[[_Refusal], str]:
+    """A code whose sharper sentence names the seat."""
+    return lambda refusal: f"{code}.seat" if refusal.seat is not None else code
+
+
+_SITUATIONS: Final[Mapping[str, Callable[[_Refusal], str]]] = {
+    "bad_bid": _bad_bid,
+    "bad_tricks": _bad_tricks,
+    "bad_drop": _bad_drop,
+    "bad_call": _bad_call,
+    "game_over": _game_over,
+    "wrong_number_of_plays": _wrong_number_of_plays,
+    "not_in_hand": _by_seat_and_card("not_in_hand"),
+    "must_follow_suit": _by_seat_and_card("must_follow_suit"),
+    "bad_card": _bad_card,
+    "duplicate_card": _duplicate_card,
+    "bad_deal": _by_seat("bad_deal"),
+    "bad_discard": _by_seat("bad_discard"),
+}
+"""How each code's situations are told apart; a code not here has one sentence."""
+
+
+def _situation(refusal: _Refusal) -> str:
+    chooser = _SITUATIONS.get(refusal.error.code)
+    return chooser(refusal) if chooser is not None else refusal.error.code

@@ -1,0 +1,76 @@
+"""Hand records for the tests: results-only records, bot move logs, and the
+engine's own verdict on a record."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import games
+from games.bots import bot_game
+from league.models import Game
+
+TAKES_ALL = 5
+"""The tricks of a Buck Euchre hand: five cards each."""
+
+
+def bluke_results(cards: int, winner: int = 0, players: int = 4) -> dict[str, Any]:
+    """A Bluke results record: ``winner`` bids and takes every trick, the others bid 1."""
+    bids = [1] * players
+    bids[winner] = cards
+    tricks = [0] * players
+    tricks[winner] = cards
+    return {"trump": "S", "bids": bids, "tricks": tricks}
+
+
+def buck_takes_all(seat: int) -> dict[str, Any]:
+    """A Buck Euchre results record in which ``seat`` makes spades and takes all five tricks."""
+    tricks = [0, 0, 0, 0]
+    tricks[seat] = TAKES_ALL
+    return {"trump": "S", "maker": seat, "tricks": tricks}
+
+
+def results_record(
+    game: str, options: dict[str, Any], dealer: int, move_log: dict[str, Any]
+) -> dict[str, Any]:
+    """The results-only record of the same hand as ``move_log``."""
+    result = games.evaluate_hand({"game": game, "options": options, "dealer": dealer, **move_log})
+    trump = result.trump.value if result.trump is not None else None
+    if game == Game.BLUKE:
+        return {"trump": trump, "bids": move_log["bids"], "tricks": list(result.tricks)}
+    return {
+        "trump": trump,
+        "maker": result.maker,
+        "drops": list(result.drops),
+        "tricks": list(result.tricks),
+    }
+
+
+def bot_logs(
+    game: str, *, first_dealer: int, seed: int, options: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """The move logs of a whole four-seat game played by the engine's bot."""
+    return bot_game(games.rules_for(game, 4, options or {}), first_dealer=first_dealer, seed=seed)
+
+
+def engine_error(
+    game: str,
+    record: Any,
+    *,
+    before: Sequence[dict[str, Any]] = (),
+    players: int = 4,
+    first_dealer: int = 0,
+    options: dict[str, Any] | None = None,
+) -> games.RecordError:
+    """The engine's refusal of ``record`` as the hand after ``before`` in a game."""
+    tally = games.GameTally(
+        games.rules_for(game, players, options or {}), first_dealer=first_dealer
+    )
+    for hand in before:
+        tally.add(hand)
+    try:
+        tally.add(record)
+    except games.RecordError as error:
+        error.hand = len(before)
+        return error
+    raise AssertionError("the engine accepted the record")
