@@ -11,6 +11,8 @@ What it lets a superuser do:
 - clubs: add one, rename it; give users a role in it or take it away (a club
   keeps at least one organiser);
 - memberships: the same, listed across clubs (the bulk delete included);
+- users: Django's own user admin, except that deleting a user first takes
+  their roles away through the services (so not a club's last organiser);
 - players: add one, rename them, link or unlink their user;
 - leagues and events: rename them, move an event's date.
 
@@ -39,6 +41,8 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import admin as auth_admin
+from django.contrib.auth import get_user_model
 from django.db import models as db_models
 from django.db import router, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -226,6 +230,35 @@ class MembershipAdmin(ServiceAdmin):
         # with it the whole action, as the view rolls back).
         for membership in queryset.order_by("pk"):
             _membership_remove(membership)
+
+
+def _roles_remove(user: Any) -> None:
+    """Take away every role ``user`` holds, through the services (refused
+    for a club's last organiser), before the user is deleted."""
+    for membership in models.Membership.objects.filter(user=user).order_by("pk"):
+        clubs.membership_remove(membership=membership)
+
+
+class UserAdmin(ServiceAdmin, auth_admin.UserAdmin):
+    """Django's own user admin, except that deleting a user first takes
+    their roles away through the services: deleting a club's last organiser
+    is refused, as removing their role is."""
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return admin.ModelAdmin.has_delete_permission(self, request, obj)
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        _roles_remove(obj)
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
+        for user in queryset.order_by("pk"):
+            _roles_remove(user)
+        super().delete_queryset(request, queryset)
+
+
+admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), UserAdmin)
 
 
 # -- players ----------------------------------------------------------------------

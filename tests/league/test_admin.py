@@ -419,3 +419,30 @@ def test_every_changelist_and_change_page_renders(
 
     assert superuser_client.get(url(model, "changelist")).status_code == 200
     assert superuser_client.get(url(model, "change", obj.pk)).status_code == 200
+
+
+def test_deleting_the_last_organisers_user_is_refused(
+    setup: Setup, superuser_client: Client
+) -> None:
+    """Deleting a user would delete their roles with them: the last
+    organiser's is refused, as taking the role away is."""
+    organiser = setup.organiser.user
+    response = superuser_client.post(
+        reverse("admin:auth_user_delete", args=[organiser.pk]), {"post": "yes"}, follow=True
+    )
+
+    assert response.status_code == 200
+    assert "Nothing was saved: a club keeps at least one organiser" in messages_of(response)
+    assert get_user_model().objects.filter(pk=organiser.pk).exists()
+    assert Membership.objects.filter(pk=setup.organiser.pk).exists()
+
+
+def test_a_scorekeepers_user_can_be_deleted(setup: Setup, superuser_client: Client) -> None:
+    scorekeeper = setup.scorekeeper.user
+    response = superuser_client.post(
+        reverse("admin:auth_user_delete", args=[scorekeeper.pk]), {"post": "yes"}, follow=True
+    )
+
+    assert response.status_code == 200
+    assert not get_user_model().objects.filter(pk=scorekeeper.pk).exists()
+    assert memberships(setup.club) == [(setup.organiser.user.get_username(), "organiser")]
