@@ -266,13 +266,14 @@ admin.site.register(get_user_model(), UserAdmin)
 
 @admin.register(models.Player)
 class PlayerAdmin(ServiceAdmin):
-    list_display = ["name", "club", "user"]
+    list_display = ["name", "club", "user", "is_guest"]
     list_filter = ["club"]
     search_fields = ["name"]
     list_select_related = ["club", "user"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return ["club"] if obj is not None else []
+        # Guests are added at game nights; here they can only be kept.
+        return ["club"] if obj is not None else ["is_guest"]
 
     def save_model(
         self, request: HttpRequest, obj: models.Player, form: forms.ModelForm, change: bool
@@ -281,10 +282,9 @@ class PlayerAdmin(ServiceAdmin):
             _adopt(obj, clubs.player_create(club=obj.club, name=obj.name, user=obj.user))
             return
         changes: dict[str, Any] = {}
-        if "name" in form.changed_data:
-            changes["name"] = obj.name
-        if "user" in form.changed_data:
-            changes["user"] = obj.user
+        for field in ("name", "user", "is_guest"):
+            if field in form.changed_data:
+                changes[field] = getattr(obj, field)
         if changes:
             clubs.player_update(player=models.Player.objects.get(pk=obj.pk), **changes)
 
@@ -319,13 +319,22 @@ class LeagueAdmin(ServiceAdmin):
             fixtures.league_update(league=league, name=obj.name)
 
 
+class AttendanceInline(ReadOnlyMixin, admin.TabularInline):
+    """Who is present (changed through the API: ``league.services.attendance``)."""
+
+    model = models.Attendance
+    fields = ["player", "from_round", "until_round", "changed_by", "changed_at"]
+    extra = 0
+
+
 @admin.register(models.Event)
 class EventAdmin(ServiceAdmin):
-    list_display = ["name", "league", "date"]
+    list_display = ["name", "league", "date", "start_time", "venue"]
     list_filter = ["league"]
     list_select_related = ["league"]
     date_hierarchy = "date"
     readonly_fields = ["league"]
+    inlines = [AttendanceInline]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -333,7 +342,8 @@ class EventAdmin(ServiceAdmin):
     def save_model(
         self, request: HttpRequest, obj: models.Event, form: forms.ModelForm, change: bool
     ) -> None:
-        changes = {field: getattr(obj, field) for field in ("name", "date")}
+        fields = ("name", "date", "start_time", "venue")
+        changes = {field: getattr(obj, field) for field in fields}
         changes = {k: v for k, v in changes.items() if k in form.changed_data}
         if changes:
             fixtures.event_update(event=models.Event.objects.get(pk=obj.pk), **changes)

@@ -64,6 +64,10 @@ class Player(models.Model):
         blank=True,
         related_name="players",
     )
+    is_guest = models.BooleanField(
+        default=False,
+        help_text="added on the spot at a game night, until an organiser keeps them",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -80,6 +84,13 @@ class Player(models.Model):
         return self.name
 
 
+class TableSpill(models.TextChoices):
+    """Where a Bluke round's leftover players go when the count does not divide."""
+
+    SMALLER = "smaller", "Tables of one fewer"
+    LARGER = "larger", "Tables of one more"
+
+
 class League(models.Model):
     """A season of one game in a club, with the rule options its tables play."""
 
@@ -88,6 +99,15 @@ class League(models.Model):
     slug = models.SlugField(max_length=100)
     game = models.CharField(max_length=20, choices=Game.choices)
     options = models.JSONField(default=dict, blank=True)
+    table_size = models.PositiveSmallIntegerField(
+        default=4, help_text="the preferred table size when a round is drawn (Bluke: 3 to 6)"
+    )
+    table_spill = models.CharField(
+        max_length=10,
+        choices=TableSpill.choices,
+        default=TableSpill.SMALLER,
+        help_text="Bluke: players left over make tables of one fewer, or one more",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -97,6 +117,14 @@ class League(models.Model):
             models.CheckConstraint(
                 condition=Q(game__in=["bluke", "buck_euchre"]), name="league_known_game"
             ),
+            models.CheckConstraint(
+                condition=Q(game="bluke", table_size__gte=3, table_size__lte=6)
+                | Q(game="buck_euchre", table_size=4),
+                name="league_table_size_allowed",
+            ),
+            models.CheckConstraint(
+                condition=Q(table_spill__in=["smaller", "larger"]), name="league_table_spill_known"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -104,11 +132,14 @@ class League(models.Model):
 
 
 class Event(models.Model):
-    """A game night: a date and one or more rounds of tables."""
+    """A game night: a date (with, optionally, a start time and a venue) and
+    one or more rounds of tables."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="events")
     name = models.CharField(max_length=100)
     date = models.DateField()
+    start_time = models.TimeField(null=True, blank=True)
+    venue = models.CharField(max_length=200, blank=True, default="")
 
     class Meta:
         ordering = ["date", "id"]
@@ -118,8 +149,13 @@ class Event(models.Model):
 
 
 class Round(models.Model):
+    """A round of an event; once drawn by the seating generator, how it was
+    drawn (``seating_method``, ``seating_seed``), so the draw can be reproduced."""
+
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
+    seating_method = models.CharField(max_length=20, blank=True, default="")
+    seating_seed = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["event", "number"]
@@ -130,6 +166,70 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} round {self.number}"
+
+
+class Attendance(models.Model):
+    """A player present at an event: the rounds they play, from ``from_round``
+    to ``until_round`` (null: to the end of the night), and who last changed
+    that and when (see :mod:`league.services.attendance`).
+
+    The database keeps one row per player and event and a stretch of rounds
+    that is never empty. That the player is of the event's league's club
+    spans three tables, so no CHECK can hold it: the services do.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="attendance")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="attendance")
+    from_round = models.PositiveSmallIntegerField(help_text="the first round they play")
+    until_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the last round they play; null: to the end"
+    )
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["event", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="attendance_once_per_event"),
+            models.CheckConstraint(
+                condition=Q(from_round__gte=1), name="attendance_from_round_from_one"
+            ),
+            models.CheckConstraint(
+                condition=Q(until_round__isnull=True) | Q(until_round__gte=F("from_round")),
+                name="attendance_until_not_before_from",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.event}"
+
+    @property
+    def present(self) -> bool:
+        """Still at the game night: they have not left."""
+        return self.until_round is None
+
+
+class SitOut(models.Model):
+    """A player present for a round who was drawn to no table (Buck Euchre's
+    leftovers). A sit-out is never a game: standings count it apart."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="sit_outs")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sit_outs")
+
+    class Meta:
+        ordering = ["round", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="sit_out_once_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} sits out {self.round}"
 
 
 class TableStatus(models.TextChoices):
@@ -299,6 +399,9 @@ class Standing(models.Model):
     bucked_as_maker = models.PositiveIntegerField(null=True, blank=True, help_text="Buck Euchre")
     bucked_as_player = models.PositiveIntegerField(null=True, blank=True, help_text="Buck Euchre")
     drops = models.PositiveIntegerField(null=True, blank=True, help_text="Buck Euchre")
+    sat_out = models.PositiveIntegerField(
+        default=0, help_text="rounds drawn without them (Buck Euchre); never a game"
+    )
     rank = models.PositiveIntegerField(help_text="1 = first, after the tie-breaks")
     computed_at = models.DateTimeField()
 

@@ -6,12 +6,21 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import (
+    Count,
+    Exists,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    prefetch_related_objects,
+)
 from django.utils import timezone
 
 import games
 from league import ratings, standings
 from league.models import (
+    Attendance,
     Club,
     Event,
     Hand,
@@ -24,10 +33,12 @@ from league.models import (
     RatingScope,
     Round,
     Seating,
+    SitOut,
     Standing,
     Table,
     TableStatus,
 )
+from league.seating import PastRound
 
 
 def clubs_with_leagues() -> QuerySet[Club]:
@@ -195,6 +206,121 @@ def league_events(*, league: League) -> QuerySet[Event]:
     )
 
 
+@dataclass(frozen=True)
+class DrawState:
+    """How far an event's rounds are drawn: ``last_drawn``, the highest round
+    number that has tables (0 before the first), and ``next_round``, the
+    first round after it (``None`` when every round is drawn)."""
+
+    last_drawn: int
+    next_round: int | None
+
+
+def event_draw_state(*, event: Event) -> DrawState:
+    """Which rounds of the event have tables (one query)."""
+    rounds = Round.objects.filter(event=event).annotate(
+        drawn=Exists(Table.objects.filter(round=OuterRef("pk")))
+    )
+    numbers = list(rounds.values_list("number", "drawn"))
+    last_drawn = max((number for number, drawn in numbers if drawn), default=0)
+    later = [number for number, _ in numbers if number > last_drawn]
+    return DrawState(last_drawn=last_drawn, next_round=min(later, default=None))
+
+
+def event_attendance(*, event: Event) -> list[Attendance]:
+    """The event's attendance by player name, with the players and who
+    changed each row (one query)."""
+    return list(
+        Attendance.objects.filter(event=event)
+        .select_related("player", "changed_by")
+        .order_by("player__name", "player_id")
+    )
+
+
+def players_present(*, event: Event, round_number: int) -> QuerySet[Player]:
+    """The players present for round ``round_number`` of the event: those
+    whose attendance runs from that round or before to that round or after."""
+    return Player.objects.filter(
+        Q(attendance__event=event)
+        & Q(attendance__from_round__lte=round_number)
+        & (Q(attendance__until_round__isnull=True) | Q(attendance__until_round__gte=round_number))
+    ).order_by("name")
+
+
+SEATING_HISTORY_EVENTS = 20
+"""How many of the league's earlier events a draw looks back on: a meeting
+further back weighs the least there is, and reading a whole season of a big
+league for one round would cost more than it tells."""
+
+
+def seating_history(*, round: Round) -> list[PastRound[int]]:
+    """Who met whom, and who sat out, at the league's rounds before ``round``:
+    this event's earlier rounds (``events_ago`` 0) and the last
+    :data:`SEATING_HISTORY_EVENTS` events (1 for the last), oldest first.
+    Two queries."""
+    event = round.event
+    earlier = list(
+        Event.objects.filter(league_id=event.league_id)
+        .filter(Q(date__lt=event.date) | Q(date=event.date, pk__lt=event.pk))
+        .order_by("-date", "-pk")
+        .values_list("pk", flat=True)[:SEATING_HISTORY_EVENTS]
+    )
+    events_ago = {event.pk: 0, **{pk: n for n, pk in enumerate(earlier, start=1)}}
+    before = Q(round__event_id__in=events_ago) & ~Q(
+        round__event_id=event.pk, round__number__gte=round.number
+    )
+    tables: dict[tuple[int, int], dict[int, list[int]]] = {}
+    for event_id, number, table_id, player_id in (
+        Seating.objects.filter(before)
+        .order_by("table_id", "seat")
+        .values_list("round__event_id", "round__number", "table_id", "player_id")
+    ):
+        tables.setdefault((event_id, number), {}).setdefault(table_id, []).append(player_id)
+    sat_out: dict[tuple[int, int], list[int]] = {}
+    for event_id, number, player_id in (
+        SitOut.objects.filter(before)
+        .order_by("player_id")
+        .values_list("round__event_id", "round__number", "player_id")
+    ):
+        sat_out.setdefault((event_id, number), []).append(player_id)
+    rounds = sorted(set(tables) | set(sat_out), key=lambda key: (-events_ago[key[0]], key[1]))
+    return [
+        PastRound(
+            tables=tuple(tuple(players) for players in tables.get(key, {}).values()),
+            sit_out=tuple(sat_out.get(key, ())),
+            events_ago=events_ago[key[0]],
+        )
+        for key in rounds
+    ]
+
+
+def seating_ranking(*, round: Round, by_rating: bool) -> list[int]:
+    """Player ids best first, for drawing ``swiss`` (tonight's standings,
+    then the league's) or ``rating`` (the league's rating leaderboard) tables;
+    players in neither come last, by name. Two queries at most."""
+    league = round.event.league
+    if by_rating:
+        ranked = list(
+            Rating.objects.filter(scope__league=league)
+            .order_by("-ordinal", "-mu", "player__name")
+            .values_list("player_id", flat=True)
+        )
+    else:
+        rows = Standing.objects.filter(league=league).filter(
+            Q(event=round.event) | Q(event__isnull=True)
+        )
+        ranked = [
+            player_id
+            for _, _, player_id in sorted(
+                rows.values_list("event_id", "rank", "player_id"),
+                key=lambda row: (row[0] is None, row[1]),
+            )
+        ]
+    seen: dict[int, None] = dict.fromkeys(ranked)
+    rest = Player.objects.filter(club_id=league.club_id).exclude(pk__in=seen).order_by("name")
+    return [*seen, *rest.values_list("pk", flat=True)]
+
+
 def event_for_page() -> QuerySet[Event]:
     """Events with their league and club, which the event page names and links."""
     return Event.objects.select_related("league__club")
@@ -229,11 +355,14 @@ class RoundTables:
 
     round: Round
     tables: list[TableLines]
+    sat_out: list[Player]
+    """Who was drawn to no table (Buck Euchre), by name."""
 
 
 def event_rounds(*, event: Event) -> list[RoundTables]:
-    """The event's rounds, their tables and each table's seats with players
-    (three queries: rounds, tables, seatings with their players)."""
+    """The event's rounds, their tables and each table's seats with players,
+    and who sat out (four queries: rounds, tables, seatings with their
+    players, sit-outs with theirs)."""
     rounds = Round.objects.filter(event=event).prefetch_related(
         Prefetch(
             "tables",
@@ -242,12 +371,14 @@ def event_rounds(*, event: Event) -> list[RoundTables]:
                     "seatings", queryset=Seating.objects.select_related("player").order_by("seat")
                 )
             ),
-        )
+        ),
+        Prefetch("sit_outs", queryset=SitOut.objects.select_related("player")),
     )
     return [
         RoundTables(
             round=round_,
             tables=[TableLines(table=t, seats=_seat_lines(t)) for t in round_.tables.all()],
+            sat_out=[sit_out.player for sit_out in round_.sit_outs.all()],
         )
         for round_ in rounds.order_by("number")
     ]

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Avg, Count, F, Q, Sum
 from django.utils import timezone
 
-from league.models import Event, Game, HandSeat, League, Player, Standing
+from league.models import Event, Game, HandSeat, League, Player, SitOut, Standing
 
 
 def standing_rows(
@@ -82,7 +82,21 @@ def standing_rows(
             row["bucked_as_maker"] = line["bucked_as_maker"]
             row["bucked_as_player"] = line["bucked_as_player"]
             row["drops"] = line["drops"]
+    outs = Q(round__event__league=league)
+    if event is not None:
+        outs &= Q(round__event=event)
+    if date_after is not None:
+        outs &= Q(round__event__date__gte=date_after)
+    if date_before is not None:
+        outs &= Q(round__event__date__lte=date_before)
+    sat_out = dict(
+        SitOut.objects.filter(outs, player_id__in=rows)
+        .values("player_id")
+        .annotate(rounds=Count("id"))
+        .values_list("player_id", "rounds")
+    )
     for row in rows.values():
+        row["sat_out"] = sat_out.get(row["pk"], 0)
         row["player_id"] = row.pop("pk")
         row["average_points"] = row["total_points"] / row["games"]
         row.setdefault("hands", 0)
@@ -137,6 +151,7 @@ STORED_FIELDS = (
     "bucked_as_maker",
     "bucked_as_player",
     "drops",
+    "sat_out",
     "rank",
 )
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league.models import (
+    Attendance,
     Club,
     Event,
     Game,
@@ -20,8 +23,27 @@ from league.models import (
     Round,
     Seating,
     Table,
+    TableSpill,
     TableStatus,
 )
+from league.seating import Method
+
+# -- fields -------------------------------------------------------------------
+
+
+@extend_schema_field(
+    {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "example": "19:30"}
+)
+class StartTimeField(serializers.TimeField):
+    """A game night's start, local time to the minute (``"19:30"``): ISO 8601
+    times are read (seconds and any offset are dropped), ``HH:MM`` is written."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(format="%H:%M", **kwargs)
+
+    def to_internal_value(self, value: Any) -> datetime.time:
+        return super().to_internal_value(value).replace(second=0, microsecond=0, tzinfo=None)
+
 
 # -- outputs ------------------------------------------------------------------
 
@@ -43,13 +65,23 @@ class MembershipOutput(serializers.ModelSerializer[Membership]):
 class PlayerOutput(serializers.ModelSerializer[Player]):
     class Meta:
         model = Player
-        fields = ["id", "club", "name", "user"]
+        fields = ["id", "club", "name", "user", "is_guest"]
 
 
 class LeagueOutput(serializers.ModelSerializer[League]):
     class Meta:
         model = League
-        fields = ["id", "club", "name", "slug", "game", "options", "created_at"]
+        fields = [
+            "id",
+            "club",
+            "name",
+            "slug",
+            "game",
+            "options",
+            "table_size",
+            "table_spill",
+            "created_at",
+        ]
 
 
 class RoundOutput(serializers.ModelSerializer[Round]):
@@ -60,10 +92,43 @@ class RoundOutput(serializers.ModelSerializer[Round]):
 
 class EventOutput(serializers.ModelSerializer[Event]):
     rounds = RoundOutput(many=True, read_only=True)
+    start_time = StartTimeField(read_only=True, allow_null=True)
 
     class Meta:
         model = Event
-        fields = ["id", "league", "name", "date", "rounds"]
+        fields = ["id", "league", "name", "date", "start_time", "venue", "rounds"]
+
+
+class AttendanceOutput(serializers.ModelSerializer[Attendance]):
+    """A player present at an event: the rounds they play, and who changed that when."""
+
+    name = serializers.CharField(source="player.name", read_only=True)
+    is_guest = serializers.BooleanField(source="player.is_guest", read_only=True)
+    present = serializers.BooleanField(
+        read_only=True, help_text="still at the game night: they have not left"
+    )
+    changed_by = serializers.SerializerMethodField(help_text="the username, null once deleted")
+
+    class Meta:
+        model = Attendance
+        fields = [
+            "player",
+            "name",
+            "is_guest",
+            "from_round",
+            "until_round",
+            "present",
+            "changed_by",
+            "changed_at",
+        ]
+
+    def get_changed_by(self, row: Attendance) -> str | None:
+        return None if row.changed_by is None else str(row.changed_by.get_username())
+
+
+class GuestAddedOutput(serializers.Serializer[dict[str, Any]]):
+    player = PlayerOutput()
+    attendance = AttendanceOutput()
 
 
 class SeatingOutput(serializers.ModelSerializer[Seating]):
@@ -114,6 +179,7 @@ class StandingOutput(serializers.Serializer[Any]):
     bucked_as_maker = serializers.IntegerField(allow_null=True, help_text="Buck Euchre only")
     bucked_as_player = serializers.IntegerField(allow_null=True, help_text="Buck Euchre only")
     drops = serializers.IntegerField(allow_null=True, help_text="Buck Euchre only")
+    sat_out = serializers.IntegerField(help_text="rounds sat out; never counted as games")
     computed_at = serializers.DateTimeField()
 
 
@@ -343,6 +409,9 @@ class PlayerUpdateInput(serializers.Serializer[dict[str, Any]]):
     user = serializers.PrimaryKeyRelatedField(
         queryset=get_user_model().objects.all(), required=False, allow_null=True
     )
+    is_guest = serializers.BooleanField(
+        required=False, help_text="false keeps a guest as a player of the club (one way)"
+    )
 
 
 class LeagueInput(serializers.Serializer[dict[str, Any]]):
@@ -351,11 +420,17 @@ class LeagueInput(serializers.Serializer[dict[str, Any]]):
     slug = serializers.SlugField(max_length=100, required=False, default="")
     game = serializers.ChoiceField(choices=Game.choices)
     options = serializers.DictField(required=False, default=dict)
+    table_size = serializers.IntegerField(
+        min_value=3, max_value=6, default=4, help_text="preferred seats a table (Buck Euchre: 4)"
+    )
+    table_spill = serializers.ChoiceField(choices=TableSpill.choices, default=TableSpill.SMALLER)
 
 
 class LeagueUpdateInput(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(max_length=100, required=False)
     options = serializers.DictField(required=False)
+    table_size = serializers.IntegerField(min_value=3, max_value=6, required=False)
+    table_spill = serializers.ChoiceField(choices=TableSpill.choices, required=False)
 
 
 class EventInput(serializers.Serializer[dict[str, Any]]):
@@ -363,11 +438,35 @@ class EventInput(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(max_length=100)
     date = serializers.DateField()
     rounds = serializers.IntegerField(min_value=1, max_value=50, default=1)
+    start_time = StartTimeField(required=False, allow_null=True, default=None)
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
 class EventUpdateInput(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(max_length=100, required=False)
     date = serializers.DateField(required=False)
+    start_time = StartTimeField(required=False, allow_null=True, help_text="null clears it")
+    venue = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, help_text="empty clears it"
+    )
+
+
+class AttendanceInput(serializers.Serializer[dict[str, Any]]):
+    players = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(),
+        many=True,
+        allow_empty=True,
+        help_text="the players present: those not listed leave, those listed not yet "
+        "present check in",
+    )
+
+
+class AttendancePlayerInput(serializers.Serializer[dict[str, Any]]):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+
+
+class GuestInput(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(max_length=100, help_text="a name the club has no player of")
 
 
 class RoundInput(serializers.Serializer[dict[str, Any]]):
@@ -408,3 +507,175 @@ class RecordInput(serializers.Serializer[dict[str, Any]]):
         help_text="a hand record (for a correction) or a whole game record (docs/records.md); "
         "what the table decides may be left out but must agree with it"
     )
+
+
+# -- drawing a round's tables ---------------------------------------------------------
+
+
+METHODS = [method.value for method in Method]
+
+
+class PinInput(serializers.Serializer[dict[str, Any]]):
+    player = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+    table = serializers.IntegerField(
+        min_value=0, max_value=1000, help_text="the table's index, largest table first, from 0"
+    )
+
+
+class DrawInput(serializers.Serializer[dict[str, Any]]):
+    method = serializers.ChoiceField(choices=METHODS, default=Method.BALANCED)
+    seed = serializers.IntegerField(
+        min_value=0,
+        max_value=2**63 - 1,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="the same seed, players and history give the same draw; drawn if left out",
+    )
+    keep_apart = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
+            min_length=2,
+            max_length=2,
+        ),
+        required=False,
+        default=list,
+        max_length=500,
+        help_text="pairs of player ids never seated together if any seating avoids it",
+    )
+    pinned = PinInput(many=True, required=False, default=list, help_text="players held to a table")
+    commit = serializers.BooleanField(
+        default=False, help_text="store the draw; without it the answer is a preview"
+    )
+    replace = serializers.BooleanField(
+        default=False, help_text="with commit: replace the round's tables (none may have hands)"
+    )
+
+    def validate_pinned(self, pins: list[dict[str, int]]) -> dict[int, int]:
+        players = [pin["player"] for pin in pins]
+        if len(set(players)) != len(players):
+            raise serializers.ValidationError("a player is pinned to one table only")
+        return {pin["player"]: pin["table"] for pin in pins}
+
+
+class MoveInput(serializers.Serializer[dict[str, Any]]):
+    player = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+    table = serializers.IntegerField(min_value=1, max_value=1000, help_text="the table's number")
+
+
+class AdjustInput(serializers.Serializer[dict[str, Any]]):
+    """One change by hand: ``swap`` two players, or ``move`` one to a table."""
+
+    swap = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
+        min_length=2,
+        max_length=2,
+        required=False,
+        help_text="two player ids, seated or sitting out, who change places",
+    )
+    move = MoveInput(required=False)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if ("swap" in data) == ("move" in data):
+            raise serializers.ValidationError("give swap or move, one of them")
+        return {
+            "swap": tuple(data["swap"]) if "swap" in data else None,
+            "move": (data["move"]["player"], data["move"]["table"]) if "move" in data else None,
+        }
+
+
+class SeatedPlayerOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+
+
+class DrawnTableOutput(serializers.Serializer[dict[str, Any]]):
+    number = serializers.IntegerField()
+    id = serializers.IntegerField(allow_null=True, help_text="the stored table; null in a preview")
+    players = SeatedPlayerOutput(many=True, help_text="in seat order")
+    first_dealer = serializers.IntegerField(help_text="the seat that deals the first hand")
+
+
+class RepeatOutput(serializers.Serializer[dict[str, Any]]):
+    players = SeatedPlayerOutput(many=True)
+    tonight = serializers.IntegerField(help_text="times they met earlier in this event")
+    earlier_events = serializers.IntegerField(help_text="times they met at earlier events")
+    cost = serializers.IntegerField()
+
+
+class SeatingCostOutput(serializers.Serializer[dict[str, Any]]):
+    total = serializers.IntegerField()
+    repeats = serializers.IntegerField(help_text="pairs meeting again, weighted by how recently")
+    keep_apart = serializers.IntegerField(help_text="kept-apart pairs seated together anyway")
+    spread = serializers.IntegerField(help_text="swiss and rating: tables of unlike players")
+
+
+class DrawOutput(serializers.Serializer[dict[str, Any]]):
+    round = serializers.IntegerField()
+    method = serializers.ChoiceField(choices=METHODS)
+    seed = serializers.IntegerField(allow_null=True, help_text="null: tables made by hand")
+    committed = serializers.BooleanField()
+    tables = DrawnTableOutput(many=True)
+    sit_out = SeatedPlayerOutput(many=True)
+    cost = SeatingCostOutput()
+    repeats = RepeatOutput(many=True)
+
+
+def draw_data(draw: Any) -> dict[str, Any]:
+    """What :class:`DrawOutput` renders, from a :class:`league.services.seating.Draw`."""
+    players = draw.players
+    cost = draw.seating.cost
+    stored = list(draw.tables) or [None] * len(draw.seating.tables)
+    return {
+        "round": draw.round.pk,
+        "method": draw.method.value,
+        "seed": draw.seed,
+        "committed": bool(draw.tables),
+        "tables": [
+            {
+                "number": number,
+                "id": table.pk if table is not None else None,
+                "players": [players[pk] for pk in drawn.players],
+                "first_dealer": drawn.first_dealer,
+            }
+            for number, (drawn, table) in enumerate(
+                zip(draw.seating.tables, stored, strict=True), start=1
+            )
+        ],
+        "sit_out": [players[pk] for pk in draw.seating.sit_out],
+        "cost": {
+            "total": cost.total,
+            "repeats": cost.repeats,
+            "keep_apart": cost.keep_apart,
+            "spread": cost.spread,
+        },
+        "repeats": [
+            {
+                "players": [players[pk] for pk in repeat.players],
+                "tonight": repeat.tonight,
+                "earlier_events": repeat.earlier_events,
+                "cost": repeat.cost,
+            }
+            for repeat in draw.seating.repeats
+        ],
+    }
+
+
+class ScheduleOutput(serializers.Serializer[dict[str, Any]]):
+    event = serializers.IntegerField()
+    method = serializers.ChoiceField(choices=METHODS)
+    seed = serializers.IntegerField()
+    committed = serializers.BooleanField()
+    rounds = DrawOutput(many=True, help_text="each round's draw, in round order")
+
+
+def schedule_data(schedule: Any) -> dict[str, Any]:
+    """What :class:`ScheduleOutput` renders, from a :class:`league.services.seating.Schedule`."""
+    rounds = [draw_data(draw) for draw in schedule.draws]
+    return {
+        "event": schedule.event.pk,
+        "method": schedule.method.value,
+        "seed": schedule.seed,
+        "committed": all(round_["committed"] for round_ in rounds),
+        "rounds": rounds,
+    }

@@ -25,7 +25,8 @@ from league.api import serializers as s
 from league.api.etags import etag, if_match_version
 from league.api.idempotency import idempotent
 from league.models import Club, Event, Game, League, Membership, Player, Round, Table
-from league.services import clubs, fixtures, results
+from league.services import attendance, clubs, fixtures, results
+from league.services import seating as seating_service
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -283,9 +284,129 @@ class EventViewSet(ReadWriteViewSet):
     update_serializer = s.EventUpdateInput
     queryset = Event.objects.select_related("league").prefetch_related("rounds")
     filterset_class = filters.EventFilter
+    http_method_names = ["get", "post", "patch", "put", "head", "options"]
     club_path = "league.club"
     create_service = fixtures.event_create
     update_service = fixtures.event_update
+
+    @extend_schema(
+        request=s.DrawInput,
+        responses={200: s.ScheduleOutput, 201: s.ScheduleOutput},
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def schedule(self, request: Request, pk: str | None = None) -> Response:
+        """Draw all the event's rounds at once, optimised together: a preview
+        (200), or with ``commit`` every round's tables stored (201)."""
+        event = self.get_object()
+        self.check_write(request, event)
+        inp = s.DrawInput(data=request.data)
+        inp.is_valid(raise_exception=True)
+        data = dict(inp.validated_data)
+        commit, replace = data.pop("commit"), data.pop("replace")
+        data["keep_apart"] = [tuple(pair) for pair in data["keep_apart"]]
+        if commit:
+            schedule = seating_service.event_schedule_commit(event=event, replace=replace, **data)
+        else:
+            schedule = seating_service.event_schedule_draw(event=event, **data)
+        body = s.ScheduleOutput(s.schedule_data(schedule)).data
+        return Response(body, status=status.HTTP_201_CREATED if commit else status.HTTP_200_OK)
+
+    def _change_attendance(self, request: Request, change: Callable[..., Any]) -> Response:
+        """Check one player in, or out, by ``change``; answers the attendance."""
+        event = self._organisers_event(request)
+        inp = s.AttendancePlayerInput(data=request.data)
+        inp.is_valid(raise_exception=True)
+        change(event=event, player=inp.validated_data["player"], by=request.user)
+        return self._attendance(event)
+
+    def _attendance(self, event: Event) -> Response:
+        rows = selectors.event_attendance(event=event)
+        return Response(s.AttendanceOutput(rows, many=True).data)
+
+    def _organisers_event(self, request: Request) -> Event:
+        event: Event = self.get_object()
+        self.check_write(request, event)
+        return event
+
+    @extend_schema(methods=["GET"], responses=s.AttendanceOutput(many=True))
+    @extend_schema(
+        methods=["PUT"], request=s.AttendanceInput, responses=s.AttendanceOutput(many=True)
+    )
+    @action(detail=True, methods=["get", "put"], pagination_class=None, filter_backends=[])
+    def attendance(self, request: Request, pk: str | None = None) -> Response:
+        """Who is present at the event, the rounds they play, who changed that
+        and when; ``PUT`` sets who is present (organisers)."""
+        if request.method != "PUT":
+            return self._attendance(self.get_object())
+        event = self._organisers_event(request)
+        inp = s.AttendanceInput(data=request.data)
+        inp.is_valid(raise_exception=True)
+        attendance.attendance_set(
+            event=event, players=inp.validated_data["players"], by=request.user
+        )
+        return self._attendance(event)
+
+    @extend_schema(
+        request=s.AttendancePlayerInput,
+        responses={200: s.AttendanceOutput(many=True)},
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="attendance/check-in",
+        pagination_class=None,
+        filter_backends=[],
+    )
+    @idempotent
+    def attendance_check_in(self, request: Request, pk: str | None = None) -> Response:
+        """Check a player in from the next round to be drawn; answers the attendance."""
+        return self._change_attendance(request, attendance.attendance_check_in)
+
+    @extend_schema(
+        request=s.AttendancePlayerInput,
+        responses={200: s.AttendanceOutput(many=True)},
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="attendance/leave",
+        pagination_class=None,
+        filter_backends=[],
+    )
+    @idempotent
+    def attendance_leave(self, request: Request, pk: str | None = None) -> Response:
+        """A player leaves: they play no round after the last one with tables;
+        answers the attendance."""
+        return self._change_attendance(request, attendance.attendance_leave)
+
+    @extend_schema(
+        request=s.GuestInput,
+        responses={201: s.GuestAddedOutput},
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="attendance/guests",
+        pagination_class=None,
+        filter_backends=[],
+    )
+    @idempotent
+    def attendance_guests(self, request: Request, pk: str | None = None) -> Response:
+        """Add a guest: a new player of the club, marked as a guest, checked in."""
+        event = self._organisers_event(request)
+        inp = s.GuestInput(data=request.data)
+        inp.is_valid(raise_exception=True)
+        row = attendance.guest_add(event=event, name=inp.validated_data["name"], by=request.user)
+        body = {
+            "player": s.PlayerOutput(row.player).data,
+            "attendance": s.AttendanceOutput(row).data,
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=s.StandingOutput(many=True))
     @action(detail=True, pagination_class=None, filter_backends=[])
@@ -309,6 +430,42 @@ class RoundViewSet(ReadWriteViewSet):
     http_method_names = ["get", "post", "head", "options"]
     club_path = "event.league.club"
     create_service = fixtures.round_create
+
+    @extend_schema(
+        request=s.DrawInput,
+        responses={200: s.DrawOutput, 201: s.DrawOutput},
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def seating(self, request: Request, pk: str | None = None) -> Response:
+        """Draw the round's tables from the players present: a preview (200),
+        or with ``commit`` the round's tables stored (201)."""
+        round_ = self.get_object()
+        self.check_write(request, round_)
+        inp = s.DrawInput(data=request.data)
+        inp.is_valid(raise_exception=True)
+        data = dict(inp.validated_data)
+        commit, replace = data.pop("commit"), data.pop("replace")
+        data["keep_apart"] = [tuple(pair) for pair in data["keep_apart"]]
+        if commit:
+            draw = seating_service.round_seating_commit(round=round_, replace=replace, **data)
+            return Response(s.DrawOutput(s.draw_data(draw)).data, status=status.HTTP_201_CREATED)
+        draw = seating_service.round_seating_draw(round=round_, **data)
+        return Response(s.DrawOutput(s.draw_data(draw)).data)
+
+    @extend_schema(request=s.AdjustInput, responses=s.DrawOutput, parameters=[IDEMPOTENCY_HEADER])
+    @action(detail=True, methods=["post"], url_path="seating/adjust")
+    @idempotent
+    def seating_adjust(self, request: Request, pk: str | None = None) -> Response:
+        """Swap two players, or move one to another table, before the
+        round's first hand; answers the round with its cost recomputed."""
+        round_ = self.get_object()
+        self.check_write(request, round_)
+        inp = s.AdjustInput(data=request.data)
+        inp.is_valid(raise_exception=True)
+        draw = seating_service.round_seating_adjust(round=round_, **inp.validated_data)
+        return Response(s.DrawOutput(s.draw_data(draw)).data)
 
 
 @extend_schema_view(

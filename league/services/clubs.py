@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.text import slugify
 
-from league.errors import Conflict
+from league.errors import Conflict, ServiceError
 from league.models import Club, Membership, Player
 
 
@@ -24,6 +24,10 @@ def club_create(*, name: str, slug: str = "", organiser: Any = None) -> Club:
     :class:`Conflict`.
     """
     slug = slug or slugify(name)
+    if not slug:
+        raise ServiceError(
+            "the name has no letter or digit to make a slug of; give one", field="slug"
+        )
     if Club.objects.filter(Q(name=name) | Q(slug=slug)).exists():
         raise Conflict(f"a club named {name!r} or {slug!r} exists already", field="name")
     club = Club.objects.create(name=name, slug=slug)
@@ -74,22 +78,40 @@ def _check_not_last_organiser(club_id: int) -> None:
 
 
 @transaction.atomic
-def player_create(*, club: Club, name: str, user: Any = None) -> Player:
+def player_create(*, club: Club, name: str, user: Any = None, is_guest: bool = False) -> Player:
+    """A new player of the club; a name the club already has is a :class:`Conflict`.
+
+    ``is_guest`` marks a player added on the spot at a game night
+    (:func:`league.services.attendance.guest_add`) until an organiser keeps them.
+    """
     _check_player_name(club, name, player=None)
     _check_player_user(club, user, player=None)
-    return Player.objects.create(club=club, name=name, user=user)
+    return Player.objects.create(club=club, name=name, user=user, is_guest=is_guest)
 
 
 @transaction.atomic
-def player_update(*, player: Player, name: str | None = None, user: Any = ...) -> Player:
+def player_update(
+    *, player: Player, name: str | None = None, user: Any = ..., is_guest: bool | None = None
+) -> Player:
     """Rename a player, or link them to a user (``None`` unlinks; ``...``
-    leaves the link as it is)."""
+    leaves the link as it is), or keep a guest (``is_guest=False``).
+
+    Keeping is one way: a player becomes a guest only by being added as one
+    at a game night, so ``is_guest=True`` for a player who is not a guest is
+    a :class:`Conflict` (for a guest it changes nothing).
+    """
     if name is not None:
         _check_player_name(player.club, name, player=player)
         player.name = name
     if user is not ...:
         _check_player_user(player.club, user, player=player)
         player.user = user
+    if is_guest is not None and is_guest != player.is_guest:
+        if is_guest:
+            raise Conflict(
+                f"{player.name} is a player of the club already, not a guest", field="is_guest"
+            )
+        player.is_guest = False
     player.save()
     return player
 

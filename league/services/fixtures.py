@@ -9,7 +9,8 @@ hands are played at them.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import EllipsisType
 from typing import Any
 
 from django.db import transaction
@@ -17,7 +18,7 @@ from django.utils.text import slugify
 
 import games
 from league.errors import Conflict, ServiceError
-from league.models import Club, Event, Game, Hand, League, Player, Round, Seating, Table
+from league.models import Club, Event, Game, Hand, League, Player, Round, Seating, Table, TableSpill
 
 NOMINAL_PLAYERS = {Game.BLUKE: 4, Game.BUCK_EUCHRE: 4}
 """The table size a league's options are checked against when it is created;
@@ -42,9 +43,17 @@ def game_rules(*, game: str, players: int, options: dict[str, Any]) -> games.Rul
 
 @transaction.atomic
 def league_create(
-    *, club: Club, name: str, game: str, options: dict[str, Any] | None = None, slug: str = ""
+    *,
+    club: Club,
+    name: str,
+    game: str,
+    options: dict[str, Any] | None = None,
+    slug: str = "",
+    table_size: int = 4,
+    table_spill: str = TableSpill.SMALLER,
 ) -> League:
-    """A league of one game; its rule options are checked by the engine.
+    """A league of one game; its rule options are checked by the engine, its
+    preferred table size and spill by :func:`check_table_policy`.
 
     The slug defaults to the name's; one the club already has is a :class:`Conflict`.
     """
@@ -52,19 +61,56 @@ def league_create(
     if game not in Game.values:
         raise ServiceError(f"game must be one of {', '.join(Game.values)}", field="game")
     game_rules(game=game, players=NOMINAL_PLAYERS[Game(game)], options=options)
+    check_table_policy(game=game, table_size=table_size, table_spill=table_spill)
     slug = slug or slugify(name)
+    if not slug:
+        raise ServiceError(
+            "the name has no letter or digit to make a slug of; give one", field="slug"
+        )
     if League.objects.filter(club=club, slug=slug).exists():
         raise Conflict(f"the club already has a league {slug!r}", field="slug")
-    return League.objects.create(club=club, name=name, slug=slug, game=game, options=options)
+    return League.objects.create(
+        club=club,
+        name=name,
+        slug=slug,
+        game=game,
+        options=options,
+        table_size=table_size,
+        table_spill=table_spill,
+    )
+
+
+def check_table_policy(*, game: str, table_size: int, table_spill: str) -> None:
+    """Bluke tables seat 3 to 6 by preference; Buck Euchre's always seat 4."""
+    if game == Game.BUCK_EUCHRE and table_size != 4:
+        raise ServiceError("Buck Euchre is played four to a table", field="table_size")
+    if not 3 <= table_size <= 6:
+        raise ServiceError("a Bluke table seats 3 to 6 players", field="table_size")
+    if table_spill not in TableSpill.values:
+        raise ServiceError(
+            f"table_spill must be one of {', '.join(TableSpill.values)}", field="table_spill"
+        )
 
 
 @transaction.atomic
 def league_update(
-    *, league: League, name: str | None = None, options: dict[str, Any] | None = None
+    *,
+    league: League,
+    name: str | None = None,
+    options: dict[str, Any] | None = None,
+    table_size: int | None = None,
+    table_spill: str | None = None,
 ) -> League:
-    """Rename a league, or change its options while no hand has been played."""
+    """Rename a league, change its options while no hand has been played, or
+    its table size and spill (which the next rounds drawn follow)."""
     if name is not None:
         league.name = name
+    if table_size is not None or table_spill is not None:
+        league.table_size = league.table_size if table_size is None else table_size
+        league.table_spill = league.table_spill if table_spill is None else table_spill
+        check_table_policy(
+            game=league.game, table_size=league.table_size, table_spill=league.table_spill
+        )
     if options is not None and options != league.options:
         if Hand.objects.filter(table__round__event__league=league).exists():
             raise Conflict("options cannot change once hands are played", field="options")
@@ -82,23 +128,44 @@ def league_update(
 
 
 @transaction.atomic
-def event_create(*, league: League, name: str, date: datetime.date, rounds: int = 1) -> Event:
-    """An event with its rounds numbered from 1."""
+def event_create(
+    *,
+    league: League,
+    name: str,
+    date: datetime.date,
+    rounds: int = 1,
+    start_time: datetime.time | None = None,
+    venue: str = "",
+) -> Event:
+    """An event with its rounds numbered from 1; the start time and the venue are optional."""
     if rounds < 1:
         raise ServiceError("an event has at least one round", field="rounds")
-    event = Event.objects.create(league=league, name=name, date=date)
+    event = Event.objects.create(
+        league=league, name=name, date=date, start_time=start_time, venue=venue
+    )
     Round.objects.bulk_create(Round(event=event, number=n) for n in range(1, rounds + 1))
     return event
 
 
 @transaction.atomic
 def event_update(
-    *, event: Event, name: str | None = None, date: datetime.date | None = None
+    *,
+    event: Event,
+    name: str | None = None,
+    date: datetime.date | None = None,
+    start_time: datetime.time | EllipsisType | None = ...,
+    venue: str | None = None,
 ) -> Event:
+    """Change an event's name, date, start time (``None`` clears it, ``...``
+    leaves it) or venue (``""`` clears it)."""
     if name is not None:
         event.name = name
     if date is not None:
         event.date = date
+    if not isinstance(start_time, EllipsisType):
+        event.start_time = start_time
+    if venue is not None:
+        event.venue = venue
     event.save()
     return event
 
@@ -119,7 +186,13 @@ def round_create(*, event: Event, number: int) -> Round:
 def table_create(
     *, round: Round, number: int, players: Sequence[Player], first_dealer: int = 0
 ) -> Table:
-    """A table of ``players`` in seat order, ready for its first hand."""
+    """A table of ``players`` in seat order, ready for its first hand.
+
+    Locks the event row first: which rounds have tables decides the rounds a
+    player checking in or leaving plays (:mod:`league.services.attendance`),
+    so a draw and an attendance change of one event are serialised.
+    """
+    Event.objects.select_for_update(of=("self",)).get(pk=round.event_id)
     rules = _check_seating(round, players, first_dealer, table=None)
     if round.tables.filter(number=number).exists():
         raise Conflict(f"the round already has a table {number}", field="number")
@@ -159,6 +232,39 @@ def table_reseat(
     table.save(update_fields=["players", "first_dealer", "version"])
     _seat(table, players, rules)
     return table
+
+
+@transaction.atomic
+def round_reseat(*, round: Round, seats: Mapping[int, Sequence[Player]]) -> list[Table]:
+    """Reseat several tables of ``round`` at once (``seats``: table id →
+    players in seat order), before the first hand at any of them: players
+    may change tables, as a swap or a move between two tables needs.
+
+    Locks the event row, then the tables (by id), then replaces their
+    seatings; each table keeps its first dealer's seat when it still has
+    it (else seat 0 deals first).
+    """
+    Event.objects.select_for_update(of=("self",)).get(pk=round.event_id)
+    tables = list(
+        Table.objects.select_for_update(of=("self",))
+        .select_related("round__event__league")
+        .filter(round=round, pk__in=seats)
+        .order_by("pk")
+    )
+    if len(tables) != len(seats):
+        raise ServiceError("every table must be one of the round's", field="tables")
+    if any(table.hands_played for table in tables):
+        raise Conflict("seats cannot change once hands are played", field="tables")
+    Seating.objects.filter(table__in=tables).delete()
+    for table in tables:
+        players = seats[table.pk]
+        first_dealer = table.first_dealer if table.first_dealer < len(players) else 0
+        rules = _check_seating(round, players, first_dealer, table=table)
+        table.players, table.first_dealer = len(players), first_dealer
+        table.version += 1
+        table.save(update_fields=["players", "first_dealer", "version"])
+        _seat(table, players, rules)
+    return tables
 
 
 def _check_seating(

@@ -446,3 +446,50 @@ def test_a_scorekeepers_user_can_be_deleted(setup: Setup, superuser_client: Clie
     assert response.status_code == 200
     assert not get_user_model().objects.filter(pk=scorekeeper.pk).exists()
     assert memberships(setup.club) == [(setup.organiser.user.get_username(), "organiser")]
+
+
+# -- guests and game nights ------------------------------------------------------------
+
+
+def test_keeping_a_guest_goes_through_the_service(
+    setup: Setup, superuser_client: Client, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
+    guest = clubs.player_create(club=setup.club, name="Visiting Vera", is_guest=True)
+    page = url(Player, "change", guest.pk)
+    data = form_data(superuser_client.get(page))
+    assert data.pop("is_guest") == "on"
+
+    assert superuser_client.post(page, data).status_code == 302
+
+    guest.refresh_from_db()
+    assert guest.is_guest is False
+    assert calls[-1] == ("player_update", {"player": guest, "is_guest": False})
+
+
+def test_a_player_of_the_club_is_not_made_a_guest_in_the_admin(
+    setup: Setup, superuser_client: Client
+) -> None:
+    player = setup.players[0]
+    page = url(Player, "change", player.pk)
+    data = form_data(superuser_client.get(page))
+
+    response = superuser_client.post(page, {**data, "is_guest": "on"}, follow=True)
+
+    assert messages_of(response) == [
+        "Nothing was saved: Ann is a player of the club already, not a guest"
+    ]
+    player.refresh_from_db()
+    assert player.is_guest is False
+
+
+def test_an_events_start_time_and_venue_change_through_the_service(
+    setup: Setup, superuser_client: Client
+) -> None:
+    page = url(Event, "change", setup.event.pk)
+    data = form_data(superuser_client.get(page))
+
+    response = superuser_client.post(page, {**data, "start_time": "19:30", "venue": "The Crown"})
+
+    assert response.status_code == 302
+    setup.event.refresh_from_db()
+    assert (setup.event.start_time, setup.event.venue) == (datetime.time(19, 30), "The Crown")

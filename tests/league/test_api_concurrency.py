@@ -13,7 +13,10 @@ from django.db import connection
 
 from league.models import Hand, IdempotencyKey, Membership, Seating, Table
 from league.services import fixtures
+from league.services import seating as seating_service
+from league.services.attendance import attendance_set
 from tests.support.api import PROBLEM, client_for
+from tests.support.attendance import new_night
 from tests.support.factories import UserFactory
 from tests.support.records import bluke_results
 from tests.support.setups import club_setup
@@ -154,3 +157,27 @@ def test_two_tables_seating_one_player_at_once_are_a_conflict_not_a_crash(
     assert sorted(a.status_code for a in answers) == [201, 409]
     assert Table.objects.filter(round=round2).count() == 1
     assert Seating.objects.filter(round=round2).count() == 4
+
+
+def test_two_organisers_committing_one_round_at_once_store_one_draw(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both requests draw before either stores: the event lock lets one
+    store its tables; the other then finds the round drawn (409)."""
+    setup = club_setup()
+    event = new_night(setup, rounds=2)
+    attendance_set(event=event, players=setup.players, by=setup.organiser)
+    round_ = event.rounds.get(number=1)
+    meet_before(monkeypatch, seating_service, "round_seating_draw")
+    url = f"/api/rounds/{round_.pk}/seating/"
+
+    answers = at_once(
+        lambda: client_for(setup.organiser).post(url, {"commit": True, "seed": 1}),
+        lambda: client_for(setup.organiser).post(url, {"commit": True, "seed": 2}),
+    )
+
+    assert sorted(answer.status_code for answer in answers) == [201, 409]
+    stored = next(answer for answer in answers if answer.status_code == 201).json()
+    assert sorted(Table.objects.filter(round=round_).values_list("pk", flat=True)) == sorted(
+        table["id"] for table in stored["tables"]
+    )

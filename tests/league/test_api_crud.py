@@ -78,6 +78,22 @@ def test_a_club_without_a_name_is_a_400_naming_the_field(user: AbstractUser) -> 
     assert "name" in body["errors"]
 
 
+@pytest.mark.parametrize("path", ["clubs", "leagues"])
+def test_a_name_with_nothing_to_make_a_slug_of_needs_a_slug(setup: ClubSetup, path: str) -> None:
+    """Found by schemathesis: a name such as ":" made an empty slug, stored
+    and answered against the schema."""
+    data = (
+        {"name": ":"} if path == "clubs" else {"club": setup.club.pk, "name": ":", "game": "bluke"}
+    )
+    before = db_state()
+    body = assert_problem(client_for(setup.organiser).post(f"/api/{path}/", data), 400)
+    assert "slug" in body["errors"]
+    assert db_state() == before
+    named = client_for(setup.organiser).post(f"/api/{path}/", {**data, "slug": "colon"})
+    assert named.status_code == 201, named.content
+    assert named.json()["slug"] == "colon"
+
+
 def test_the_organiser_renames_the_club(setup: ClubSetup) -> None:
     response = client_for(setup.organiser).patch(
         f"/api/clubs/{setup.club.pk}/", {"name": "Renamed"}
@@ -187,6 +203,7 @@ def test_the_organiser_creates_reads_and_renames_a_player(setup: ClubSetup) -> N
         "club": setup.club.pk,
         "name": "Ada",
         "user": linked.pk,
+        "is_guest": False,
     }
     assert client_for().get(f"/api/players/{body['id']}/").json() == body
 

@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth.models import AbstractUser
 
 from league.models import Membership
+from league.services.attendance import attendance_check_in
 from league.services.clubs import membership_set
 from league.services.results import hand_submit
 from tests.support.api import assert_problem, client_for, etag
@@ -35,6 +36,12 @@ class Call:
 def _with_a_hand(b: ClubSetup) -> str:
     hand_submit(table=b.table, record=bluke_results(13))
     return etag(b.table)
+
+
+def _checked_in(b: ClubSetup) -> int:
+    """The id of one of the club's players, checked in at the setup's event."""
+    attendance_check_in(event=b.event, player=b.players[5], by=b.organiser)
+    return b.players[5].pk
 
 
 def _extra_membership(b: ClubSetup) -> int:
@@ -77,6 +84,18 @@ ORGANISER_WRITES: dict[str, Callable[[ClubSetup], Call]] = {
         ok=201,
     ),
     "patch_table": lambda b: Call("patch", f"/api/tables/{b.table.pk}/", {"first_dealer": 2}),
+    "put_attendance": lambda b: Call(
+        "put", f"/api/events/{b.event.pk}/attendance/", {"players": [b.players[4].pk]}
+    ),
+    "post_check_in": lambda b: Call(
+        "post", f"/api/events/{b.event.pk}/attendance/check-in/", {"player": b.players[4].pk}
+    ),
+    "post_leave": lambda b: Call(
+        "post", f"/api/events/{b.event.pk}/attendance/leave/", {"player": _checked_in(b)}
+    ),
+    "post_guest": lambda b: Call(
+        "post", f"/api/events/{b.event.pk}/attendance/guests/", {"name": "A guest"}, ok=201
+    ),
 }
 
 RESULTS_WRITES: dict[str, Callable[[ClubSetup], Call]] = {
@@ -190,6 +209,7 @@ def test_anyone_reads_everything(clubs: Clubs) -> None:
         f"/api/leagues/{b.league.pk}/",
         f"/api/leagues/{b.league.pk}/standings/",
         f"/api/events/{b.event.pk}/",
+        f"/api/events/{b.event.pk}/attendance/",
         f"/api/rounds/{b.round.pk}/",
         f"/api/tables/{b.table.pk}/",
         f"/api/tables/{b.table.pk}/sheet/",

@@ -11,6 +11,7 @@ from django.db.models import ProtectedError
 import games
 from league.models import (
     Club,
+    Event,
     Game,
     Hand,
     League,
@@ -129,6 +130,26 @@ def test_every_stored_game_checks_out_with_the_engine(demo_data: str) -> None:
         ]
         assert stored == [hand["points"] for hand in answer["hands"]], table
         assert all(hand.is_move_log for hand in table.hands.all()), table
+
+
+def test_demo_nights_are_checked_in_and_drawn_by_the_seating_generator(demo_data: str) -> None:
+    for event in Event.objects.all():
+        assert event.attendance.filter(until_round__isnull=True).count() == 12
+        for round_ in event.rounds.all():
+            assert round_.seating_method == "balanced"
+            assert round_.seating_seed is not None
+    # the Buck Euchre nights' second rounds avoid their first rounds' pairs
+    # where they can: of 18 pairs per round, fewer than half meet again
+    for event in Event.objects.filter(league__game=Game.BUCK_EUCHRE):
+        first, second = (
+            {frozenset(p) for t in Table.objects.filter(round=r) for p in pairs(t.seat_players)}
+            for r in event.rounds.order_by("number")
+        )
+        assert len(first & second) < 9
+
+
+def pairs(players: list[int]) -> list[tuple[int, int]]:
+    return [(a, b) for n, a in enumerate(players) for b in players[n + 1 :]]
 
 
 def test_the_same_seed_gives_the_same_games() -> None:

@@ -41,9 +41,12 @@ def test_a_module_does_not_import_what_would_tangle_it(module: str, never: str) 
     assert not {name for name in imports if name == never or name.startswith(f"{never}.")}
 
 
-def test_the_engine_imports_no_django() -> None:
-    engine = LEAGUE.parent / "games"
-    for path in engine.glob("*.py"):
+@pytest.mark.parametrize("package", [LEAGUE.parent / "games", LEAGUE / "seating"])
+def test_the_pure_algorithms_import_no_django(package: Path) -> None:
+    """The rules engine and the seating generator run without a database."""
+    paths = list(package.glob("*.py"))
+    assert paths
+    for path in paths:
         assert not any(name.startswith("django") for name in imported_modules(path)), path
 
 

@@ -58,7 +58,8 @@ import games
 from games.bots import SimpleBot, bot_game
 from league.api.etags import etag
 from league.models import Club, Event, Game, League, Membership, Player, Round, Table
-from league.services.fixtures import event_create, table_create
+from league.services.attendance import attendance_leave, attendance_set
+from league.services.fixtures import event_create, round_create, table_create
 from league.services.results import hand_submit
 
 pytestmark = pytest.mark.schemathesis
@@ -179,18 +180,23 @@ def demo(
 
 def _create_the_data() -> None:
     """The demo data, a Bluke event with tables of 0, 3 and 24 hands, a Buck Euchre event with
-    tables of 0 and 2 hands and four players free; what ``KNOWN`` says about them."""
+    tables of 0 and 2 hands, four players free and a second round still to draw, and its
+    attendance (one who left after round 1); what ``KNOWN`` says about them."""
     call_command("demo_data", stdout=io.StringIO())
     players = list(Player.objects.order_by("pk"))
+    organiser = get_user_model().objects.get(username="organiser")
     bluke = _event_in_play(League.objects.get(game=Game.BLUKE), players, (0, 3, 24))
     buck = _event_in_play(League.objects.get(game=Game.BUCK_EUCHRE), players, (0, 2))
+    round_create(event=buck.event, number=2)
+    attendance_set(event=buck.event, players=players[:12], by=organiser)
+    attendance_leave(event=buck.event, player=players[0], by=organiser)
     KNOWN.tables_in_play = list(
         Table.objects.filter(round__in=[bluke, buck]).values_list("pk", flat=True)
     )
     KNOWN.free_round = buck.pk
     KNOWN.free_players = [player.pk for player in players[8:12]]
     users = get_user_model().objects
-    KNOWN.token = Token.objects.create(user=users.get(username="organiser")).key
+    KNOWN.token = Token.objects.create(user=organiser).key
     KNOWN.ids = {
         name: list(model.objects.order_by("pk").values_list("pk", flat=True))
         for name, model in RESOURCES.items()

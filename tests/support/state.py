@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from league.models import (
+    Attendance,
     Club,
     Event,
     Hand,
@@ -14,10 +15,24 @@ from league.models import (
     Player,
     Round,
     Seating,
+    SitOut,
     Table,
 )
 
-LEAGUE_MODELS = (Club, Membership, Player, League, Event, Round, Table, Seating, Hand, HandSeat)
+LEAGUE_MODELS = (
+    Club,
+    Membership,
+    Player,
+    League,
+    Event,
+    Round,
+    Attendance,
+    Table,
+    Seating,
+    SitOut,
+    Hand,
+    HandSeat,
+)
 """The league's models, parents before children."""
 
 

@@ -362,14 +362,14 @@ def test_the_league_page_of_buck_euchre_shows_its_own_columns(
     data = small_season(on_commit, game=Game.BUCK_EUCHRE)
     _, tree = page(client, reverse("league", args=[data.league.pk]))
     headers = [th.text() for th in tree.iter("th") if th.attrs.get("scope") == "col"]
-    assert {"Bucked as maker", "Bucked as player", "Drops"} <= set(headers)
+    assert {"Bucked as maker", "Bucked as player", "Drops", "Sat out"} <= set(headers)
     assert "Bids made" not in headers
     rows = {row[1]: row for row in rows_of(tree, "Standings of")}
     winner = rows[data.players[0].name]
     assert winner[:4] == ["1", data.players[0].name, "1", "1"]
     # seat 0 took all five tricks as maker: the other three were bucked as players
-    assert winner[7:] == ["0", "0", "0"]
-    assert rows[data.players[1].name][7:] == ["0", "1", "0"]
+    assert winner[7:] == ["0", "0", "0", "0"]  # ..., drops, sat out
+    assert rows[data.players[1].name][7:] == ["0", "1", "0", "0"]
 
 
 def test_a_league_without_games_says_so(client: Client, on_commit: Any) -> None:
@@ -475,7 +475,7 @@ def test_event_page_queries_do_not_grow_with_the_event(
     small = small_season(on_commit, game=Game.BUCK_EUCHRE)
     large = large_season(on_commit, game=Game.BLUKE)
     for event in (small.events[0], large.events[-1]):
-        with django_assert_num_queries(5):
+        with django_assert_num_queries(6):
             client.get(reverse("event", args=[event.pk]))
 
 

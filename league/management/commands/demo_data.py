@@ -18,9 +18,11 @@ from django.db import transaction
 import games
 from games.bots import bot_game
 from league.models import Club, Game, League, Membership, Player
+from league.services.attendance import attendance_set
 from league.services.clubs import club_create, membership_set, player_create
-from league.services.fixtures import event_create, league_create, table_create
+from league.services.fixtures import event_create, league_create
 from league.services.results import hand_submit
+from league.services.seating import round_seating_commit
 
 PLAYER_NAMES = [
     "Ada", "Bram", "Cleo", "Dev", "Edda", "Finn",
@@ -61,17 +63,27 @@ def create_demo_data(*, seed: int) -> str:
         membership_set(club=club, user=user, role=role)
     bluke = league_create(club=club, name="Thursday Bluke", game=Game.BLUKE)
     buck = league_create(club=club, name="Dirty Clubs Cup", game=Game.BUCK_EUCHRE)
+    organiser = user_model.objects.get(username="organiser")
     hands = 0
-    hands += _play_events(bluke, players, rng, events=2, rounds=1)
-    hands += _play_events(buck, players, rng, events=3, rounds=2)
+    hands += _play_events(bluke, players, organiser, rng, events=2, rounds=1)
+    hands += _play_events(buck, players, organiser, rng, events=3, rounds=2)
     return f"1 club, {len(players)} players, 2 leagues, {hands} hands"
 
 
 def _play_events(
-    league: League, players: list[Player], rng: random.Random, *, events: int, rounds: int
+    league: League,
+    players: list[Player],
+    organiser: Any,
+    rng: random.Random,
+    *,
+    events: int,
+    rounds: int,
 ) -> int:
-    """Events of ``rounds`` rounds, every player at one table of four per round."""
+    """Events of ``rounds`` rounds: every player checked in, each round drawn
+    by the seating generator (fewest repeat meetings), every game played by
+    the engine's bot."""
     hands = 0
+    rules = games.rules_for(league.game, 4, league.options)
     for number in range(events):
         event = event_create(
             league=league,
@@ -79,17 +91,10 @@ def _play_events(
             date=FIRST_EVENT + datetime.timedelta(weeks=number),
             rounds=rounds,
         )
+        attendance_set(event=event, players=players, by=organiser)
         for round_ in event.rounds.order_by("number"):
-            seating = players[:]
-            rng.shuffle(seating)
-            for table_number, start in enumerate(range(0, len(seating), 4), start=1):
-                table = table_create(
-                    round=round_,
-                    number=table_number,
-                    players=seating[start : start + 4],
-                    first_dealer=rng.randrange(4),
-                )
-                rules = games.rules_for(league.game, 4, league.options)
+            draw = round_seating_commit(round=round_, seed=rng.randrange(2**31))
+            for table in draw.tables:
                 for record in bot_game(
                     rules, first_dealer=table.first_dealer, seed=rng.randrange(2**32)
                 ):

@@ -1,0 +1,5 @@
+import sys
+
+from league.seating.cli import main
+
+sys.exit(main())

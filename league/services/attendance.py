@@ -1,0 +1,158 @@
+"""Who is present at a game night, round by round.
+
+A player's attendance at an event is one row: the first round they play
+(``from_round``) and the last (``until_round``, ``None`` while they stay to
+the end), with who changed it last and when. What counts is which rounds
+already have tables (:func:`league.selectors.event_draw_state`):
+
+- **checking in** makes a player play from the first round after the last
+  one with tables: round 1 before the night starts, round 3 for a late
+  arrival once round 2 is drawn. When every round has tables there is no
+  round to join: a :class:`Conflict`.
+- **leaving** makes the last round with tables their last: a game in
+  progress is finished, later rounds are drawn without them. Someone who
+  leaves before the first round they would play is taken off the list, as
+  if never checked in.
+- **checking in again** after leaving re-opens their stretch when no round
+  was drawn while they were away; otherwise they play from the next round
+  to be drawn (the rounds they played before are on the tables).
+- **setting the list** (:func:`attendance_set`, what an organiser ticks on a
+  sheet) checks in those listed who are not present and makes those present
+  but not listed leave; the others are left as they are.
+
+Checking in someone present, or making someone who left leave, changes
+nothing. Every change locks the event row first, so that the changes of
+one event are serialised. The database keeps a row per player and event
+and a stretch that is never empty; that the player is of the event's
+club spans three tables, so the checks here keep it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from league import selectors
+from league.errors import Conflict, ServiceError
+from league.models import Attendance, Event, Player
+from league.selectors import DrawState
+from league.services.clubs import player_create
+
+
+@transaction.atomic
+def attendance_set(*, event: Event, players: Sequence[Player], by: Any) -> list[Attendance]:
+    """Make ``players`` the ones present: check in those not present, make
+    those present but not listed leave. All or nothing; the event's
+    attendance after it."""
+    event = _lock(event)
+    _check_players(event, players, field="players")
+    rows = {row.player_id: row for row in Attendance.objects.filter(event=event)}
+    state = selectors.event_draw_state(event=event)
+    listed = {player.pk for player in players}
+    for player in players:
+        _check_in(event, player, rows.get(player.pk), state, by=by, field="players")
+    for row in rows.values():
+        if row.present and row.player_id not in listed:
+            _leave(row, state, by=by)
+    return selectors.event_attendance(event=event)
+
+
+@transaction.atomic
+def attendance_check_in(*, event: Event, player: Player, by: Any) -> Attendance:
+    """Check ``player`` in from the next round to be drawn (their row)."""
+    event = _lock(event)
+    _check_players(event, [player], field="player")
+    row = Attendance.objects.filter(event=event, player=player).first()
+    state = selectors.event_draw_state(event=event)
+    return _check_in(event, player, row, state, by=by, field="player")
+
+
+@transaction.atomic
+def attendance_leave(*, event: Event, player: Player, by: Any) -> Attendance | None:
+    """``player`` plays no round after the last one with tables; their row,
+    or ``None`` when they leave before playing (the row is removed)."""
+    event = _lock(event)
+    _check_players(event, [player], field="player")
+    row = Attendance.objects.filter(event=event, player=player).first()
+    if row is None:
+        raise Conflict(f"{player.name} is not checked in", field="player")
+    return _leave(row, selectors.event_draw_state(event=event), by=by)
+
+
+@transaction.atomic
+def guest_add(*, event: Event, name: str, by: Any) -> Attendance:
+    """A new player of the event's club, marked as a guest, checked in; a
+    name the club has already is a :class:`Conflict` (nothing is stored)."""
+    event = _lock(event)
+    state = selectors.event_draw_state(event=event)
+    _check_round_to_join(state, field="name")
+    player = player_create(club=event.league.club, name=name, is_guest=True)
+    return _check_in(event, player, None, state, by=by, field="name")
+
+
+def _lock(event: Event) -> Event:
+    """The event row, locked, with its league (for the club's id)."""
+    return Event.objects.select_for_update(of=("self",)).select_related("league").get(pk=event.pk)
+
+
+def _check_players(event: Event, players: Sequence[Player], *, field: str) -> None:
+    """Every player is of the event's league's club, and named once."""
+    strangers = sorted(p.name for p in players if p.club_id != event.league.club_id)
+    if strangers:
+        raise ServiceError(f"not players of the event's club: {', '.join(strangers)}", field=field)
+    counts = Counter(player.pk for player in players)
+    twice = sorted({player.name for player in players if counts[player.pk] > 1})
+    if twice:
+        raise ServiceError(f"listed more than once: {', '.join(twice)}", field=field)
+
+
+def _check_round_to_join(state: DrawState, *, field: str) -> int:
+    """The round a player checking in now plays from; a :class:`Conflict`
+    when every round already has tables."""
+    if state.next_round is None:
+        raise Conflict(
+            "every round of the event has tables already; add a round to check players in",
+            field=field,
+        )
+    return state.next_round
+
+
+def _check_in(
+    event: Event,
+    player: Player,
+    row: Attendance | None,
+    state: DrawState,
+    *,
+    by: Any,
+    field: str,
+) -> Attendance:
+    if row is not None and row.present:
+        return row
+    first = _check_round_to_join(state, field=field)
+    changed = {"changed_by": by, "changed_at": timezone.now()}
+    if row is None:
+        return Attendance.objects.create(
+            event=event, player=player, from_round=first, until_round=None, **changed
+        )
+    if row.until_round is not None and row.until_round < state.last_drawn:
+        row.from_round = first  # rounds were drawn while they were away
+    row.until_round = None
+    row.changed_by, row.changed_at = changed["changed_by"], changed["changed_at"]
+    row.save(update_fields=["from_round", "until_round", "changed_by", "changed_at"])
+    return row
+
+
+def _leave(row: Attendance, state: DrawState, *, by: Any) -> Attendance | None:
+    if not row.present:
+        return row
+    if state.last_drawn < row.from_round:
+        row.delete()
+        return None
+    row.until_round = state.last_drawn
+    row.changed_by, row.changed_at = by, timezone.now()
+    row.save(update_fields=["until_round", "changed_by", "changed_at"])
+    return row
