@@ -28,6 +28,7 @@ from league import seating, selectors
 from league.errors import Conflict, ServiceError
 from league.models import Event, Game, League, Player, Round, SitOut, Table, TableSpill
 from league.services.fixtures import round_reseat, table_create
+from league.tasks import league_standings_refresh as league_standings_refresh_task
 
 MAX_SEED = 2**63 - 1
 """Seeds fit a signed 64-bit column."""
@@ -112,7 +113,8 @@ def round_seating_commit(
     sit-outs. A round with tables is a :class:`Conflict` unless ``replace``
     (and then only while no hand is played at them).
 
-    Lock order: the event row, then the tables it creates.
+    Lock order: the event row, then the tables it creates. The league's
+    standings (which count sit-outs) are refreshed once this commits.
     """
     Event.objects.select_for_update(of=("self",)).get(pk=round.event_id)
     round = Round.objects.select_related("event__league").get(pk=round.pk)
@@ -129,6 +131,7 @@ def round_seating_commit(
     draw = round_seating_draw(
         round=round, method=method, seed=seed, keep_apart=keep_apart, pinned=pinned
     )
+    _standings_owed(round.event)
     return _store(draw)
 
 
@@ -159,6 +162,12 @@ def _store(draw: Draw) -> Draw:
         players=draw.players,
         tables=tables,
     )
+
+
+def _standings_owed(event: Event) -> None:
+    """The standings count sit-outs: refresh the league's when this commits."""
+    league_id = event.league_id
+    transaction.on_commit(lambda: league_standings_refresh_task.delay(league_id))
 
 
 def _seed(seed: int | None) -> int:
@@ -280,6 +289,7 @@ def round_seating_adjust(
     round_reseat(round=round, seats=changed)
     SitOut.objects.filter(round=round).delete()
     SitOut.objects.bulk_create(SitOut(round=round, player=player) for player in places[-1])
+    _standings_owed(round.event)
     return _stored_draw(round)
 
 
@@ -414,4 +424,5 @@ def event_schedule_commit(
         event=event, method=method, seed=seed, keep_apart=keep_apart, pinned=pinned
     )
     draws = tuple(_store(draw) for draw in schedule.draws)
+    _standings_owed(event)
     return Schedule(event=event, method=schedule.method, seed=schedule.seed, draws=draws)
