@@ -175,7 +175,7 @@ def _run(problem: Problem, plan: Tables, rng: random.Random, iterations: int) ->
         """What a's meetings at its table in round r cost (0: no conflict there)."""
         table = plan[r][where[r][a]]
         row = weight[a]
-        return sum(row[x] for x in table) - row[a] - tonight * (len(table) - 1)
+        return sum(map(row.__getitem__, table)) - row[a] - tonight * (len(table) - 1)
 
     def refresh() -> tuple[list[dict[int, int]], list[Spans]]:
         return (
@@ -208,6 +208,9 @@ def _run(problem: Problem, plan: Tables, rng: random.Random, iterations: int) ->
             leave_a = costs[a]
             excess, without = spans[r]
             excess_a = excess[ta] if step else 0
+            if step:  # what a's spread terms need, whichever b it meets
+                low_a, high_a = without[a]
+                place_a, size_a = rank[a], len(table_a)
             tabu_a = tabu_r[a] >= it
             # With a spread term, tables are in ranking order (as the start fills them)
             # and a swap with a distant table only costs: look at the nearest ones.
@@ -216,21 +219,26 @@ def _run(problem: Problem, plan: Tables, rng: random.Random, iterations: int) ->
                 table_b = tables[tb]
                 if tb == ta:
                     continue
-                join_a = sum(row_a[x] for x in table_b) - leave_a
+                join_a = sum(map(row_a.__getitem__, table_b)) - leave_a
                 excess_b = excess[tb] if step else 0
                 for b in table_b:
                     if b in pins:
                         continue
                     row_b = weight[b]
-                    delta = join_a - row_a[b] - costs[b] + sum(row_b[x] for x in table_a) - row_b[a]
+                    join_b = sum(map(row_b.__getitem__, table_a)) - row_b[a]
+                    delta = join_a - row_a[b] - costs[b] + join_b
                     if step:  # a's table with b instead, and b's with a instead
-                        low, high = without[a]
-                        place = rank[b]
-                        new_a = max(high, place) - min(low, place) - len(table_a) + 1
-                        low, high = without[b]
-                        place = rank[a]
-                        new_b = max(high, place) - min(low, place) - len(table_b) + 1
-                        delta += step * (new_a + new_b - excess_a - excess_b)
+                        place_b = rank[b]
+                        new_a = (high_a if high_a > place_b else place_b) - (
+                            low_a if low_a < place_b else place_b
+                        )
+                        low_b, high_b = without[b]
+                        new_b = (high_b if high_b > place_a else place_a) - (
+                            low_b if low_b < place_a else place_a
+                        )
+                        delta += step * (
+                            new_a - size_a + new_b - len(table_b) + 2 - excess_a - excess_b
+                        )
                     if (tabu_a or tabu_r[b] >= it) and cost + delta >= best_cost:
                         continue
                     if best_b < 0 or delta < best_delta:
