@@ -20,7 +20,7 @@ run: $(STAMP)
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(STAMP)
-	$(PY) -m pytest games tests docs
+	$(PY) -m pytest games league/seating tests docs
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
