@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -294,10 +295,10 @@ def seating_history(*, round: Round) -> list[PastRound[int]]:
     ]
 
 
-def seating_ranking(*, round: Round, by_rating: bool) -> list[int]:
-    """Player ids best first, for drawing ``swiss`` (tonight's standings,
-    then the league's) or ``rating`` (the league's rating leaderboard) tables;
-    players in neither come last, by name. Two queries at most."""
+def seating_ranking(*, round: Round, by_rating: bool, players: Sequence[Player]) -> list[int]:
+    """The ids of ``players`` best first, for drawing ``swiss`` (tonight's
+    standings, then the league's) or ``rating`` (the league's rating
+    leaderboard) tables; players in neither come last, by name. One query."""
     league = round.event.league
     if by_rating:
         ranked = list(
@@ -316,9 +317,11 @@ def seating_ranking(*, round: Round, by_rating: bool) -> list[int]:
                 key=lambda row: (row[0] is None, row[1]),
             )
         ]
-    seen: dict[int, None] = dict.fromkeys(ranked)
-    rest = Player.objects.filter(club_id=league.club_id).exclude(pk__in=seen).order_by("name")
-    return [*seen, *rest.values_list("pk", flat=True)]
+    wanted = {player.pk for player in players}
+    first = [pk for pk in dict.fromkeys(ranked) if pk in wanted]
+    placed = set(first)
+    rest = sorted((p for p in players if p.pk not in placed), key=lambda p: (p.name, p.pk))
+    return [*first, *(player.pk for player in rest)]
 
 
 def event_for_page() -> QuerySet[Event]:

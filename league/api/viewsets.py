@@ -98,6 +98,23 @@ class ReadWriteViewSet(
     update_service: Callable[..., Any]
     """Called with the object (by its model's name) and the validated input."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Document each view set's create and partial update in the schema
+        from the serializers it declares, so the two cannot disagree."""
+        super().__init_subclass__(**kwargs)
+        views: dict[str, Any] = {}
+        if hasattr(cls, "input_serializer"):
+            views["create"] = extend_schema(
+                request=cls.input_serializer,
+                responses={201: cls.serializer_class},
+                parameters=[IDEMPOTENCY_HEADER],
+            )
+        if hasattr(cls, "update_serializer"):
+            views["partial_update"] = extend_schema(
+                request=cls.update_serializer, responses=cls.serializer_class
+            )
+        extend_schema_view(**views)(cls)
+
     def filter_queryset(self, queryset: Any) -> Any:
         # Filters narrow lists; an object is found by its id alone.
         return super().filter_queryset(queryset) if self.action == "list" else queryset
@@ -128,9 +145,6 @@ class ReadWriteViewSet(
         return self.output(type(self).update_service(**{name: obj}, **inp.validated_data))
 
 
-@extend_schema_view(
-    partial_update=extend_schema(request=s.ClubUpdateInput, responses=s.ClubOutput),
-)
 class ClubViewSet(ReadWriteViewSet):
     """Clubs. Any signed-in user may create one and becomes its organiser."""
 
@@ -144,9 +158,6 @@ class ClubViewSet(ReadWriteViewSet):
         # A club owns itself; a new club has no owner to ask (see create).
         access.check_club_role(request.user, start.pk, roles=self.write_roles)
 
-    @extend_schema(
-        request=s.ClubInput, responses={201: s.ClubOutput}, parameters=[IDEMPOTENCY_HEADER]
-    )
     @idempotent
     def create(self, request: Request) -> Response:
         if not request.user.is_authenticated:
@@ -167,13 +178,6 @@ class ClubViewSet(ReadWriteViewSet):
         return Response(s.LeaderboardOutput(selectors.rating_board(scope=scope)).data)
 
 
-@extend_schema_view(
-    create=extend_schema(
-        request=s.MembershipInput,
-        responses={201: s.MembershipOutput},
-        parameters=[IDEMPOTENCY_HEADER],
-    ),
-)
 class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
     """Who holds which role in a club (organisers manage them)."""
 
@@ -192,12 +196,6 @@ class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-@extend_schema_view(
-    create=extend_schema(
-        request=s.PlayerInput, responses={201: s.PlayerOutput}, parameters=[IDEMPOTENCY_HEADER]
-    ),
-    partial_update=extend_schema(request=s.PlayerUpdateInput, responses=s.PlayerOutput),
-)
 class PlayerViewSet(ReadWriteViewSet):
     serializer_class = s.PlayerOutput
     input_serializer = s.PlayerInput
@@ -227,12 +225,6 @@ class PlayerViewSet(ReadWriteViewSet):
         return Response(s.RatingHistoryOutput({"player": player.pk, "history": points}).data)
 
 
-@extend_schema_view(
-    create=extend_schema(
-        request=s.LeagueInput, responses={201: s.LeagueOutput}, parameters=[IDEMPOTENCY_HEADER]
-    ),
-    partial_update=extend_schema(request=s.LeagueUpdateInput, responses=s.LeagueOutput),
-)
 class LeagueViewSet(ReadWriteViewSet):
     serializer_class = s.LeagueOutput
     input_serializer = s.LeagueInput
@@ -272,12 +264,6 @@ class LeagueViewSet(ReadWriteViewSet):
         return Response(s.StandingOutput(rows, many=True).data)
 
 
-@extend_schema_view(
-    create=extend_schema(
-        request=s.EventInput, responses={201: s.EventOutput}, parameters=[IDEMPOTENCY_HEADER]
-    ),
-    partial_update=extend_schema(request=s.EventUpdateInput, responses=s.EventOutput),
-)
 class EventViewSet(ReadWriteViewSet):
     serializer_class = s.EventOutput
     input_serializer = s.EventInput
@@ -417,11 +403,6 @@ class EventViewSet(ReadWriteViewSet):
         return Response(s.StandingOutput(rows, many=True).data)
 
 
-@extend_schema_view(
-    create=extend_schema(
-        request=s.RoundInput, responses={201: s.RoundOutput}, parameters=[IDEMPOTENCY_HEADER]
-    ),
-)
 class RoundViewSet(ReadWriteViewSet):
     serializer_class = s.RoundOutput
     input_serializer = s.RoundInput
@@ -468,12 +449,6 @@ class RoundViewSet(ReadWriteViewSet):
         return Response(s.DrawOutput(s.draw_data(draw)).data)
 
 
-@extend_schema_view(
-    create=extend_schema(
-        request=s.TableInput, responses={201: s.TableOutput}, parameters=[IDEMPOTENCY_HEADER]
-    ),
-    partial_update=extend_schema(request=s.TableUpdateInput, responses=s.TableOutput),
-)
 class TableViewSet(ReadWriteViewSet):
     """Tables with their seatings, and their games: hands, corrections, the
     whole game at once, and the score sheet."""

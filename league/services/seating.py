@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from django.db import transaction
+from django.db.models import Q
 
 from league import seating, selectors
 from league.errors import Conflict, ServiceError
@@ -73,29 +74,15 @@ def round_seating_draw(
     largest table first) must be among the players present for the round. A
     ``seed`` of ``None`` draws one; the :class:`Draw` says which.
     """
-    seed = _seed(seed)
-    present = list(selectors.players_present(event=round.event, round_number=round.number))
-    by_id = {player.pk: player for player in present}
-    _check_present([pk for pair in keep_apart for pk in pair], by_id, field="keep_apart")
-    _check_present(list(pinned or {}), by_id, field="pinned")
-    league = round.event.league
-    chosen = seating.Method(method)
-    ranking = _ranking(round, chosen, by_id)
-    policy = _policy(league)
-    try:
-        drawn = seating.plan_round(
-            [player.pk for player in present],
-            policy,
-            history=selectors.seating_history(round=round),
-            method=chosen,
-            seed=seed,
-            pins=dict(pinned or {}),
-            keep_apart=list(keep_apart),
-            ranking=ranking,
-        )
-    except seating.SeatingError as error:
-        raise _refusal(error, policy, round_numbers=[round.number]) from None
-    return Draw(round=round, method=chosen, seed=seed, seating=drawn, players=by_id)
+    schedule = _draw(
+        event=round.event,
+        rounds=[round],
+        method=method,
+        seed=seed,
+        keep_apart=keep_apart,
+        pinned=pinned,
+    )
+    return schedule.draws[0]
 
 
 @transaction.atomic
@@ -118,16 +105,7 @@ def round_seating_commit(
     """
     Event.objects.select_for_update(of=("self",)).get(pk=round.event_id)
     round = Round.objects.select_related("event__league").get(pk=round.pk)
-    existing = Table.objects.filter(round=round)
-    if existing.filter(hands_played__gt=0).exists():
-        raise Conflict(f"round {round.number} has tables with hands played", field="round")
-    if existing.exists() and not replace:
-        raise Conflict(
-            f"round {round.number} is drawn already; send replace to draw it again",
-            field="replace",
-        )
-    existing.delete()
-    SitOut.objects.filter(round=round).delete()
+    _clear_for_draw(Q(round=round), what=f"round {round.number}", field="round", replace=replace)
     draw = round_seating_draw(
         round=round, method=method, seed=seed, keep_apart=keep_apart, pinned=pinned
     )
@@ -164,6 +142,19 @@ def _store(draw: Draw) -> Draw:
     )
 
 
+def _clear_for_draw(where: Q, *, what: str, field: str, replace: bool) -> None:
+    """Delete the tables and sit-outs ``where`` selects (of a round, or of a
+    whole event) before they are drawn again: refused while any of those
+    tables has a hand played, and unless ``replace`` when there are any."""
+    existing = Table.objects.filter(where)
+    if existing.filter(hands_played__gt=0).exists():
+        raise Conflict(f"{what} has tables with hands played", field=field)
+    if existing.exists() and not replace:
+        raise Conflict(f"{what} is drawn already; send replace to draw it again", field="replace")
+    existing.delete()
+    SitOut.objects.filter(where).delete()
+
+
 def _standings_owed(event: Event) -> None:
     """The standings count sit-outs: refresh the league's when this commits."""
     league_id = event.league_id
@@ -186,8 +177,9 @@ def _ranking(
     the other methods)."""
     if method not in (seating.Method.SWISS, seating.Method.RATING):
         return None
-    ranked = selectors.seating_ranking(round=round, by_rating=method is seating.Method.RATING)
-    return [pk for pk in ranked if pk in players]
+    return selectors.seating_ranking(
+        round=round, by_rating=method is seating.Method.RATING, players=list(players.values())
+    )
 
 
 def _policy(league: League) -> seating.TablePolicy:
@@ -354,8 +346,30 @@ def event_schedule_draw(
     round-robin is: everyone meets everyone as evenly as the sizes allow).
     Who plays each round is who is checked in for it; the history is the
     league's earlier events. Nothing is stored."""
-    seed = _seed(seed)
     rounds = list(event.rounds.select_related("event__league").order_by("number"))
+    return _draw(
+        event=event,
+        rounds=rounds,
+        method=method,
+        seed=seed,
+        keep_apart=keep_apart,
+        pinned=pinned,
+    )
+
+
+def _draw(
+    *,
+    event: Event,
+    rounds: Sequence[Round],
+    method: str,
+    seed: int | None,
+    keep_apart: Sequence[tuple[int, int]],
+    pinned: Mapping[int, int] | None,
+) -> Schedule:
+    """``rounds`` of ``event`` planned together (one round: that round's
+    draw), each seating who is checked in for it, against the history
+    before the first of them."""
+    seed = _seed(seed)
     present = [
         {
             player.pk: player
@@ -369,10 +383,9 @@ def event_schedule_draw(
     ordered = sorted(everyone, key=lambda pk: (everyone[pk].name, pk))
     _check_present([pk for pair in keep_apart for pk in pair], everyone, field="keep_apart")
     _check_present(list(pinned or {}), everyone, field="pinned")
-    league = event.league
     chosen = seating.Method(method)
     ranking = _ranking(rounds[0], chosen, everyone)
-    policy = _policy(league)
+    policy = _policy(event.league)
     try:
         plan = seating.plan_night(
             ordered,
@@ -411,15 +424,7 @@ def event_schedule_commit(
 
     Lock order: the event row, then the tables it creates."""
     event = Event.objects.select_for_update(of=("self",)).select_related("league").get(pk=event.pk)
-    existing = Table.objects.filter(round__event=event)
-    if existing.filter(hands_played__gt=0).exists():
-        raise Conflict("the event has tables with hands played", field="event")
-    if existing.exists() and not replace:
-        raise Conflict(
-            "the event has tables already; send replace to draw it again", field="replace"
-        )
-    existing.delete()
-    SitOut.objects.filter(round__event=event).delete()
+    _clear_for_draw(Q(round__event=event), what="the event", field="event", replace=replace)
     schedule = event_schedule_draw(
         event=event, method=method, seed=seed, keep_apart=keep_apart, pinned=pinned
     )

@@ -74,3 +74,22 @@ def engine_error(
         error.hand = len(before)
         return error
     raise AssertionError("the engine accepted the record")
+
+
+BUCK_EUCHRE_REFUSALS: list[tuple[dict[str, str], str, str]] = [
+    ({"trump": "none"}, "maker", "{1} cannot be the maker of a hand with no trump."),
+    ({"maker": ""}, "maker",
+     "Trump is spades but nobody made it: only a turned-up club makes trump without a maker."),
+    ({"drop_1": "on"}, "drop_1", "{1} is the maker and cannot drop out."),
+    ({"trump": "C", "maker": ""}, "drop_3",
+     "{3} cannot drop out: a club was turned up, so everyone plays."),
+    ({"tricks_3": "1", "tricks_0": "0"}, "tricks_3",
+     "{3} dropped out but took 1 trick: a player who drops out takes none."),
+    ({"tricks_0": "2"}, "tricks",
+     "The tricks add up to 6, not 5: the players still in take all 5 between them."),
+    ({"tricks_1": "6"}, "tricks_1",
+     "{1}'s 6 tricks are out of range: a player takes from 0 to 5."),
+]  # fmt: skip
+"""Buck Euchre hands the engine refuses, as changes to the entry form's
+valid hand (trump spades, seat 1 makes, seat 3 drops, tricks 1-3-1-0): the
+field the page shows the refusal by, and its words ({n}: seat n's name)."""

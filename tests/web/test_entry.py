@@ -29,7 +29,7 @@ from tests.support.markup import (
     tables_of,
     text,
 )
-from tests.support.records import bluke_results, bot_logs, buck_takes_all
+from tests.support.records import BUCK_EUCHRE_REFUSALS, bluke_results, bot_logs, buck_takes_all
 from tests.support.setups import ClubSetup, club_setup, member, names
 from tests.support.state import db_state
 from tests.support.web import correct_url, enter_url, sheet_url, signed_in
@@ -323,18 +323,7 @@ def test_the_cases_the_rules_allow_are_stored(changes: dict[str, str | None]) ->
 @pytest.mark.parametrize(
     ("changes", "field_name", "message"),
     [
-        ({"trump": "none"}, "maker", "{1} cannot be the maker of a hand with no trump."),
-        ({"maker": ""}, "maker",
-         "Trump is spades but nobody made it: only a turned-up club makes trump without a maker."),
-        ({"drop_1": "on"}, "drop_1", "{1} is the maker and cannot drop out."),
-        ({"trump": "C", "maker": ""}, "drop_3",
-         "{3} cannot drop out: a club was turned up, so everyone plays."),
-        ({"tricks_3": "1", "tricks_0": "0"}, "tricks_3",
-         "{3} dropped out but took 1 trick: a player who drops out takes none."),
-        ({"tricks_0": "2"}, "tricks",
-         "The tricks add up to 6, not 5: the players still in take all 5 between them."),
-        ({"tricks_1": "6"}, "tricks_1",
-         "{1}'s 6 tricks are out of range: a player takes from 0 to 5."),
+        *BUCK_EUCHRE_REFUSALS,
         ({"tricks_2": "-2"}, "tricks_2",
          "{2}'s -2 tricks are out of range: a player takes from 0 to 5."),
         ({"tricks_2": "two"}, "tricks_2", "Enter the tricks {2} took as a whole number."),

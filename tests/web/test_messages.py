@@ -27,6 +27,7 @@ from league.web.messages import (
     situation_key,
 )
 from tests.games.builders import BLUKE_EXAMPLE_HAND
+from tests.support.records import BUCK_EUCHRE_REFUSALS
 from tests.support.setups import club_setup
 
 NAMES = ["Ann", "Bob", "Cleo", "Dan"]
@@ -403,23 +404,7 @@ def test_tricks_that_do_not_add_up_are_shown_at_the_head_of_the_tricks(
     assert form.group_errors == {"tricks": ["The tricks add up to 14, not the 13 cards dealt."]}
 
 
-@pytest.mark.parametrize(
-    ("changes", "field", "expected"),
-    [
-        ({"trump": "none"}, "maker", "{1} cannot be the maker of a hand with no trump."),
-        ({"maker": ""}, "maker",
-         "Trump is spades but nobody made it: only a turned-up club makes trump without a maker."),
-        ({"drop_1": "on"}, "drop_1", "{1} is the maker and cannot drop out."),
-        ({"trump": "C", "maker": ""}, "drop_3",
-         "{3} cannot drop out: a club was turned up, so everyone plays."),
-        ({"tricks_3": "1", "tricks_0": "0"}, "tricks_3",
-         "{3} dropped out but took 1 trick: a player who drops out takes none."),
-        ({"tricks_1": "6"}, "tricks_1",
-         "{1}'s 6 tricks are out of range: a player takes from 0 to 5."),
-        ({"tricks_0": "2"}, "tricks",
-         "The tricks add up to 6, not 5: the players still in take all 5 between them."),
-    ],
-)  # fmt: skip
+@pytest.mark.parametrize(("changes", "field", "expected"), BUCK_EUCHRE_REFUSALS)
 def test_buck_euchre_refusals_are_shown_by_their_field(
     reworded_engine: list[games.RecordError], changes: dict[str, str], field: str, expected: str
 ) -> None:
