@@ -34,12 +34,17 @@ class Method(StrEnum):
 class Weights:
     """The cost of a seating, in whole points (so costs add up exactly).
 
-    A pair at the same table costs, for each earlier time they met:
+    A pair at the same table who met earlier in this event (a round in the history
+    with ``events_ago == 0``, or an earlier round of the same plan) costs ``tonight``
+    (100), and ``again`` (10) more for each further earlier meeting tonight: a pair's
+    second meeting of the night costs 100, its third 110, its fourth 120. So the
+    search first seats the fewest repeat meetings (what players notice and what
+    Pantheon counts), and among seatings with as many, spreads them over more pairs.
 
-    - ``tonight`` (100) for a meeting earlier in this event (a round in the history
-      with ``events_ago == 0``, or an earlier round of the same plan);
-    - ``previous_event`` (20) for a meeting at the last event, halved (rounded down)
-      for each event further back, never below ``floor`` (1): 20, 10, 5, 2, 1, 1, ...
+    On top of that, for each time they met at an earlier event, a pair costs
+    ``previous_event`` (20) for the last event, halved (rounded down) for each event
+    further back, never below ``floor`` (1): 20, 10, 5, 2, 1, 1, ... These add up
+    over every earlier meeting, so across a season the meetings spread evenly.
 
     A keep-apart pair at one table costs ``keep_apart`` (1,000,000): more than any
     number of repeats, so it happens only where no seating avoids it.
@@ -52,6 +57,7 @@ class Weights:
     """
 
     tonight: int = 100
+    again: int = 10
     previous_event: int = 20
     floor: int = 1
     keep_apart: int = 1_000_000
@@ -59,10 +65,20 @@ class Weights:
     rating_step: int = 1_000
 
     def meeting(self, events_ago: int) -> int:
-        """The cost of one earlier meeting ``events_ago`` events back (0: this one)."""
-        if events_ago <= 0:
-            return self.tonight
-        return max(self.floor, self.previous_event >> (events_ago - 1))
+        """The cost of one earlier meeting ``events_ago`` (at least 1) events back.
+
+        >>> [Weights().meeting(k) for k in range(1, 7)]
+        [20, 10, 5, 2, 1, 1]
+        """
+        return max(self.floor, self.previous_event >> (max(1, events_ago) - 1))
+
+    def meeting_tonight(self, earlier: int) -> int:
+        """The cost of a meeting of a pair who met ``earlier`` times before tonight.
+
+        >>> [Weights().meeting_tonight(k) for k in range(4)]
+        [0, 100, 110, 120]
+        """
+        return 0 if earlier <= 0 else self.tonight + self.again * (earlier - 1)
 
     def spread_step(self, method: Method) -> int:
         """The cost of a place of spread under ``method`` (0 unless swiss or rating)."""

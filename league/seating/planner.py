@@ -118,17 +118,21 @@ def plan_night(
             sit_out_counts[i] = (tonight + 1, season)
         last_out = out_set
 
+    # base: what every meeting of a pair costs (earlier events, keep-apart);
+    # met: how often a pair met earlier tonight (the history's rounds of this event).
     base = [[0] * n for _ in range(n)]
+    met = [[0] * n for _ in range(n)]
     for past in history:
-        w = weights.meeting(past.events_ago)
+        add_to, w = (met, 1) if past.events_ago <= 0 else (base, weights.meeting(past.events_ago))
         for table in past.tables:
             members = [index[p] for p in table if p in index]
             for x, a in enumerate(members):
                 for b in members[x + 1 :]:
-                    base[a][b] += w
-                    base[b][a] += w
+                    add_to[a][b] += w
+                    add_to[b][a] += w
     if method is Method.RANDOM:  # only keep-apart counts
         base = [[0] * n for _ in range(n)]
+        met = [[0] * n for _ in range(n)]
     for a_id, b_id in keep_apart:
         if a_id in index and b_id in index:
             a, b = index[a_id], index[b_id]
@@ -147,7 +151,9 @@ def plan_night(
         seated=seated,
         pins=round_pins,
         base=base,
+        met=met,
         tonight=0 if method is Method.RANDOM else weights.tonight,
+        again=0 if method is Method.RANDOM else weights.again,
         rank=rank,
         step=weights.spread_step(method),
         ordered=method in (Method.SWISS, Method.RATING),
@@ -302,7 +308,6 @@ def _score(
     tonight: dict[frozenset[Hashable], int] = {}
     earlier: dict[frozenset[Hashable], tuple[int, int]] = {}
     for past in history:
-        w = weights.meeting(past.events_ago)
         for table in past.tables:
             for x, a in enumerate(table):
                 for b in table[x + 1 :]:
@@ -311,7 +316,7 @@ def _score(
                         tonight[key] = tonight.get(key, 0) + 1
                     else:
                         times, cost = earlier.get(key, (0, 0))
-                        earlier[key] = (times + 1, cost + w)
+                        earlier[key] = (times + 1, cost + weights.meeting(past.events_ago))
     apart = {frozenset(pair) for pair in keep_apart}
     place = {p: k for k, p in enumerate(ranking or ())}
     step = weights.spread_step(method)
@@ -328,7 +333,7 @@ def _score(
                     key = frozenset((a, b))
                     times_tonight = tonight.get(key, 0)
                     times_before, cost_before = earlier.get(key, (0, 0))
-                    cost = weights.tonight * times_tonight + cost_before
+                    cost = weights.meeting_tonight(times_tonight) + cost_before
                     if times_tonight or times_before:
                         repeats.append(Repeat((a, b), times_tonight, times_before, cost))
                     if key in apart:

@@ -2,10 +2,13 @@
 
 Players are numbers ``0..n-1`` here; :mod:`league.seating.planner` maps ids to them.
 The cost of a night (what :func:`solve` minimises) is, over every pair ``i, j``
-meeting ``k`` times in the planned rounds, ``k * base[i][j] + tonight * k*(k-1)/2``
-(``base`` holds the history's weights and keep-apart), plus ``step`` per place of
-spread beyond the tightest at each table. A swap changes only the pairs of the two
-players moved, so its cost is computed in time proportional to the two tables.
+meeting ``k`` times in the planned rounds, ``k * base[i][j]`` (``base`` holds the
+earlier events' weights and keep-apart) plus, for each of those meetings, what a
+meeting after ``c`` earlier ones tonight costs: nothing if ``c`` is 0, else
+``tonight + again * (c - 1)`` (``c`` counts the history's rounds of tonight too); plus
+``step`` per place of spread beyond the tightest at each table. A swap changes only
+the pairs of the two players moved, so its cost is computed in time proportional to
+the two tables.
 
 Each iteration picks a round, a player there who adds to the cost (a "conflict") and
 is not tabu, and makes the best swap of that player with one at another table of the
@@ -27,8 +30,9 @@ from dataclasses import dataclass
 class Problem:
     """What to seat: for each round the table sizes (largest first), the seated
     players (numbers) and the pins (player → table); the pair weights ``base``
-    (n by n, symmetric), the weight ``tonight`` of a meeting within the plan, and the
-    spread: ``rank[r][p]`` the place of seated player ``p`` in round ``r`` and
+    (n by n, symmetric), the meetings ``met`` earlier tonight (n by n), the cost
+    ``tonight`` of a pair's first repeat tonight and ``again`` of each further one, and
+    the spread: ``rank[r][p]`` the place of seated player ``p`` in round ``r`` and
     ``step`` its cost (0: no spread term). ``ordered``: start from the ranking."""
 
     n: int
@@ -36,7 +40,9 @@ class Problem:
     seated: list[list[int]]
     pins: list[dict[int, int]]
     base: list[list[int]]
+    met: list[list[int]]
     tonight: int
+    again: int
     rank: list[list[int]]
     step: int
     ordered: bool
@@ -86,16 +92,23 @@ def initial(problem: Problem, r: int, rng: random.Random) -> list[list[int]]:
     return tables
 
 
+def marginals(problem: Problem) -> list[int]:
+    """``marginals(problem)[c]``: what a meeting after ``c`` earlier ones tonight costs
+    (beyond ``base``), for every ``c`` a plan can reach."""
+    most = max((max(row) for row in problem.met), default=0) + len(problem.sizes)
+    return [0] + [problem.tonight + problem.again * c for c in range(most + 1)]
+
+
 def cost_of(problem: Problem, plan: Tables) -> int:
     """The cost of ``plan``, computed from scratch."""
-    n, base, tonight = problem.n, problem.base, problem.tonight
-    count = [[0] * n for _ in range(n)]
+    base, marginal = problem.base, marginals(problem)
+    count = [list(row) for row in problem.met]
     total = 0
     for r, tables in enumerate(plan):
         for table in tables:
             for x, a in enumerate(table):
                 for b in table[x + 1 :]:
-                    total += base[a][b] + tonight * count[a][b]
+                    total += base[a][b] + marginal[count[a][b]]
                     count[a][b] += 1
                     count[b][a] += 1
             total += problem.step * _excess(table, problem.rank[r])
@@ -143,23 +156,34 @@ def solve(problem: Problem, rng: random.Random, iterations: int, restarts: int) 
 
 
 def _run(problem: Problem, plan: Tables, rng: random.Random, iterations: int) -> tuple[Tables, int]:
-    n, base, tonight, step = problem.n, problem.base, problem.tonight, problem.step
+    n, base, step = problem.n, problem.base, problem.step
+    marginal = marginals(problem)
     n_rounds = len(plan)
     where = [[-1] * n for _ in plan]
-    # weight[a][b]: what one more meeting of a and b costs now (base + tonight * meetings).
+    # count[a][b]: the meetings of a and b tonight (history and plan); weight[a][b]:
+    # what one more costs now, base[a][b] + marginal[count[a][b]].
+    count = [list(row) for row in problem.met]
     weight = [list(row) for row in base]
 
     def load(tables: Tables) -> None:
         for a in range(n):
-            weight[a][:] = base[a]
+            count[a][:] = problem.met[a]
         for r, round_tables in enumerate(tables):
             for t, table in enumerate(round_tables):
                 for a in table:
                     where[r][a] = t
-                    row = weight[a]
+                    row = count[a]
                     for b in table:
                         if a != b:
-                            row[b] += tonight
+                            row[b] += 1
+        for a in range(n):
+            weight[a][:] = [w + marginal[c] for w, c in zip(base[a], count[a], strict=True)]
+
+    def meet(a: int, x: int, change: int) -> None:
+        """Add ``change`` (1 or -1) meetings of a and x."""
+        c = count[a][x] + change
+        count[a][x] = count[x][a] = c
+        weight[a][x] = weight[x][a] = base[a][x] + marginal[c]
 
     load(plan)
     movable = [[p for p in problem.seated[r] if p not in problem.pins[r]] for r in range(n_rounds)]
@@ -172,10 +196,10 @@ def _run(problem: Problem, plan: Tables, rng: random.Random, iterations: int) ->
     limit = max(4, min(NEIGHBOURHOOD[0], NEIGHBOURHOOD[1] // max(1, n)))
 
     def leave(r: int, a: int) -> int:
-        """What a's meetings at its table in round r cost (0: no conflict there)."""
-        table = plan[r][where[r][a]]
-        row = weight[a]
-        return sum(map(row.__getitem__, table)) - row[a] - tonight * (len(table) - 1)
+        """What a's meetings at its table in round r cost (0: no conflict there): for
+        each tablemate, base and the marginal cost of their latest meeting."""
+        row, meetings = base[a], count[a]
+        return sum(row[x] + marginal[meetings[x] - 1] for x in plan[r][where[r][a]] if x != a)
 
     def refresh() -> tuple[list[dict[int, int]], list[Spans]]:
         return (
@@ -255,16 +279,12 @@ def _run(problem: Problem, plan: Tables, rng: random.Random, iterations: int) ->
         table_a, table_b = plan[r][ta], plan[r][tb]
         for x in table_a:
             if x != a:
-                weight[a][x] -= tonight
-                weight[x][a] -= tonight
-                weight[b][x] += tonight
-                weight[x][b] += tonight
+                meet(a, x, -1)
+                meet(b, x, 1)
         for x in table_b:
             if x != b:
-                weight[b][x] -= tonight
-                weight[x][b] -= tonight
-                weight[a][x] += tonight
-                weight[x][a] += tonight
+                meet(b, x, -1)
+                meet(a, x, 1)
         table_a[table_a.index(a)] = b
         table_b[table_b.index(b)] = a
         where[r][a], where[r][b] = tb, ta

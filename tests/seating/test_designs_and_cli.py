@@ -165,7 +165,23 @@ def test_cli_bad_arguments_exit_2_with_one_line(args: list[str]) -> None:
 
 def test_meeting_weights_fall_with_time() -> None:
     weights = Weights()
-    assert [weights.meeting(ago) for ago in range(8)] == [100, 20, 10, 5, 2, 1, 1, 1]
+    assert [weights.meeting(ago) for ago in range(1, 8)] == [20, 10, 5, 2, 1, 1, 1]
+    assert [weights.meeting_tonight(times) for times in range(4)] == [0, 100, 110, 120]
+
+
+def test_fewest_repeat_meetings_come_before_spreading_them() -> None:
+    # Eight players at two tables of four for three rounds: 36 meetings of 28 pairs,
+    # so at least 8 repeats. Only four pairs meeting three times reach 8; spreading
+    # the repeats over twelve pairs (each meeting twice) would make 12.
+    plan = plan_night(range(8), TablePolicy("bluke"), rounds=3, seed=1)
+    assert plan.repeat_count == 8
+    met: dict[frozenset[int], int] = {}
+    for seating in plan.rounds:
+        for table in seating.tables:
+            for pair in combinations(table.players, 2):
+                met[frozenset(pair)] = met.get(frozenset(pair), 0) + 1
+    assert sorted(met.values()).count(3) == 4
+    assert plan.cost.repeats == 4 * 100 + 4 * 110  # round 2's four, round 3's four
 
 
 def test_random_reports_repeats_and_keeps_pairs_apart() -> None:

@@ -106,15 +106,17 @@ def test_reported_cost_is_the_cost_of_the_seating(request: dict) -> None:
         repeats = spread = 0
         for table in seating.tables:
             for pair in combinations(table.players, 2):
-                for ago in met.get(frozenset(pair), []):
-                    repeats += 100 if ago == 0 else max(1, 20 >> (ago - 1))
+                earlier = met.get(frozenset(pair), [])
+                tonight = earlier.count(0)  # the first repeat tonight 100, then 10 more each
+                repeats += 100 + 10 * (tonight - 1) if tonight else 0
+                repeats += sum(max(1, 20 >> (ago - 1)) for ago in earlier if ago > 0)
             places = [seated.index(p) for p in table.players]
             spread += step * (max(places) - min(places) - (len(places) - 1))
         assert seating.cost.repeats == repeats
         assert seating.cost.spread == spread
         assert seating.cost.keep_apart == 0
         assert seating.cost.total == repeats + spread
-        assert weights.meeting(0) == 100
+        assert weights.meeting_tonight(1) == 100
         for table in seating.tables:
             for pair in combinations(table.players, 2):
                 met.setdefault(frozenset(pair), []).append(0)
