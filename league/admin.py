@@ -438,3 +438,13 @@ class RatingAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     list_display = ["player", "scope", "ordinal", "games"]
     list_select_related = ["player", "scope__club", "scope__league"]
+
+
+@admin.register(models.ApiToken)
+class ApiTokenAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Read-only: users make and revoke their own tokens on their tokens page; the
+    admin shows which exist (never a key: only its digest is stored)."""
+
+    list_display = ["name", "user", "last_four", "created_at", "last_used_at"]
+    list_select_related = ["user"]
+    exclude = ["digest"]

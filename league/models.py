@@ -531,3 +531,33 @@ class RatingHistory(models.Model):
     def ordinal(self) -> float:
         """mu - 3 sigma, as on the leaderboard (derived, so a re-rating writes less)."""
         return self.mu - 3 * self.sigma
+
+
+class ApiToken(models.Model):
+    """A user's key to the API, sent as ``Authorization: Token <key>``.
+
+    Only the key's SHA-256 digest is stored (a stolen database holds no usable
+    key) and its last four characters, to tell a user's keys apart; the key
+    itself is shown once, when it is made (:func:`league.services.accounts.api_token_create`).
+    Revoking deletes the row: nothing is kept that could pass for a live key.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100, help_text="what the key is for, e.g. the club laptop")
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key, in hex")
+    last_four = models.CharField(max_length=4, help_text="the key's last four characters")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(
+        null=True, blank=True, help_text="to the minute: written at most once a minute"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "name"], name="api_token_name_once_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (…{self.last_four}, {self.user})"

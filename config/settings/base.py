@@ -7,10 +7,18 @@
 | ``SECRET_KEY`` | Django's signing key | required in production |
 | ``DEBUG`` | ``1``/``true`` to show debug pages | off (on in ``local``) |
 | ``ALLOWED_HOSTS`` | comma-separated host names | ``localhost,127.0.0.1`` |
+| ``EMAIL_URL`` | e.g. ``smtp+tls://user:pw@mail.example.org:587`` | none: mail to the console |
+| ``EMAIL_HOST`` (or the URL's) | the SMTP server, with ``EMAIL_PORT`` (25), | none |
+|   | ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS`` (off) | |
+| ``DEFAULT_FROM_EMAIL`` | who invitations and password resets come from | ``webmaster@localhost`` |
+| ``EMAIL_TIMEOUT`` | seconds to wait for the SMTP server | 10 |
 """
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
 import dj_database_url
 
@@ -41,7 +49,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -103,6 +110,64 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
+
+# Mail: invitations and password resets. Without a server configured they are
+# printed on the console (and the invitation link is shown on the page anyway).
+def email_settings(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Django's EMAIL_* settings from ``EMAIL_URL`` or ``EMAIL_HOST`` and friends.
+
+    >>> email_settings({})["EMAIL_BACKEND"]
+    'django.core.mail.backends.console.EmailBackend'
+    >>> found = email_settings({"EMAIL_URL": "smtp+tls://me%40x.org:p%2Fw@mail.x.org:587"})
+    >>> found["EMAIL_HOST"], found["EMAIL_PORT"], found["EMAIL_HOST_USER"], found["EMAIL_USE_TLS"]
+    ('mail.x.org', 587, 'me@x.org', True)
+    >>> found["EMAIL_HOST_PASSWORD"]
+    'p/w'
+    """
+    found: dict[str, Any] = {
+        "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
+        "EMAIL_TIMEOUT": int(environ.get("EMAIL_TIMEOUT") or 10),
+    }
+    if environ.get("DEFAULT_FROM_EMAIL"):
+        found["DEFAULT_FROM_EMAIL"] = environ["DEFAULT_FROM_EMAIL"]
+    url = environ.get("EMAIL_URL", "")
+    if url:
+        parts = urlsplit(url)
+        if parts.scheme not in ("smtp", "smtp+tls", "smtp+ssl"):
+            raise ValueError("EMAIL_URL: use smtp://, smtp+tls:// or smtp+ssl://")
+        found.update(
+            EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+            EMAIL_HOST=parts.hostname or "localhost",
+            EMAIL_PORT=parts.port or {"smtp": 25, "smtp+tls": 587}.get(parts.scheme, 465),
+            EMAIL_HOST_USER=unquote(parts.username or ""),
+            EMAIL_HOST_PASSWORD=unquote(parts.password or ""),
+            EMAIL_USE_TLS=parts.scheme == "smtp+tls",
+            EMAIL_USE_SSL=parts.scheme == "smtp+ssl",
+        )
+    elif environ.get("EMAIL_HOST"):
+        found.update(
+            EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+            EMAIL_HOST=environ["EMAIL_HOST"],
+            EMAIL_PORT=int(environ.get("EMAIL_PORT") or 25),
+            EMAIL_HOST_USER=environ.get("EMAIL_HOST_USER", ""),
+            EMAIL_HOST_PASSWORD=environ.get("EMAIL_HOST_PASSWORD", ""),
+            EMAIL_USE_TLS=environ.get("EMAIL_USE_TLS", "").strip().lower()
+            in ("1", "true", "yes", "on"),
+        )
+    return found
+
+
+_EMAIL = email_settings(os.environ)
+EMAIL_BACKEND: str = _EMAIL["EMAIL_BACKEND"]
+EMAIL_TIMEOUT: int = _EMAIL["EMAIL_TIMEOUT"]
+EMAIL_HOST: str = _EMAIL.get("EMAIL_HOST", "localhost")
+EMAIL_PORT: int = _EMAIL.get("EMAIL_PORT", 25)
+EMAIL_HOST_USER: str = _EMAIL.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD: str = _EMAIL.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS: bool = _EMAIL.get("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL: bool = _EMAIL.get("EMAIL_USE_SSL", False)
+DEFAULT_FROM_EMAIL: str = _EMAIL.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -111,7 +176,7 @@ REST_FRAMEWORK = {
     # Token first, so that an anonymous write is 401 with a WWW-Authenticate
     # challenge rather than 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "league.api.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

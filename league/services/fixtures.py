@@ -179,6 +179,38 @@ def round_create(*, event: Event, number: int) -> Round:
     return Round.objects.create(event=event, number=number)
 
 
+class RoundsDrawn(Conflict):
+    """Rounds asked to go that have tables; ``rounds`` lists their numbers."""
+
+    def __init__(self, rounds: Sequence[int]) -> None:
+        listed = ", ".join(str(number) for number in rounds)
+        super().__init__(f"rounds with tables cannot be removed: {listed}", field="rounds")
+        self.rounds = tuple(rounds)
+
+
+@transaction.atomic
+def event_rounds_trim(*, event: Event, keep: int) -> None:
+    """Remove the event's rounds after round ``keep``; none of them may have tables
+    (:class:`RoundsDrawn` lists those that do, and nothing is removed).
+
+    Locks the event row first, as a draw does before it adds tables, so a round
+    cannot gain tables between the check and its removal.
+    """
+    if keep < 1:
+        raise ServiceError("an event keeps at least one round", field="rounds")
+    Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
+    drawn = sorted(
+        set(
+            Table.objects.filter(round__event=event, round__number__gt=keep).values_list(
+                "round__number", flat=True
+            )
+        )
+    )
+    if drawn:
+        raise RoundsDrawn(drawn)
+    Round.objects.filter(event=event, number__gt=keep).delete()
+
+
 # -- tables -----------------------------------------------------------------------
 
 

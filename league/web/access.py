@@ -19,7 +19,7 @@ from django.shortcuts import render
 
 from league import access, selectors
 from league.errors import Forbidden, NotFound
-from league.models import Table
+from league.models import Club, Table
 
 P = ParamSpec("P")
 
@@ -53,3 +53,28 @@ def results_access(
         return view(request, table, *args, **kwargs)
 
     return wrapped
+
+
+def club_page_refusal(
+    request: HttpRequest, club: Club, *, roles: tuple[str, ...] = access.ORGANISER
+) -> HttpResponse | None:
+    """``None`` when the signed-in user holds one of ``roles`` in ``club``; otherwise
+    the answer to send instead: the login page (returning here) for an anonymous
+    user, 404 for a stranger to the club (as for a page that does not exist), a 403
+    page naming the roles for a member without them.
+
+    A view of the organisers' pages fetches its object (404 if missing), then::
+
+        if refusal := club_page_refusal(request, league.club):
+            return refusal
+    """
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    try:
+        access.check_club_role(request.user, club.pk, roles=roles)
+    except NotFound:
+        raise Http404("no such page") from None
+    except Forbidden:
+        shown = {"club": club, "organisers_only": roles == access.ORGANISER}
+        return render(request, "league/forbidden.html", shown, status=403)
+    return None

@@ -44,7 +44,7 @@ def table_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404("no such table") from None
     page = sheet.sheet_page(table=table)
     page["may_enter"] = may_enter_results(request.user, table)
-    page["columns"] = 1 + 2 * len(page["players"]) + page["may_enter"]
+    page["columns"] = 1 + len(page["players"])  # a column a player, after the hand's
     return render(request, "league/sheet.html", page)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, Final
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -21,6 +22,37 @@ from django.views.decorators.http import require_safe
 from league import ratings, selectors
 from league.models import Game, Player, Standing
 from league.web import charts
+
+
+def rating_words(*, ordinal: float, sigma: float, games: int) -> str:
+    """A rating as members read it: the number that orders the leaderboard
+    (the ordinal, a cautious figure: the estimate of the player's skill less
+    three times its uncertainty), rounded, the uncertainty (sigma) as ± and
+    how settled it is, in words. The API keeps mu, sigma and the ordinal.
+
+    >>> rating_words(ordinal=27.6, sigma=1.2, games=40)
+    'about 28, ± 1 — based on 40 games'
+    >>> rating_words(ordinal=-3.4, sigma=7.4, games=1)
+    'about -3, ± 7 — still settling after 1 game'
+    >>> rating_words(ordinal=-0.4, sigma=0.3, games=300)
+    'about 0, ± less than 1 — based on 300 games'
+    """
+    shown = str(round(ordinal))  # an int: never "-0"
+    spread = round(sigma)
+    plus_minus = str(spread) if spread >= 1 else "less than 1"
+    played = f"{games} game{'' if games == 1 else 's'}"
+    if games < ratings.PROVISIONAL_BELOW:
+        return f"about {shown}, ± {plus_minus} — still settling after {played}"
+    return f"about {shown}, ± {plus_minus} — based on {played}"
+
+
+STANDINGS_ORDER: Final = {
+    True: "Ordered by wins, then average place, then average points (more is better), "
+    "then games played.",
+    False: "Ordered by wins, then average place, then average points (Buck Euchre counts "
+    "down: fewer points are better), then games played.",
+}
+"""The standings' order in one line, by ``bluke``: :func:`league.standings`' tie-breaks."""
 
 
 @require_safe
@@ -42,7 +74,8 @@ def league_page(request: HttpRequest, league_id: int) -> HttpResponse:
             "bluke": league.game == Game.BLUKE,
             "standings": standings,
             "computed_at": _computed_at(standings),
-            "board": selectors.rating_board(scope=selectors.league_scope(league)),
+            "board": _board_in_words(selectors.rating_board(scope=selectors.league_scope(league))),
+            "standings_order": STANDINGS_ORDER[league.game == Game.BLUKE],
             "events": list(selectors.league_events(league=league)),
         },
     )
@@ -63,9 +96,37 @@ def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
             "bluke": event.league.game == Game.BLUKE,
             "rounds": selectors.event_rounds(event=event),
             "standings": standings,
+            "standings_order": STANDINGS_ORDER[event.league.game == Game.BLUKE],
             "computed_at": _computed_at(standings),
         },
     )
+
+
+@require_safe
+def ratings_explained(request: HttpRequest) -> HttpResponse:
+    """How ratings work, in the words the pages use; mu, sigma and the
+    ordinal are named here for those who read the API."""
+    return render(
+        request,
+        "league/ratings_explained.html",
+        {
+            "provisional_below": ratings.PROVISIONAL_BELOW,
+            "example": rating_words(ordinal=12.4, sigma=4.6, games=4),
+            "settled": rating_words(ordinal=27.6, sigma=1.2, games=40),
+            "bluke_order": STANDINGS_ORDER[True],
+            "buck_euchre_order": STANDINGS_ORDER[False],
+        },
+    )
+
+
+def _board_in_words(board: dict[str, Any]) -> dict[str, Any]:
+    """The leaderboard with each rating also in words (no query)."""
+    rows = [
+        row
+        | {"words": rating_words(ordinal=row["ordinal"], sigma=row["sigma"], games=row["games"])}
+        for row in board["ratings"]
+    ]
+    return board | {"ratings": rows}
 
 
 @dataclass(frozen=True)
@@ -74,6 +135,7 @@ class RatingSection:
 
     rating: selectors.ScopeRating
     label: str
+    words: str
     chart: SafeString
     summary: str
 
@@ -86,6 +148,11 @@ class GameStandings:
     label: str
     bluke: bool
     rows: list[Standing]
+
+    @property
+    def order(self) -> str:
+        """How the standings of this game are ordered, in one line."""
+        return STANDINGS_ORDER[self.bluke]
 
 
 @require_safe
@@ -107,26 +174,29 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
 
 
 def _rating_sections(player: Player, rated: list[selectors.ScopeRating]) -> list[RatingSection]:
-    """Each scope's chart of mu ± sigma (mu, not the ordinal: the band around
-    the estimate is what shows how sure it is) and the same in words."""
+    """Each scope's rating in words and its chart: the rating (the ordinal,
+    the number the leaderboard orders by) after every game, with a band of ±
+    its uncertainty (sigma), the same figures the words give."""
     sections = []
     for item in rated:
         scope = item.scope
         game = Game(scope.game).label
         label = scope.league.name if scope.league else "Club-wide"
-        points = [charts.Point(row.games, row.mu, row.sigma) for row in item.history]
-        summary = charts.describe(charts.summarise(points), value_name="mu")
-        title = f"{player.name}'s rating (mu ± sigma) by games played: {label} ({game})"
+        points = [charts.Point(row.games, row.ordinal, row.sigma) for row in item.history]
+        summary = charts.describe(charts.summarise(points), value_name="rating")
+        title = f"{player.name}'s rating, ± its uncertainty, by games played: {label} ({game})"
+        rating = item.rating
         sections.append(
             RatingSection(
                 rating=item,
                 label=label,
+                words=rating_words(ordinal=rating.ordinal, sigma=rating.sigma, games=rating.games),
                 chart=charts.rating_chart(
                     points,
                     chart_id=f"rating-chart-{scope.pk}",
                     title=title,
                     description=summary,
-                    value_label="mu ± sigma",
+                    value_label="Rating ± uncertainty",
                 ),
                 summary=summary,
             )

@@ -114,6 +114,7 @@ class SheetHand:
     """As stored (from 0): the hand's URLs and anchor use it."""
     cards: int
     dealer: str
+    dealer_short: str
     trump: SuitLabel | None
     call: str | None
     """Buck Euchre: who made trump, in the sheet's words; ``None`` in Bluke."""
@@ -133,10 +134,13 @@ class SheetHand:
 
 @dataclass(frozen=True)
 class SheetPlayer:
-    """A column group of the sheet: the seat's player and where they stand."""
+    """A column of the sheet: the seat's player and where they stand."""
 
     player_id: int
     name: str
+    short: str
+    """The column's heading on a phone (see :func:`short_names`); the key above
+    the sheet spells each one out."""
     total: int
     place: int | None
     winner: bool
@@ -153,6 +157,41 @@ class SheetPlayer:
         return f"{place}{suffix}"
 
 
+SHORT_NAME_MAX: Final = 6
+"""The longest heading a player's column has on a phone: five columns of it
+and the hand's column fit a 375-pixel screen."""
+
+
+def short_names(names: list[str]) -> list[str]:
+    """The players' names as the narrow sheet heads its columns, by seat: the
+    first names when they are short and tell everyone apart, else initials
+    (a number in a name kept whole: ``Player 12`` is ``P12``), else the seat.
+
+    One rule for the whole table, so that the headings read alike.
+
+    >>> short_names(["Ada Lovelace", "Kit Marlowe", "Lior Ben-David"])
+    ['Ada', 'Kit', 'Lior']
+    >>> short_names(["Ann Lee", "Ann Cole", "Bo Li"])
+    ['AL', 'AC', 'BL']
+    >>> short_names(["Player 1", "Player 12", "Player 3"])
+    ['P1', 'P12', 'P3']
+    >>> short_names(["Ann Lee", "Ann Lee"])
+    ['Seat 1', 'Seat 2']
+    """
+
+    def first_name(name: str) -> str:
+        return name.split()[0] if name.split() else name
+
+    def initials(name: str) -> str:
+        return "".join(word if word.isdigit() else word[:1].upper() for word in name.split())
+
+    for rule in (first_name, initials):
+        shown = [rule(name) for name in names]
+        if len(set(shown)) == len(shown) and all(0 < len(s) <= SHORT_NAME_MAX for s in shown):
+            return shown
+    return [f"Seat {seat}" for seat in range(1, len(names) + 1)]
+
+
 def sheet_page(*, table: Table) -> dict[str, Any]:
     """The score sheet shaped for the page: players by seat, one row per hand
     (move logs replayed into tricks by the engine), places once complete.
@@ -165,17 +204,19 @@ def sheet_page(*, table: Table) -> dict[str, Any]:
     league = table.round.event.league
     seatings = list(table.seatings.all())
     names = [seating.player.name for seating in seatings]
+    shorts = short_names(names)
     players = [
         SheetPlayer(
             player_id=seating.player_id,
             name=seating.player.name,
+            short=shorts[seating.seat],
             total=table.totals[seating.seat],
             place=seating.place if table.complete else None,
             winner=table.complete and seating.place == 1,
         )
         for seating in seatings
     ]
-    hands = [_sheet_hand(hand, names, rules) for hand in sheet["hands"]]
+    hands = [_sheet_hand(hand, names, shorts, rules) for hand in sheet["hands"]]
     next_hand = sheet["next_hand"]
     return {
         "table": table,
@@ -184,8 +225,10 @@ def sheet_page(*, table: Table) -> dict[str, Any]:
         "status": table.status,
         "bluke": league.game == Game.BLUKE,
         "players": players,
+        "shortened": shorts != names,
         "winners": [player.name for player in players if player.winner],
         "hands": hands,
+        "card_by_card": [hand for hand in hands if hand.is_move_log],
         "next_hand": next_hand,
         "next_dealer": names[next_hand["dealer"]] if next_hand is not None else None,
         "schedule": len(rules.schedule) if isinstance(rules, games.Bluke) else None,
@@ -193,7 +236,7 @@ def sheet_page(*, table: Table) -> dict[str, Any]:
     }
 
 
-def _sheet_hand(hand: Hand, names: list[str], rules: games.Rules) -> SheetHand:
+def _sheet_hand(hand: Hand, names: list[str], shorts: list[str], rules: games.Rules) -> SheetHand:
     bluke = isinstance(rules, games.Bluke)
     lines = [
         SheetLine(
@@ -216,6 +259,7 @@ def _sheet_hand(hand: Hand, names: list[str], rules: games.Rules) -> SheetHand:
         number=hand.number,
         cards=hand.cards,
         dealer=names[hand.dealer],
+        dealer_short=shorts[hand.dealer],
         trump=suit_label(hand.trump) if hand.trump else None,
         call=None if bluke else _call(hand, names),
         drops=[names[seat] for seat in hand.drops],

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from league.services.results import hand_submit
 from tests.support.factories import PASSWORD, make_table
-from tests.support.records import buck_takes_all
+from tests.support.records import bluke_results, buck_takes_all
 from tests.support.setups import club_setup
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -108,3 +108,41 @@ def test_a_member_opens_a_players_rating_chart(live_server: Any, page: Any) -> N
     # the chart's line has a point for each game
     assert page.locator("svg polyline").first.get_attribute("points").count(",") == 2
     assert fits_the_phone(page)
+
+
+def test_a_five_player_bluke_sheet_fits_the_phone(live_server: Any, page: Any) -> None:
+    """Every player's score and the links to correct a hand are on screen
+    at 375 px, without the page or the sheet scrolling sideways."""
+    setup = club_setup()
+    players = setup.players[:5]
+    for player, name in zip(players, ["Margaret Okonkwo", "Bartholomew Jones", "Maria Delgado",
+                                      "Li Wei", "Ann Lee"], strict=True):  # fmt: skip
+        player.name = name
+        player.save(update_fields=["name"])
+    table = make_table(round=setup.event.rounds.get(number=2), players=players, number=1)
+    for cards in (10, 9, 8):  # the first hands of five players: seat 0 takes every trick
+        hand_submit(table=table, record=bluke_results(cards, players=5))
+    hand_submit(  # seat 0 misses a bid of 7: the running scores go negative, and wider
+        table=table, record={"trump": "S", "bids": [7, 1, 1, 1, 1], "tricks": [0, 1, 2, 2, 2]}
+    )
+
+    page.goto(f"{live_server.url}{reverse('login')}?next=/")
+    page.get_by_label("Username").fill(setup.scorekeeper.get_username())
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}{reverse('score-sheet', kwargs={'table_id': table.pk})}")
+
+    assert fits_the_phone(page)
+    frame = page.locator(".sheet-scroll")
+    assert frame.evaluate("node => node.scrollWidth <= node.clientWidth")
+    last_hand = page.locator("#hand-3")
+    last_score = last_hand.locator("td .score").last
+    box = last_score.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE_WIDTH
+    assert last_score.is_visible()
+    correct = page.get_by_role("link", name="Correct hand 4")
+    box = correct.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE_WIDTH
+    assert correct.is_visible()
+    # the short names above the grid spell out every player
+    assert page.locator(".players-key").inner_text().count("Okonkwo") == 1

@@ -31,6 +31,7 @@ from league.models import (
     Table,
 )
 from league.services import clubs, fixtures, results
+from league.services.accounts import api_token_create
 
 pytestmark = pytest.mark.django_db
 
@@ -407,6 +408,7 @@ def derived_rows(setup: Setup) -> None:
     Rating.objects.create(
         scope=scope, player=player, mu=25.0, sigma=8.3, ordinal=0.1, games=1, last_order_key="k"
     )
+    api_token_create(user=setup.organiser.user, name="club laptop")
 
 
 @pytest.mark.parametrize("model", LEAGUE_MODELS, ids=lambda model: model.__name__)

@@ -14,9 +14,9 @@ from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.test import Client
 from pytest_django.fixtures import Settings
-from rest_framework.authtoken.models import Token
 
 from league.models import Game, League, Membership
+from league.services.accounts import api_token_create
 from league.services.results import hand_submit
 from league.standings import standings_refresh
 from tests.support.api import PROBLEM, assert_problem
@@ -193,14 +193,14 @@ def test_an_api_error_asked_for_as_html_is_still_problem_json(client: Client) ->
 
 
 def test_a_token_authenticates_a_request(client: Client, user: AbstractUser) -> None:
-    token = Token.objects.create(user=user)
-    response = client.post("/api/clubs/", {"name": "New"}, HTTP_AUTHORIZATION=f"Token {token.key}")
+    key = api_token_create(user=user, name="script").key
+    response = client.post("/api/clubs/", {"name": "New"}, HTTP_AUTHORIZATION=f"Token {key}")
     assert response.status_code == 201  # any signed-in user may found a club
     assert Membership.objects.get(club_id=response.json()["id"]).user == user
 
 
 def test_a_wrong_token_is_refused(client: Client, user: AbstractUser) -> None:
-    Token.objects.create(user=user)
+    api_token_create(user=user, name="script")
     response = client.post("/api/clubs/", {"name": "New"}, HTTP_AUTHORIZATION="Token wrong")
     assert response.status_code in (401, 403)
     assert_problem(response, response.status_code)

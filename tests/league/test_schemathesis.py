@@ -44,7 +44,6 @@ from django.test import Client
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from pytest_django import DjangoDbBlocker
-from rest_framework.authtoken.models import Token
 from schemathesis import Case, CheckContext, HookContext, Response
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.result import Ok
@@ -58,6 +57,7 @@ import games
 from games.bots import SimpleBot, bot_game
 from league.api.etags import etag
 from league.models import Club, Event, Game, League, Membership, Player, Round, Table
+from league.services.accounts import api_token_create
 from league.services.attendance import attendance_leave, attendance_set
 from league.services.fixtures import event_create, round_create, table_create
 from league.services.results import hand_submit
@@ -196,7 +196,7 @@ def _create_the_data() -> None:
     KNOWN.free_round = buck.pk
     KNOWN.free_players = [player.pk for player in players[8:12]]
     users = get_user_model().objects
-    KNOWN.token = Token.objects.create(user=organiser).key
+    KNOWN.token = api_token_create(user=organiser, name="schemathesis").key
     KNOWN.ids = {
         name: list(model.objects.order_by("pk").values_list("pk", flat=True))
         for name, model in RESOURCES.items()

@@ -13,7 +13,14 @@ import games
 from games.bots import bot_game
 from league.errors import Conflict, PreconditionFailed, ServiceError
 from league.models import Game, Hand, League, Player, Seating, Standing, Table
-from league.services.fixtures import event_create, league_create, table_create
+from league.services.fixtures import (
+    RoundsDrawn,
+    event_create,
+    event_rounds_trim,
+    league_create,
+    round_create,
+    table_create,
+)
 from league.services.results import ResultsMode, check_results_change, hand_submit
 from league.standings import standings_refresh
 from tests.support.api import assert_problem, client_for
@@ -549,3 +556,24 @@ def test_nothing_is_appended_to_a_complete_game() -> None:
             table=table, mode=ResultsMode.APPEND, number=None, version=None, records=[{}]
         )
     assert (refused.value.code, refused.value.hand) == ("game_over", 25)
+
+
+def test_trimming_an_events_rounds_removes_only_empty_rounds_after_the_kept_ones() -> None:
+    setup = club_setup()  # round 1 has a table; the event has two rounds
+    round_create(event=setup.event, number=3)
+    event_rounds_trim(event=setup.event, keep=1)
+    assert sorted(setup.event.rounds.values_list("number", flat=True)) == [1]
+
+
+def test_trimming_refuses_rounds_with_tables_and_removes_nothing() -> None:
+    setup = club_setup()
+    third = round_create(event=setup.event, number=3)
+    table_create(round=third, number=1, players=setup.players[:4])
+    before = db_state()
+    with pytest.raises(RoundsDrawn) as refused:
+        event_rounds_trim(event=setup.event, keep=1)
+    assert refused.value.rounds == (3,)
+    assert refused.value.field == "rounds"
+    with pytest.raises(ServiceError):
+        event_rounds_trim(event=setup.event, keep=0)
+    assert db_state() == before

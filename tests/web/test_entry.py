@@ -114,8 +114,8 @@ def test_a_bluke_hand_in_two_steps_then_the_totals_show() -> None:
     assert hand.record == {"trump": "S", "bids": [3, 2, 4, 2], "tricks": [3, 2, 5, 3]}
     assert not hand.is_move_log
     sheet = client.get(done["Location"])
-    assert "Hand 1 is on the sheet." in text(sheet)
-    assert tables_of(sheet.content.decode())[0][-1] == ["Now", "30", "20", "41", "21", ""]
+    assert text(sheet).count("Hand 1 is on the sheet.") == 1
+    assert tables_of(sheet.content.decode())[0][-1] == ["Now", "30", "20", "41", "21"]
     following = client.get(enter_url(setup.table))
     assert "12 cards each, " + bob + " deals." in text(following)
     assert field(following, "number")["value"] == "1"
@@ -297,7 +297,7 @@ def test_a_buck_euchre_hand_is_stored_and_counts_down() -> None:
     assert hand.record == {"trump": "S", "maker": 1, "drops": [3], "tricks": [1, 3, 1, 0]}
     setup.table.refresh_from_db()
     assert setup.table.totals == [24, 22, 24, 25]
-    assert '<td colspan="2">22</td>' in text(client.get(sheet_url(setup.table)))
+    assert "<td>22</td>" in text(client.get(sheet_url(setup.table)))
 
 
 @pytest.mark.parametrize(

@@ -291,13 +291,13 @@ def test_home_queries_do_not_grow_with_clubs_and_leagues(
     client: Client, on_commit: Any, django_assert_num_queries: Any
 ) -> None:
     small_season(on_commit, game=Game.BLUKE)
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):
         client.get("/")
     for _ in range(3):
         club = ClubFactory()
         season(on_commit, game=Game.BLUKE, club=club, name="Extra A")
         season(on_commit, game=Game.BUCK_EUCHRE, club=club, name="Extra B")
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):  # clubs, leagues, and tonight's game nights
         page(client, "/")
 
 
@@ -337,16 +337,16 @@ def test_the_league_page_shows_standings_ratings_and_events(client: Client, on_c
     scope = RatingScope.objects.get(league=league)
     leaders = list(scope.ratings.select_related("player").order_by("-ordinal", "-mu"))
     assert [r[1] for r in board] == [r.player.name for r in leaders]
+    # the rating in words: the ordinal (what orders the board) ± sigma, and
+    # six games at most: still settling below ten
     assert board[0] == [
         "1",
         leaders[0].player.name,
-        f"{leaders[0].ordinal:.2f}",
-        f"{leaders[0].mu:.2f}",
-        f"{leaders[0].sigma:.2f}",
-        str(leaders[0].games),
-        "Yes",  # six games at most: provisional below ten
+        f"about {round(leaders[0].ordinal)}, ± {round(leaders[0].sigma)} — "
+        f"still settling after {leaders[0].games} games",
     ]
     assert "Up to date" in html
+    assert found["How ratings work"] == reverse("ratings-explained")
 
     for event in data.events:
         label = f"{event.name}, {event.date:%a} {event.date.day} {event.date:%b %Y}"
@@ -360,13 +360,14 @@ def test_the_league_page_of_buck_euchre_shows_its_own_columns(
     client: Client, on_commit: Any
 ) -> None:
     data = small_season(on_commit, game=Game.BUCK_EUCHRE)
-    _, tree = page(client, reverse("league", args=[data.league.pk]))
+    html, tree = page(client, reverse("league", args=[data.league.pk]))
     headers = [th.text() for th in tree.iter("th") if th.attrs.get("scope") == "col"]
     assert {"Bucked as maker", "Bucked as player", "Drops", "Sat out"} <= set(headers)
     assert "Bids made" not in headers
     rows = {row[1]: row for row in rows_of(tree, "Standings of")}
     winner = rows[data.players[0].name]
     assert winner[:4] == ["1", data.players[0].name, "1", "1"]
+    assert "Ordered by wins, then average place, then average points (Buck Euchre counts " in html
     # seat 0 took all five tricks as maker: the other three were bucked as players
     assert winner[7:] == ["0", "0", "0", "0"]  # ..., drops, sat out
     assert rows[data.players[1].name][7:] == ["0", "1", "0", "0"]
@@ -399,7 +400,7 @@ def test_league_page_queries_do_not_grow_with_the_league(
     small = small_season(on_commit, game=Game.BLUKE)
     large = large_season(on_commit, game=Game.BUCK_EUCHRE)
     for data in (small, large):
-        with django_assert_num_queries(4):
+        with django_assert_num_queries(5):  # with tonight's game nights of the league
             client.get(reverse("league", args=[data.league.pk]))
 
 
@@ -512,15 +513,22 @@ def test_the_player_page_shows_ratings_charts_games_and_statistics(
         )
         polyline = next(chart.iter("polyline"))
         assert len(polyline.attrs["points"].split()) == rating.games
-        assert f"{rating.ordinal:.2f}" in html
+        assert chart.attrs["aria-labelledby"] and "Rating ± uncertainty" in chart.text()
+        words = f"about {round(rating.ordinal)}, ± {round(rating.sigma)} — "
+        settling = "still settling after" if rating.games < 10 else "based on"
+        played = f"{rating.games} game{'' if rating.games == 1 else 's'}"
+        assert f"{words}{settling} {played}" in html
     league_rating = next(r for r in ratings.values() if r.scope.league == bluke.league)
     history = list(league_rating.scope.history.filter(player=player).order_by("order_key"))
+    # the chart draws the rating (the ordinal), ± sigma, as the words say it
     summary = charts.describe(
-        charts.summarise([charts.Point(h.games, h.mu, h.sigma) for h in history]),
-        value_name="mu",
+        charts.summarise([charts.Point(h.games, h.ordinal, h.sigma) for h in history]),
+        value_name="rating",
     )
     assert summary in html
-    assert f"{history[-1].mu:.1f} after {history[-1].games} games" in summary
+    assert f"{history[-1].ordinal:.1f} after {history[-1].games} games" in summary
+    assert links(tree)["How ratings work"] == reverse("ratings-explained")
+    assert "Rank: the place in the league's standings. Ordered by wins" in html
 
     recent = rows_of(tree, f"{player.name}'s latest complete games")
     played = list(

@@ -1,10 +1,13 @@
 """The score sheet page: a game laid out as clubs keep it on paper, a row a
-hand, a bid (Bluke) or tricks (Buck Euchre) and a running score a player,
-the winner marked, hands entered card by card opened trick by trick, in a
-fixed number of queries whatever the number of hands."""
+hand, a column a player with the bid and tricks (Bluke) or tricks (Buck
+Euchre) above the running score, short names with a key for a phone, the
+winner marked, hands entered card by card collapsed under the sheet and
+opened trick by trick, in a fixed number of queries whatever the number of
+hands."""
 
 from __future__ import annotations
 
+import doctest
 import re
 from typing import Any
 
@@ -19,7 +22,7 @@ from league.services.results import hand_submit
 from league.web import sheet
 from tests.support.factories import UserFactory
 from tests.support.markup import hand_row, tables_of
-from tests.support.records import bot_logs, buck_takes_all
+from tests.support.records import bluke_results, bot_logs, buck_takes_all
 from tests.support.setups import club_setup, member, names
 from tests.support.web import correct_url, enter_url, sheet_url
 
@@ -44,30 +47,35 @@ def test_the_bluke_sheet_has_each_players_bids_and_running_totals(client: Client
     header = sheet[0]
     assert header[0] == "Hand"
     assert header[1:] == names(setup)
-    assert sheet[1] == ["Bid", "Score"] * 4
     for player in setup.players[:4]:
         assert f'href="{reverse("player", args=[player.pk])}"' in html
     # Hand 1: bid 3 took 3 (30), bid 2 took 2 (20), bid 4 took 5 (41), bid 2 took 3 (21).
     assert hand_row(html, 0) == [
-        f"1 13 cards {names(setup)[0]} deals spades trump",
-        "3, made: took 3", "30",
-        "2, made: took 2", "20",
-        "4, made: took 5", "41",
-        "2, made: took 3", "21",
+        f"1 13 cards spades trump {names(setup)[0]} deals",
+        "bid 3, took 3, made; score 30",
+        "bid 2, took 2, made; score 20",
+        "bid 4, took 5, made; score 41",
+        "bid 2, took 3, made; score 21",
     ]  # fmt: skip
     # Hand 2, no trump: 11, then missed 6 (-60), 22, 20; totals run on.
     assert hand_row(html, 1) == [
-        f"2 12 cards {names(setup)[1]} deals no trump",
-        "1, made: took 1", "40",
-        "6, missed: took 5", "-40",
-        "2, made: took 4", "63",
-        "2, made: took 2", "41",
+        f"2 12 cards no trump {names(setup)[1]} deals",
+        "bid 1, took 1, made; score 40",
+        "bid 6, took 5, missed; score -40",
+        "bid 2, took 4, made; score 63",
+        "bid 2, took 2, made; score 41",
     ]  # fmt: skip
     assert hand_row(html, 2)[1:] == [
-        "2, missed: took 0", "20",
-        "2, made: took 3", "-19",
-        "2, made: took 4", "85",
-        "2, made: took 4", "63",
+        "bid 2, took 0, missed; score 20",
+        "bid 2, took 3, made; score -19",
+        "bid 2, took 4, made; score 85",
+        "bid 2, took 4, made; score 63",
+    ]  # fmt: skip
+    # what the eye sees in each cell: bid/tricks and the mark above the score
+    row = re.search(r'<tr id="hand-1">.*?</tr>', html, re.S)
+    assert row is not None
+    assert re.findall(r'<span class="bid" aria-hidden="true">([^<]*)</span>', row[0]) == [
+        "1/1&thinsp;✓", "6/5&thinsp;✗", "2/4&thinsp;✓", "2/2&thinsp;✓"
     ]  # fmt: skip
     assert sheet[-1] == ["Now", "20", "-19", "85", "63"]
     assert "Next, hand 4: 10 cards" in html
@@ -136,21 +144,26 @@ def test_the_buck_euchre_sheet_counts_down_with_trump_maker_and_drops(client: Cl
     html = client.get(sheet_url(setup.table)).content.decode()
     sheet = tables_of(html)[0]
     ann, bob, cleo, dan = names(setup)
-    assert sheet[1] == ["Tricks", "Score"] * 4
-    assert sheet[2] == ["Start", "", "25", "", "25", "", "25", "", "25"]
+    assert sheet[1] == ["Start", "25", "25", "25", "25"]
     assert hand_row(html, 0) == [
-        f"1 5 cards {ann} deals spades trump made by {bob} dropped: {dan}",
-        "1", "24", "3 as maker", "22", "1", "24", "out: dropped", "25",
+        f"1 5 cards spades trump {ann} deals made by {bob} dropped: {dan}",
+        "1 trick; score 24", "3 tricks as maker; score 22", "1 trick; score 24",
+        "dropped; score 25",
     ]  # fmt: skip
     assert hand_row(html, 1) == [  # a turned-up club: nobody made it, nobody dropped
-        f"2 5 cards {bob} deals clubs trump club turned up",
-        "2", "22", "1", "21", "0", "29", "2", "23",
+        f"2 5 cards clubs trump {bob} deals club turned up",
+        "2 tricks; score 22", "1 trick; score 21", "0 tricks; score 29", "2 tricks; score 23",
     ]  # fmt: skip
     assert hand_row(html, 2)[0] == (
-        f"3 5 cards {cleo} deals no trump nobody made it dropped: {ann}, {bob}, {cleo}, {dan}"
+        f"3 5 cards no trump {cleo} deals nobody made it dropped: {ann}, {bob}, {cleo}, {dan}"
     )
     # The maker with 2 tricks moves +3 (25 - 2 ... ): 22 + 3 = 25.
-    assert hand_row(html, 3)[1:3] == ["2 as maker", "25"]
+    assert hand_row(html, 3)[1] == "2 tricks as maker; score 25"
+    row = re.search(r'<tr id="hand-0">.*?</tr>', html, re.S)
+    assert row is not None
+    assert re.findall(r'<span class="bid" aria-hidden="true">([^<]*)</span>', row[0]) == [
+        "1", "3&thinsp;M", "1", "out"
+    ]  # fmt: skip
     assert "Next, hand 5: 5 cards" in html
 
 
@@ -177,7 +190,12 @@ def test_a_move_logged_hand_opens_to_show_its_tricks(client: Client, game: str) 
         hand_submit(table=setup.table, record=record)
     html = client.get(sheet_url(setup.table)).content.decode()
     seat_names = names(setup)
-    assert html.count("<details>") == 3
+    # one closed section under the sheet holds every hand entered card by card
+    assert html.count('<details class="card-by-card">') == 1
+    assert html.index('<details class="card-by-card">') > html.index("</table>")
+    assert "Hands entered card by card (3)" in html
+    assert len(re.findall(r'<details id="cards-\d+">', html)) == 3
+    assert 'class="card-play"' not in html  # no extra rows in the sheet itself
     tricks_tables = tables_of(html, "tricks")
     rules = games.rules_for(game, 4)
     for number, record in enumerate(logs):
@@ -270,7 +288,7 @@ def test_the_sheet_is_accessible_markup(client: Client) -> None:
     html = client.get(sheet_url(setup.table)).content.decode()
     assert '<caption id="sheet-caption">' in html
     assert 'role="region" aria-labelledby="sheet-caption" tabindex="0"' in html
-    assert html.count('scope="colgroup"') == 4
+    assert html.count('<th scope="col" class="player') == 4
     assert '<th scope="row" class="hand">' in html
     assert 'href="/static/league/sheet.css"' in html
     assert "https://" not in html and "http://" not in html  # nothing from elsewhere
@@ -335,3 +353,74 @@ def test_the_trump_choices_are_the_engines_suits() -> None:
     assert sheet.SUIT_CHOICES == [
         ("C", "♣ Clubs"), ("D", "♦ Diamonds"), ("H", "♥ Hearts"), ("S", "♠ Spades")
     ]  # fmt: skip
+
+
+# -- on a phone: a column a player, short names with a key -------------------------------
+
+
+def _table_of(setup: Any, players: int, names_: list[str]) -> Table:
+    """A Bluke table of ``players`` seats in round 2, its players renamed, with
+    two hands played (the first player takes every trick)."""
+    people = setup.players[:players]
+    for person, name in zip(people, names_, strict=True):
+        person.name = name
+        person.save(update_fields=["name"])
+    table = table_create(round=setup.event.rounds.get(number=2), number=1, players=people)
+    schedule = games.rules_for(Game.BLUKE, players, {}).schedule
+    for cards in schedule[:2]:
+        hand_submit(table=table, record=bluke_results(cards, players=players))
+    return table
+
+
+LONG_NAMES = ["Margaret Okonkwo", "Maria Delgado", "Bartholomew Jones", "Li Wei", "Ann Lee"]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_each_player_has_one_column_headed_by_a_short_name_in_the_key(players: int) -> None:
+    setup = club_setup()
+    table = _table_of(setup, players, LONG_NAMES[:players])
+    client = Client()
+    client.force_login(setup.scorekeeper)
+    html = client.get(sheet_url(table)).content.decode()
+    shorts = sheet.short_names(LONG_NAMES[:players])
+    key = re.search(r'<p class="players-key" aria-hidden="true">(.*?)</p>', html, re.S)
+    assert key is not None
+    for short, name in zip(shorts, LONG_NAMES, strict=False):
+        assert f"<strong>{short}</strong> {name}" in key[1]
+        assert f'<span class="short" aria-hidden="true">{short}</span>' in html
+    rows = tables_of(html)[0]
+    assert rows[0] == ["Hand", *LONG_NAMES[:players]]  # screen readers hear the full names
+    for number in (0, 1):
+        cells = hand_row(html, number)
+        assert len(cells) == 1 + players  # the hand, then a cell a player: no column more
+        assert all("; score " in cell for cell in cells[1:])
+        assert cells[1].startswith(f"bid {table.hands.get(number=number).cards}, took ")
+        # the hand's number is the link to correct it
+        assert cells[0].startswith(f"Correct hand {number + 1} ")
+        assert f'<a class="number" href="{correct_url(table, number)}">' in html
+    table.refresh_from_db()
+    assert rows[-1] == ["Now", *map(str, table.totals)]
+    assert f'class="sheet players-{players}"' in html
+
+
+def test_short_names_are_first_names_when_they_tell_players_apart(client: Client) -> None:
+    setup = club_setup()
+    table = _table_of(setup, 4, ["Ada Lovelace", "Kit Marlowe", "Ivo Andrić", "Lior Ben"])
+    html = client.get(sheet_url(table)).content.decode()
+    assert [p.short for p in sheet.sheet_page(table=table)["players"]] == [
+        "Ada", "Kit", "Ivo", "Lior"
+    ]  # fmt: skip
+    assert 'class="players-key"' in html  # the full names differ from the headings
+    assert '<span class="short" aria-hidden="true">Ada</span>' in html
+
+
+def test_a_key_is_left_out_when_the_names_are_short_already(client: Client) -> None:
+    setup = club_setup()
+    table = _table_of(setup, 4, ["Ada", "Kit", "Ivo", "Lior"])
+    html = client.get(sheet_url(table)).content.decode()
+    assert 'class="players-key"' not in html
+    assert "bid 3, took 2: bid missed" in html  # the marks are still explained
+
+
+def test_the_short_names_examples_hold() -> None:
+    assert doctest.testmod(sheet).failed == 0

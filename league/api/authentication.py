@@ -1,0 +1,34 @@
+"""The API's token authentication: ``Authorization: Token <key>``.
+
+The header is DRF's (the keyword ``Token``, answered with
+``WWW-Authenticate: Token`` when a request lacks it), the keys are
+:class:`league.models.ApiToken`: the key's SHA-256 digest is looked up, so a
+key is never stored, and a revoked key (its row deleted) no longer matches.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import exceptions
+from rest_framework.authentication import TokenAuthentication
+
+from league.models import ApiToken
+from league.services.accounts import api_token_mark_used, token_digest
+
+
+class ApiTokenAuthentication(TokenAuthentication):
+    """Authenticate by an :class:`ApiToken`'s key: one query to find it (with
+    its user), and at most one write a minute to note when it was last used."""
+
+    keyword = "Token"
+    model = ApiToken
+
+    def authenticate_credentials(self, key: str) -> tuple[Any, ApiToken]:
+        token = ApiToken.objects.select_related("user").filter(digest=token_digest(key)).first()
+        if token is None:
+            raise exceptions.AuthenticationFailed("Invalid token.")
+        if not token.user.is_active:
+            raise exceptions.AuthenticationFailed("User inactive or deleted.")
+        api_token_mark_used(token=token)
+        return (token.user, token)

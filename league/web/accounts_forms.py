@@ -1,0 +1,128 @@
+"""The accounts pages' forms: an invitation, a role, an API token's name, and
+the password reset form.
+
+The forms only shape what was typed (required inputs, choices among those
+offered); whether a username is free or a player may be linked is the
+services' to say (:mod:`league.services.accounts`), and a service's refusal
+is shown by the field it names (:meth:`AccountsForm.add_service_error`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from django import forms
+from django.contrib.auth import forms as auth_forms
+from django.contrib.auth import get_user_model
+
+from league.errors import ServiceError
+from league.models import Membership, Player
+from league.web.forms import SummaryItem
+
+ROLE_CHOICES = [
+    (Membership.Role.SCOREKEEPER.value, "Scorekeeper: enters and corrects results"),
+    (Membership.Role.ORGANISER.value, "Organiser: runs the club, its people and its game nights"),
+]
+"""The roles an organiser gives, explained (scorekeeper first: the usual one)."""
+
+
+class AccountsForm(forms.Form):
+    """A form whose service errors go by their field, with a summary for the
+    top of the page."""
+
+    def add_service_error(self, error: ServiceError, *, default_field: str | None = None) -> None:
+        """Show ``error`` by the field it names, or by ``default_field`` (the
+        form's only choice, say), or at the top of the form."""
+        field = error.field if error.field in self.fields else default_field
+        self.add_error(field, error.message[:1].upper() + error.message[1:] + ".")
+
+    def summary(self) -> list[SummaryItem]:
+        """Every problem in the form's order, each linking to its input."""
+        items = [SummaryItem(target=None, text=str(message)) for message in self.non_field_errors()]
+        for name in self.fields:
+            if name in self.errors:
+                target = self[name].auto_id
+                items.extend(SummaryItem(target=target, text=str(m)) for m in self.errors[name])
+        return items
+
+
+class InviteForm(AccountsForm):
+    """A new login for the club: username, email, role, and optionally one of
+    the club's players without a login."""
+
+    username = forms.CharField(
+        max_length=150,
+        help_text="Letters, digits and @ . + - _ only. They log in with it.",
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}
+        ),
+    )
+    email = forms.CharField(
+        label="Email (optional)",
+        required=False,
+        max_length=254,
+        help_text="If given, the link is emailed to them too.",
+        widget=forms.EmailInput(attrs={"autocomplete": "off"}),
+    )
+    role = forms.ChoiceField(
+        choices=ROLE_CHOICES, initial=Membership.Role.SCOREKEEPER, widget=forms.RadioSelect
+    )
+    player = forms.TypedChoiceField(
+        label="Their player (optional)",
+        coerce=int,
+        required=False,
+        empty_value=None,
+        help_text="Link the login to the club's player of that name, if they play.",
+    )
+
+    def __init__(self, data: Any = None, *, free_players: Sequence[Player] = ()) -> None:
+        super().__init__(data, prefix="invite")
+        self.free_players = {player.pk: player for player in free_players}
+        player_field = self.fields["player"]
+        assert isinstance(player_field, forms.ChoiceField)
+        player_field.choices = [
+            ("", "None"),
+            *((player.pk, player.name) for player in free_players),
+        ]
+
+    def chosen_player(self) -> Player | None:
+        """The player chosen (a valid form's), or ``None``."""
+        chosen = self.cleaned_data.get("player")
+        return None if chosen is None else self.free_players[chosen]
+
+
+class RoleForm(AccountsForm):
+    """One login's role in the club; a form a row, told apart by its prefix."""
+
+    role = forms.ChoiceField(choices=Membership.Role.choices)
+
+    def __init__(self, data: Any = None, *, membership: Membership) -> None:
+        super().__init__(data, prefix=f"m{membership.pk}", initial={"role": membership.role})
+        self.membership = membership
+        self.fields["role"].label = f"Role of {membership.user.get_username()}"
+
+
+class ApiTokenForm(AccountsForm):
+    """A new API token's name."""
+
+    name = forms.CharField(
+        max_length=100,
+        help_text="What the token is for, e.g. “results laptop”; to tell your tokens apart.",
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's, but it also mails a user who has not chosen a password yet: an
+    invited user who lost their link gets a new one at the address they were
+    invited with (Django leaves them out, for sites where an unusable
+    password means a login managed elsewhere; this site has none)."""
+
+    def get_users(self, email: str) -> Iterator[Any]:
+        user_model = get_user_model()
+        email_field = user_model.get_email_field_name()
+        users = user_model._default_manager.filter(
+            **{f"{email_field}__iexact": email, "is_active": True}
+        )
+        return (user for user in users if getattr(user, email_field).casefold() == email.casefold())

@@ -1,0 +1,338 @@
+"""Organisers' set-up pages: leagues, players and game nights of a club.
+
+Only the club's organisers may open them (:func:`league.web.access.club_page_refusal`).
+Views stay thin: the reads are in :mod:`league.web.organise_reads` (each page
+a fixed number of queries, whatever the size of the club), every write goes
+through :mod:`league.services`, and a form
+(:mod:`league.web.organise_forms`) shows a service's refusal by the field it
+concerns. A refused form stores nothing: each save is one transaction. After
+a save the browser is sent on (POST/redirect/GET) with a short confirmation.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from django.contrib import messages
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import URLPattern, path
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_safe
+
+from league.errors import Conflict, ServiceError
+from league.models import Club, Event
+from league.services import clubs, fixtures
+from league.web import organise_reads
+from league.web.access import club_page_refusal
+from league.web.forms import SummaryItem
+from league.web.organise_forms import (
+    GUEST,
+    EventForm,
+    LeagueForm,
+    PlayerAddForm,
+    PlayerEditForm,
+    SetupForm,
+)
+
+RACED = "Another change got there first; nothing was saved. Check the form and save again."
+
+
+def _summary(form: SetupForm) -> list[SummaryItem]:
+    """The error summary at the top of a form page (empty for an unbound form)."""
+    if not form.is_bound:
+        return []
+    return [SummaryItem(target=target, text=text) for target, text in form.summary()]
+
+
+def _form_page(
+    request: HttpRequest, template: str, form: SetupForm, **context: Any
+) -> HttpResponse:
+    return render(request, template, {"form": form, "summary": _summary(form), **context})
+
+
+# -- the hub --------------------------------------------------------------------------------
+
+
+@require_safe
+def club_manage(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The organiser's hub of a club: its leagues with their coming and
+    latest game nights, the players, and where the logins are managed."""
+    club = get_object_or_404(Club, pk=club_id)
+    if refusal := club_page_refusal(request, club):
+        return refusal
+    today = timezone.localdate()
+    return render(
+        request,
+        "league/organise/manage.html",
+        {
+            "club": club,
+            "today": today,
+            "leagues": organise_reads.club_leagues_with_nights(club=club, today=today),
+            "player_count": organise_reads.club_player_count(club=club),
+            "events_shown": organise_reads.EVENTS_SHOWN,
+        },
+    )
+
+
+# -- leagues --------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def league_create(request: HttpRequest, club_id: int) -> HttpResponse:
+    """A new league of the club: name, game, rule options, table size and spill."""
+    club = get_object_or_404(Club, pk=club_id)
+    if refusal := club_page_refusal(request, club):
+        return refusal
+    form = LeagueForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid() and form.fits_the_rules():
+        data = form.cleaned_data
+        try:
+            league = fixtures.league_create(
+                club=club,
+                name=data["name"],
+                game=data["game"],
+                options=form.options(),
+                table_size=data["table_size"],
+                table_spill=data["table_spill"],
+            )
+        except ServiceError as error:
+            form.add_service_error(error)
+        except IntegrityError:
+            form.add_error(None, RACED)
+        else:
+            messages.success(request, f"The league “{league.name}” is set up.")
+            return redirect("club-manage", club_id=club.pk)
+    return _form_page(request, "league/organise/league_form.html", form, club=club, league=None)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
+    """Rename a league, change its rule options (until a hand is played), its
+    table size or spill. Its game cannot change."""
+    league = get_object_or_404(organise_reads.league_for_manage(), pk=league_id)
+    if refusal := club_page_refusal(request, league.club):
+        return refusal
+    options_fixed = organise_reads.league_has_hands(league=league)
+    form = LeagueForm(
+        request.POST if request.method == "POST" else None,
+        league=league,
+        options_fixed=options_fixed,
+    )
+    if form.is_bound and form.is_valid() and form.fits_the_rules():
+        data = form.cleaned_data
+        try:
+            # A copy, so that a refused change leaves the page's league as stored.
+            updated = fixtures.league_update(
+                league=copy.copy(league),
+                name=data["name"],
+                options=None if options_fixed else form.options(),
+                table_size=data["table_size"],
+                table_spill=data["table_spill"],
+            )
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, f"The league “{updated.name}” is saved.")
+            return redirect("club-manage", club_id=league.club_id)
+    return _form_page(
+        request,
+        "league/organise/league_form.html",
+        form,
+        club=league.club,
+        league=league,
+        options_fixed=options_fixed,
+    )
+
+
+# -- players --------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The club's players (``?q=`` keeps the names containing it), each with
+    a link to edit, and a form to add one."""
+    club = get_object_or_404(Club, pk=club_id)
+    if refusal := club_page_refusal(request, club):
+        return refusal
+    form = PlayerAddForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        try:
+            player = clubs.player_create(
+                club=club, name=data["name"], is_guest=data["kind"] == GUEST
+            )
+        except ServiceError as error:
+            form.add_service_error(error)
+        except IntegrityError:
+            form.add_error(None, RACED)
+        else:
+            kind = "a guest" if player.is_guest else "a member"
+            messages.success(request, f"{player.name} is added as {kind}.")
+            return redirect("club-players", club_id=club.pk)
+    query = request.GET.get("q", "").strip()
+    return _form_page(
+        request,
+        "league/organise/players.html",
+        form,
+        club=club,
+        query=query,
+        players=organise_reads.club_players(club=club, query=query),
+    )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
+    """Rename a player, keep a guest as a member, link a login or unlink it."""
+    player = get_object_or_404(organise_reads.player_for_manage(), pk=player_id)
+    if refusal := club_page_refusal(request, player.club):
+        return refusal
+    logins = organise_reads.club_logins(club=player.club, also=player.user)
+    form = PlayerEditForm(
+        request.POST if request.method == "POST" else None, player=player, logins=logins
+    )
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        try:
+            updated = clubs.player_update(
+                player=copy.copy(player),
+                name=data["name"],
+                user=data["login"],
+                is_guest=False if data.get("keep") else None,
+            )
+        except ServiceError as error:
+            form.add_service_error(error, field=form.login_field if error.field == "user" else None)
+        except IntegrityError:
+            form.add_error(None, RACED)
+        else:
+            messages.success(request, f"{updated.name} is saved.")
+            return redirect("club-players", club_id=player.club_id)
+    return _form_page(
+        request, "league/organise/player_form.html", form, club=player.club, player=player
+    )
+
+
+# -- game nights ----------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def event_create(request: HttpRequest, league_id: int) -> HttpResponse:
+    """A new game night of the league, with its rounds numbered from 1 (made
+    in the same transaction as the night)."""
+    league = get_object_or_404(organise_reads.league_for_manage(), pk=league_id)
+    if refusal := club_page_refusal(request, league.club):
+        return refusal
+    form = EventForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        try:
+            event = fixtures.event_create(
+                league=league,
+                name=data["name"],
+                date=data["date"],
+                start_time=data["start_time"],
+                venue=data["venue"],
+                rounds=data["rounds"],
+            )
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, f"The game night “{event.name}” is set up.")
+            return redirect("club-manage", club_id=league.club_id)
+    return _form_page(
+        request,
+        "league/organise/event_form.html",
+        form,
+        club=league.club,
+        league=league,
+        event=None,
+        drawn=[],
+    )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Change a game night's name, date, start time, venue or number of
+    rounds: more rounds are added after the last; fewer remove the last
+    ones, unless tables are drawn in them (then nothing changes)."""
+    event = get_object_or_404(organise_reads.event_for_manage(), pk=event_id)
+    league = event.league
+    if refusal := club_page_refusal(request, league.club):
+        return refusal
+    rounds = organise_reads.event_round_states(event=event)
+    last = max((state.number for state in rounds), default=0)
+    drawn = [state.number for state in rounds if state.has_tables]
+    form = EventForm(request.POST if request.method == "POST" else None, event=event, rounds=last)
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        wanted: int = data["rounds"]
+        if blocked := [number for number in drawn if number > wanted]:
+            form.add_error("rounds", _rounds_kept_message(blocked))
+        else:
+            try:
+                with transaction.atomic():
+                    updated = fixtures.event_update(
+                        event=copy.copy(event),
+                        name=data["name"],
+                        date=data["date"],
+                        start_time=data["start_time"],
+                        venue=data["venue"],
+                    )
+                    existing = {state.number for state in rounds}
+                    for number in range(1, wanted + 1):
+                        if number not in existing:
+                            fixtures.round_create(event=updated, number=number)
+                    if last > wanted:
+                        _remove_rounds_after(updated, wanted)
+            except Conflict as error:
+                if error.field in ("number", "rounds"):
+                    form.add_error(None, RACED)
+                else:
+                    form.add_service_error(error)
+            except ServiceError as error:
+                form.add_service_error(error)
+            except IntegrityError:
+                form.add_error(None, RACED)
+            else:
+                messages.success(request, f"The game night “{updated.name}” is saved.")
+                return redirect("club-manage", club_id=league.club_id)
+    return _form_page(
+        request,
+        "league/organise/event_form.html",
+        form,
+        club=league.club,
+        league=league,
+        event=event,
+        drawn=drawn,
+    )
+
+
+def _rounds_kept_message(blocked: list[int]) -> str:
+    """Why the rounds asked for are too few: the rounds above it that have tables."""
+    if len(blocked) == 1:
+        which = f"Round {blocked[0]} has tables"
+    else:
+        which = f"Rounds {', '.join(map(str, blocked[:-1]))} and {blocked[-1]} have tables"
+    return f"{which}, so this game night keeps at least {max(blocked)} rounds."
+
+
+def _remove_rounds_after(event: Event, number: int) -> None:
+    """Remove the event's rounds after ``number`` (inside the save's transaction),
+    refusing by the rounds field, in words, if any of them has tables."""
+    try:
+        fixtures.event_rounds_trim(event=event, keep=number)
+    except fixtures.RoundsDrawn as error:
+        raise ServiceError(_rounds_kept_message(list(error.rounds)), field="rounds") from None
+
+
+urlpatterns: list[URLPattern] = [
+    path("clubs/<int:club_id>/manage/", club_manage, name="club-manage"),
+    path("clubs/<int:club_id>/leagues/new/", league_create, name="league-create"),
+    path("leagues/<int:league_id>/edit/", league_edit, name="league-edit"),
+    path("clubs/<int:club_id>/players/", club_players, name="club-players"),
+    path("players/<int:player_id>/edit/", player_edit, name="player-edit"),
+    path("leagues/<int:league_id>/events/new/", event_create, name="event-create"),
+    path("events/<int:event_id>/edit/", event_edit, name="event-edit"),
+]

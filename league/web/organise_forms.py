@@ -1,0 +1,459 @@
+"""The forms of the organisers' set-up pages: a league, a player, a game night.
+
+A form checks only the shape of what was typed (a name is there, a number is
+a whole number, a choice is among those offered, a username exists). Whether
+the entries fit the league's rules (a table size for the game, rule options
+the engine accepts, a name the club has not used) is the services' to say:
+:meth:`SetupForm.add_service_error` puts their refusal next to the field it
+concerns. The browser gets ``min`` and ``max`` as hints only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+from django.contrib.auth.models import AbstractBaseUser
+
+import games
+from league.errors import ServiceError
+from league.models import Event, Game, League, Player, TableSpill
+from league.services import fixtures
+from league.web import organise_reads
+
+MAX_ROUNDS = 20
+"""The most rounds a game night has on these pages."""
+
+LEAD_TRUMP, LEAD_FREE = "trump", "free"
+BLUKE_LEAD_CHOICES = [
+    (LEAD_TRUMP, "A led Bluke calls for trumps"),
+    (LEAD_FREE, "A led Bluke calls for nothing"),
+]
+
+MEMBER, GUEST = "member", "guest"
+
+NUMBER_ATTRS = {"inputmode": "numeric", "autocomplete": "off", "class": "number"}
+
+
+def sentence(message: str) -> str:
+    """A service's message as a sentence of the page: capital first, full stop last."""
+    message = message.strip()
+    if not message:
+        return message
+    message = message[0].upper() + message[1:]
+    return message if message.endswith((".", "!", "?")) else f"{message}."
+
+
+def number_input(*, low: int, high: int | None = None, placeholder: str = "") -> forms.NumberInput:
+    """A whole-number input with the range as the browser's hint; the
+    ``placeholder`` says what an optional number left empty means."""
+    attrs: dict[str, Any] = {**NUMBER_ATTRS, "min": low}
+    if placeholder:
+        attrs["placeholder"] = placeholder
+    if high is not None:
+        attrs["max"] = high
+    return forms.NumberInput(attrs=attrs)
+
+
+class SetupForm(forms.Form):
+    """A set-up form that shows a service's refusal by its field.
+
+    ``SERVICE_FIELDS`` maps a service's ``field`` to the form's field that
+    shows it (the slug a league's name makes, for instance, to the name);
+    a refusal of a field the form does not show is an error of the whole
+    form.
+    """
+
+    SERVICE_FIELDS: dict[str, str] = {}
+
+    def add_service_error(self, error: ServiceError, *, field: str | None = None) -> None:
+        """Show ``error`` by ``field`` if given, else by the field it names."""
+        target = field or self.SERVICE_FIELDS.get(error.field or "", error.field)
+        message = sentence(error.message)
+        if target is not None and target in self.fields and not self.fields[target].disabled:
+            self.add_error(target, message)
+        else:
+            self.add_error(None, message)
+
+    def summary(self) -> list[tuple[str | None, str]]:
+        """Every problem in the order of the form, each with the id of its
+        input (``None`` for the form as a whole), for the error summary."""
+        items: list[tuple[str | None, str]] = [
+            (None, str(message)) for message in self.non_field_errors()
+        ]
+        for name in self.fields:
+            if name in self.errors:
+                target = self[name].auto_id
+                if isinstance(self.fields[name].widget, forms.RadioSelect):
+                    target = f"{target}_0"  # a group of radios: its first
+                items.extend((target, str(message)) for message in self.errors[name])
+        return items
+
+
+# -- leagues ----------------------------------------------------------------------------
+
+
+class LeagueForm(SetupForm):
+    """A league: its name, its game (fixed once the league exists:
+    :func:`~league.services.fixtures.league_update` cannot change it), the
+    rule options of Bluke, and how its rounds are drawn.
+
+    ``options_fixed``: hands have been played, so the options are shown but
+    cannot change.
+    """
+
+    SERVICE_FIELDS = {"slug": "name", "options": "max_cards"}
+
+    name = forms.CharField(
+        max_length=100,
+        label="Name",
+        help_text="As members will see it, for instance “Thursday Bluke 2026”.",
+        error_messages={"required": "Enter the league's name."},
+    )
+    game = forms.ChoiceField(
+        choices=Game.choices,
+        label="Game",
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": "Choose the game.",
+            "invalid_choice": "Choose Bluke or Buck Euchre.",
+        },
+    )
+    bluke_lead = forms.ChoiceField(
+        choices=BLUKE_LEAD_CHOICES,
+        label="When a Bluke is led",
+        initial=LEAD_TRUMP,
+        help_text=(
+            "Calls for trumps: whoever holds a trump must play one (or a Bluke). "
+            "Calls for nothing: the others may play any card. "
+            "In a hand without trump a led Bluke calls for nothing either way."
+        ),
+        error_messages={"invalid_choice": "Choose what a led Bluke calls for from the list."},
+    )
+    max_cards = forms.IntegerField(
+        required=False,
+        label="Largest hand (cards)",
+        widget=number_input(low=1, high=games.bluke.max_hand_size(4), placeholder="full"),
+        help_text=(
+            "Leave empty for the full game: 13 cards down to 1 and back up (25 hands) at "
+            "up to four players, fewer cards at bigger tables (52 ÷ players). "
+            "A number shortens every game: 3 plays hands of 3, 2, 1, 2, 3 cards. "
+            "It must suit the biggest table drawn."
+        ),
+        error_messages={"invalid": "Enter the largest hand as a whole number, or leave it empty."},
+    )
+    table_size = forms.IntegerField(
+        label="Preferred table size",
+        initial=4,
+        widget=number_input(low=3, high=6),
+        help_text=(
+            "Bluke: 3 to 6 players a table when a round is drawn. "
+            "Buck Euchre is always played four to a table."
+        ),
+        error_messages={
+            "required": "Enter the preferred table size.",
+            "invalid": "Enter the table size as a whole number.",
+        },
+    )
+    table_spill = forms.ChoiceField(
+        choices=TableSpill.choices,
+        label="When the players do not divide evenly",
+        initial=TableSpill.SMALLER,
+        widget=forms.RadioSelect,
+        help_text=(
+            "Bluke: the players left over make some tables one smaller, or some one larger, "
+            "than the preferred size. (Buck Euchre's leftovers sit the round out.)"
+        ),
+        error_messages={
+            "required": "Choose what happens to the players left over.",
+            "invalid_choice": "Choose smaller or larger tables.",
+        },
+    )
+
+    def __init__(
+        self, data: Any = None, *, league: League | None = None, options_fixed: bool = False
+    ) -> None:
+        initial: dict[str, Any] | None = None
+        if league is not None:
+            options = league.options or {}
+            initial = {
+                "name": league.name,
+                "game": league.game,
+                "bluke_lead": options.get("bluke_lead", LEAD_TRUMP),
+                "max_cards": options.get("max_cards"),
+                "table_size": league.table_size,
+                "table_spill": league.table_spill,
+            }
+        super().__init__(data, initial=initial)
+        self.league = league
+        self.options_fixed = options_fixed
+        if league is not None:
+            self.fields["game"].disabled = True
+            self.fields["game"].help_text = "The game of a league cannot change."
+        if options_fixed or (league is not None and league.game != Game.BLUKE):
+            for name in ("bluke_lead", "max_cards"):
+                self.fields[name].disabled = True
+
+    @property
+    def game_chosen(self) -> str:
+        """The game the form is about: the league's, or the one chosen (Bluke until then)."""
+        if self.league is not None:
+            return self.league.game
+        value = self["game"].value()
+        return value if value in Game.values else Game.BLUKE
+
+    def clean(self) -> dict[str, Any]:
+        """Buck Euchre has no rule options: a Bluke option set for it is refused
+        by the option, rather than dropped without a word."""
+        super().clean()
+        data = self.cleaned_data
+        if self.league is None and data.get("game") == Game.BUCK_EUCHRE:
+            if data.get("max_cards") is not None:
+                self.add_error("max_cards", "Buck Euchre has no rule options: leave this empty.")
+            if data.get("bluke_lead", LEAD_TRUMP) != LEAD_TRUMP:
+                self.add_error(
+                    "bluke_lead", "Buck Euchre has no rule options: leave this as it is."
+                )
+        return data
+
+    def fits_the_rules(self) -> bool:
+        """Ask the services' own checks of a valid form before saving: the
+        table size and spill for the game, and each rule option alone for
+        a table of the size the league is checked at, so that every fault
+        shows at once by its field (a service stops at the first). Whether
+        the faults are none; the save's service checks all again."""
+        data = self.cleaned_data
+        game = self.league.game if self.league is not None else data["game"]
+        try:
+            fixtures.check_table_policy(
+                game=game, table_size=data["table_size"], table_spill=data["table_spill"]
+            )
+        except ServiceError as error:
+            self.add_service_error(error)
+        if not self.options_fixed:
+            players = fixtures.NOMINAL_PLAYERS[Game(game)]
+            for name, value in self.options().items():
+                try:
+                    fixtures.game_rules(game=game, players=players, options={name: value})
+                except ServiceError as error:
+                    self.add_error(name, self.option_message(name, players, error))
+        return not self.errors
+
+    @staticmethod
+    def option_message(name: str, players: int, error: ServiceError) -> str:
+        """A refused option in the page's words."""
+        if name == "max_cards":
+            limit = games.bluke.max_hand_size(players)
+            return f"The largest hand can be 1 to {limit} cards (at a table of {players})."
+        return sentence(error.message)
+
+    def options(self) -> dict[str, Any]:
+        """The rule options as the league stores them: only those that differ
+        from the defaults, as the engine spells them (Buck Euchre has none)."""
+        data = self.cleaned_data
+        game = self.league.game if self.league is not None else data["game"]
+        if game != Game.BLUKE:
+            return {}
+        options: dict[str, Any] = {}
+        if data.get("bluke_lead", LEAD_TRUMP) != LEAD_TRUMP:
+            options["bluke_lead"] = data["bluke_lead"]
+        if data.get("max_cards") is not None:
+            options["max_cards"] = data["max_cards"]
+        return options
+
+
+# -- players ------------------------------------------------------------------------------
+
+
+class PlayerAddForm(SetupForm):
+    """A new player of the club: a name, and whether a member or a guest."""
+
+    name = forms.CharField(
+        max_length=100,
+        label="Name",
+        help_text="As it will appear on score sheets; every player of the club has their own.",
+        error_messages={"required": "Enter the player's name."},
+    )
+    kind = forms.ChoiceField(
+        choices=[
+            (MEMBER, "Member of the club"),
+            (GUEST, "Guest (a visitor, until an organiser keeps them)"),
+        ],
+        label="Member or guest",
+        initial=MEMBER,
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": "Choose member or guest.",
+            "invalid_choice": "Choose member or guest.",
+        },
+    )
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"]
+        return " ".join(name.split())
+
+
+NO_LOGIN = ""
+
+
+class PlayerEditForm(SetupForm):
+    """Rename a player, keep a guest as a member, link a login or unlink it.
+
+    The login is one of ``logins`` (the users with a role in the club, and
+    the player's own), or any existing username typed in; typing one that
+    does not exist is refused here, one linked to another of the club's
+    players by the service.
+    """
+
+    SERVICE_FIELDS = {"is_guest": "keep"}
+
+    name = forms.CharField(
+        max_length=100,
+        label="Name",
+        error_messages={"required": "Enter the player's name."},
+    )
+    keep = forms.BooleanField(
+        required=False,
+        label="Keep as a member of the club",
+        help_text=(
+            "This player was added as a guest. Ticked, they become a member: this cannot be undone."
+        ),
+    )
+    user = forms.ChoiceField(
+        required=False,
+        label="One of the club's logins",
+        help_text="The login of the person who plays as this player.",
+    )
+    username = forms.CharField(
+        required=False,
+        max_length=150,
+        label="Or type a username",
+        help_text="Any existing login, if it is not in the list.",
+    )
+
+    def __init__(
+        self, data: Any = None, *, player: Player, logins: Sequence[AbstractBaseUser]
+    ) -> None:
+        super().__init__(
+            data,
+            initial={
+                "name": player.name,
+                "user": NO_LOGIN if player.user_id is None else str(player.user_id),
+            },
+        )
+        self.player = player
+        self.logins = {str(user.pk): user for user in logins}
+        field = self.fields["user"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [
+            (NO_LOGIN, "No login"),
+            *((key, user.get_username()) for key, user in self.logins.items()),
+        ]
+        if not player.is_guest:
+            del self.fields["keep"]
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"]
+        return " ".join(name.split())
+
+    def clean(self) -> dict[str, Any]:
+        """The login chosen: ``login`` in the cleaned data is a user or ``None``."""
+        super().clean()
+        data = self.cleaned_data
+        typed = (data.get("username") or "").strip()
+        chosen = data.get("user")
+        if typed:
+            user = organise_reads.user_by_username(typed)
+            if user is None:
+                self.add_error("username", f"There is no login called “{typed}”.")
+            elif chosen and chosen != str(user.pk):
+                self.add_error(
+                    "username",
+                    "Choose a login from the list or type a username, not both.",
+                )
+            else:
+                data["login"] = user
+        elif "user" in data:
+            data["login"] = self.logins.get(chosen) if chosen else None
+        return data
+
+    @property
+    def login_field(self) -> str:
+        """Where a refused login is shown: by what was used to choose it."""
+        return "username" if (self.data.get("username") or "").strip() else "user"
+
+
+# -- game nights ----------------------------------------------------------------------------
+
+
+class EventForm(SetupForm):
+    """A game night: name, date, start time and venue (both optional), and
+    how many rounds it has (1 to :data:`MAX_ROUNDS`)."""
+
+    SERVICE_FIELDS = {"number": "rounds"}
+
+    name = forms.CharField(
+        max_length=100,
+        label="Name",
+        help_text="For instance “Club night” or “Week 3”.",
+        error_messages={"required": "Enter the game night's name."},
+    )
+    date = forms.DateField(
+        label="Date",
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        help_text="Pick the date, or type it as year-month-day, for instance 2026-09-03.",
+        error_messages={
+            "required": "Enter the date of the game night.",
+            "invalid": "Enter the date as year-month-day, for instance 2026-09-03.",
+        },
+    )
+    start_time = forms.TimeField(
+        required=False,
+        label="Start time (optional)",
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        help_text="24-hour clock, for instance 19:30.",
+        error_messages={"invalid": "Enter the start time as hours:minutes, for instance 19:30."},
+    )
+    venue = forms.CharField(
+        required=False,
+        max_length=200,
+        label="Venue (optional)",
+        help_text="Where the club meets that night.",
+    )
+    rounds = forms.IntegerField(
+        label="Number of rounds",
+        initial=1,
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        widget=number_input(low=1, high=MAX_ROUNDS),
+        help_text=f"1 to {MAX_ROUNDS}: each round players are drawn to new tables.",
+        error_messages={
+            "required": "Enter the number of rounds.",
+            "invalid": "Enter the number of rounds as a whole number.",
+            "min_value": f"A game night has 1 to {MAX_ROUNDS} rounds.",
+            "max_value": f"A game night has 1 to {MAX_ROUNDS} rounds.",
+        },
+    )
+
+    def __init__(
+        self, data: Any = None, *, event: Event | None = None, rounds: int | None = None
+    ) -> None:
+        initial: dict[str, Any] | None = None
+        if event is not None:
+            initial = {
+                "name": event.name,
+                "date": event.date,
+                "start_time": event.start_time,
+                "venue": event.venue,
+                "rounds": rounds,
+            }
+        super().__init__(data, initial=initial)
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"]
+        return " ".join(name.split())
+
+    def clean_venue(self) -> str:
+        venue: str = self.cleaned_data["venue"]
+        return venue.strip()

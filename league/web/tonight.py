@@ -1,0 +1,362 @@
+"""The night itself: the organiser's tonight page, the room screen and today's tables.
+
+- **Tonight** (organisers): check players in and out with one tap each, add
+  a guest, draw the next round (a preview first, stored only when
+  published, with the seed and method that made it), swap or move players
+  before a round's first hand, draw a round again. Every write goes through
+  :mod:`league.services.attendance` or :mod:`league.services.seating`; a
+  refusal is shown by the form that caused it and stores nothing; a success
+  is a message and a redirect (POST/redirect/GET). A preview is never
+  stored: its seed and method travel in hidden fields, so publishing stores
+  exactly the draw that was shown.
+- **The room screen** (anyone): the current round's tables for a TV, and the
+  night's live standings with running totals labelled; it reloads itself.
+- **Today** (anyone): today's events and their current tables, one tap
+  from each table's score sheet.
+
+Reads are in :mod:`league.web.tonight_reads`, each page a fixed number of queries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_safe
+
+from league import selectors
+from league.errors import Conflict, ServiceError
+from league.models import Event, Game
+from league.services import attendance
+from league.services import seating as seating_service
+from league.web import tonight_reads
+from league.web.access import club_page_refusal
+from league.web.tonight_forms import DrawForm, GuestForm, MoveForm, PlayerForm, SwapForm
+from league.web.tonight_reads import Preview, RoundView
+
+ROOM_REFRESH_SECONDS = 30
+"""How often the room screen reloads itself."""
+
+
+@dataclass
+class RoundPanel:
+    """A round on the tonight page with its forms: bound ones (with the
+    refusal, if any) for the form just posted, fresh ones otherwise."""
+
+    view: RoundView
+    drawable: bool
+    """The next round to draw, or a drawn round without hands (drawn again)."""
+    draw_form: DrawForm
+    swap_form: SwapForm
+    move_form: MoveForm
+    errors: dict[str, str] = field(default_factory=dict)
+    """The refusal shown by the form it concerns: ``draw``, ``swap`` or ``move``."""
+    preview: Preview | None = None
+
+
+class _Tonight:
+    """The organiser's page of one event: its reads, its forms, its render."""
+
+    def __init__(self, request: HttpRequest, event: Event) -> None:
+        self.request = request
+        self.event = event
+        self.url = reverse("event-tonight", kwargs={"event_id": event.pk})
+        self.rounds = tonight_reads.event_rounds(event=event)
+        drawn = [view.round.number for view in self.rounds if view.drawn]
+        last_drawn = max(drawn, default=0)
+        later = [view.round.number for view in self.rounds if view.round.number > last_drawn]
+        self.next_round = min(later, default=None)
+        """The first round after the last one with tables, as
+        :func:`league.selectors.event_draw_state` says."""
+        self.errors: dict[str, str] = {}
+        self.guest_form = GuestForm()
+        self.panels = {
+            view.round.number: RoundPanel(
+                view=view,
+                drawable=view.round.number == self.next_round or (view.drawn and not view.started),
+                draw_form=DrawForm(initial={"round": view.round.number}),
+                swap_form=SwapForm(initial={"round": view.round.number}),
+                move_form=MoveForm(initial={"round": view.round.number}),
+            )
+            for view in self.rounds
+        }
+
+    def render(self, *, status: int = 200) -> HttpResponse:
+        search = self.request.GET.get("q", "")
+        lines, present = tonight_reads.attendance_lines(event=self.event, search=search)
+        league = self.event.league
+        return render(
+            self.request,
+            "league/tonight/event.html",
+            {
+                "event": self.event,
+                "league": league,
+                "bluke": league.game == Game.BLUKE,
+                "search": search,
+                "lines": lines,
+                "present": present,
+                "next_round": self.next_round,
+                "panels": list(self.panels.values()),
+                "errors": self.errors,
+                "guest_form": self.guest_form,
+                "methods": tonight_reads.METHOD_MEANINGS.items(),
+                "refused": status >= 400,
+            },
+            status=status,
+        )
+
+    def refused(
+        self, where: str, error: ServiceError | str, *, panel: RoundPanel | None = None
+    ) -> HttpResponse:
+        """The page again with ``error`` by the form ``where`` (``attendance``,
+        ``guest``, or a round's ``draw``, ``swap``, ``move`` when ``panel`` is
+        given): 409 for a clash with the night's state, 400 otherwise."""
+        text = error if isinstance(error, str) else _sentence(error.message)
+        if panel is not None:
+            panel.errors[where] = text
+        else:
+            self.errors[where] = text
+        return self.render(status=409 if isinstance(error, Conflict) else 400)
+
+    def done(self, text: str, anchor: str) -> HttpResponse:
+        messages.success(self.request, text)
+        return redirect(f"{self.url}#{anchor}")
+
+    def panel_of(self, form: forms.Form) -> RoundPanel | None:
+        """The round a round form names (``None`` for a round not of this event)."""
+        number = form.data.get("round", "")
+        return self.panels.get(int(number)) if str(number).isdigit() else None
+
+
+def _sentence(message: str) -> str:
+    """A service's refusal as a sentence on the page."""
+    text = message[:1].upper() + message[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+def _first_error(form: forms.Form) -> str:
+    return next(str(error) for errors in form.errors.values() for error in errors)
+
+
+# -- the posts ------------------------------------------------------------------------------
+
+
+def _check_in(page: _Tonight) -> HttpResponse:
+    form = PlayerForm(page.request.POST)
+    if not form.is_valid():
+        return page.refused("attendance", _first_error(form))
+    player = form.cleaned_data["player"]
+    try:
+        row = attendance.attendance_check_in(event=page.event, player=player, by=page.request.user)
+    except ServiceError as error:
+        return page.refused("attendance", error)
+    return page.done(
+        f"{player.name} is checked in: plays from round {row.from_round}.", "attendance"
+    )
+
+
+def _leave(page: _Tonight) -> HttpResponse:
+    form = PlayerForm(page.request.POST)
+    if not form.is_valid():
+        return page.refused("attendance", _first_error(form))
+    player = form.cleaned_data["player"]
+    try:
+        row = attendance.attendance_leave(event=page.event, player=player, by=page.request.user)
+    except ServiceError as error:
+        return page.refused("attendance", error)
+    if row is None:
+        return page.done(f"{player.name} is off the list: they had not played yet.", "attendance")
+    return page.done(f"{player.name} leaves: their last round is {row.until_round}.", "attendance")
+
+
+def _guest(page: _Tonight) -> HttpResponse:
+    page.guest_form = form = GuestForm(page.request.POST)
+    if not form.is_valid():
+        return page.refused("guest", _first_error(form))
+    try:
+        row = attendance.guest_add(
+            event=page.event, name=form.cleaned_data["name"], by=page.request.user
+        )
+    except ServiceError as error:
+        return page.refused("guest", error)
+    return page.done(
+        f"Guest {row.player.name} is added and checked in: plays from round {row.from_round}.",
+        "attendance",
+    )
+
+
+def _draw(page: _Tonight, *, fresh_seed: bool) -> HttpResponse:
+    """A preview of the round's draw, stored nowhere; ``fresh_seed`` ignores
+    the seed posted ("draw again")."""
+    form = DrawForm(page.request.POST)
+    panel = page.panel_of(form)
+    if panel is None:
+        return page.refused("page", "That round is not one of this event.")
+    panel.draw_form = form
+    if not form.is_valid():
+        return page.refused("draw", _first_error(form), panel=panel)
+    seed = None if fresh_seed else form.cleaned_data["seed"]
+    try:
+        draw = seating_service.round_seating_draw(
+            round=panel.view.round, method=form.cleaned_data["method"], seed=seed
+        )
+    except ServiceError as error:
+        return page.refused("draw", error, panel=panel)
+    panel.preview = tonight_reads.preview(
+        draw, rounds=page.rounds, replace=form.cleaned_data["replace"]
+    )
+    return page.render()
+
+
+def _publish(page: _Tonight) -> HttpResponse:
+    form = DrawForm(page.request.POST)
+    panel = page.panel_of(form)
+    if panel is None:
+        return page.refused("page", "That round is not one of this event.")
+    panel.draw_form = form
+    if not form.is_valid():
+        return page.refused("draw", _first_error(form), panel=panel)
+    if form.cleaned_data["seed"] is None:
+        return page.refused("draw", "Draw a preview first, then publish it.", panel=panel)
+    number = panel.view.round.number
+    try:
+        draw = seating_service.round_seating_commit(
+            round=panel.view.round,
+            method=form.cleaned_data["method"],
+            seed=form.cleaned_data["seed"],
+            replace=form.cleaned_data["replace"],
+        )
+    except Conflict as error:
+        if error.field == "replace":  # published meanwhile, from another phone
+            return page.refused(
+                "draw",
+                Conflict(
+                    f"round {number} has been published meanwhile: these are its tables. "
+                    "Draw it again to replace them"
+                ),
+                panel=panel,
+            )
+        return page.refused("draw", error, panel=panel)
+    except ServiceError as error:
+        return page.refused("draw", error, panel=panel)
+    tables = len(draw.tables)
+    out = len(draw.seating.sit_out)
+    sitting = f", {out} sitting out" if out else ""
+    return page.done(
+        f"Round {number} is published: {tables} table{'s' if tables != 1 else ''}{sitting}.",
+        f"round-{number}",
+    )
+
+
+def _adjust(page: _Tonight, kind: str) -> HttpResponse:
+    """Swap two players, or move one to another table, before the round's first hand."""
+    form: SwapForm | MoveForm = (
+        SwapForm(page.request.POST) if kind == "swap" else MoveForm(page.request.POST)
+    )
+    panel = page.panel_of(form)
+    if panel is None:
+        return page.refused("page", "That round is not one of this event.")
+    number = panel.view.round.number
+    if isinstance(form, SwapForm):
+        panel.swap_form = form
+    else:
+        panel.move_form = form
+    if not form.is_valid():
+        return page.refused(kind, _first_error(form), panel=panel)
+    names = {player.pk: player.name for player, _ in panel.view.players}
+    data = form.cleaned_data
+    try:
+        if isinstance(form, SwapForm):
+            seating_service.round_seating_adjust(
+                round=panel.view.round, swap=(data["first"], data["second"])
+            )
+            text = f"{names.get(data['first'])} and {names.get(data['second'])} swapped places"
+        else:
+            seating_service.round_seating_adjust(
+                round=panel.view.round, move=(data["player"], data["table"])
+            )
+            text = f"{names.get(data['player'])} moved to table {data['table']}"
+    except ServiceError as error:
+        return page.refused(kind, error, panel=panel)
+    return page.done(f"{text} in round {number}.", f"round-{number}")
+
+
+POSTS: dict[str, Callable[[_Tonight], HttpResponse]] = {
+    "check_in": _check_in,
+    "leave": _leave,
+    "guest": _guest,
+    "draw": lambda page: _draw(page, fresh_seed=False),
+    "redraw": lambda page: _draw(page, fresh_seed=True),
+    "publish": _publish,
+    "swap": lambda page: _adjust(page, "swap"),
+    "move": lambda page: _adjust(page, "move"),
+}
+"""What each ``action`` posted to the tonight page does."""
+
+
+# -- the pages ---------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def event_tonight(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The organiser's page of a game night: who is present, and the rounds."""
+    event = get_object_or_404(selectors.event_for_page(), pk=event_id)
+    if refusal := club_page_refusal(request, event.league.club):
+        return refusal
+    page = _Tonight(request, event)
+    if request.method != "POST":
+        return page.render()
+    post = POSTS.get(request.POST.get("action", ""))
+    if post is None:
+        return page.refused("page", "The page sent an unknown request; nothing was changed.")
+    return post(page)
+
+
+@require_safe
+def event_room(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The room screen: the current round's tables and the live standings,
+    for a TV; anyone may read it, and it reloads itself."""
+    event = get_object_or_404(selectors.event_for_page(), pk=event_id)
+    rounds = tonight_reads.event_rounds(event=event)
+    current = tonight_reads.current_round(rounds)
+    league = event.league
+    standings = tonight_reads.live_standings(rounds, game=league.game)
+    return render(
+        request,
+        "league/tonight/room.html",
+        {
+            "event": event,
+            "league": league,
+            "bluke": league.game == Game.BLUKE,
+            "current": current,
+            "still_playing": tonight_reads.still_playing(rounds, besides=current),
+            "standings": standings,
+            "unfinished": any(line.unfinished for line in standings),
+            "refresh": ROOM_REFRESH_SECONDS,
+        },
+    )
+
+
+@require_safe
+def tonight(request: HttpRequest) -> HttpResponse:
+    """Today's game nights, each with its current round's tables, every
+    table one tap from its score sheet."""
+    day = timezone.localdate()
+    return render(
+        request,
+        "league/tonight/today.html",
+        {"day": day, "events": tonight_reads.today(day=day, user=request.user)},
+    )
+
+
+urlpatterns: list[URLPattern] = [
+    path("events/<int:event_id>/tonight/", event_tonight, name="event-tonight"),
+    path("events/<int:event_id>/room/", event_room, name="event-room"),
+    path("tonight/", tonight, name="tonight"),
+]

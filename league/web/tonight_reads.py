@@ -1,0 +1,381 @@
+"""The reads of the night's pages: the organiser's tonight page, the room
+screen and today's tables.
+
+Each function is a fixed number of queries, whatever the number of players,
+rounds or tables, and says how many; the shaping that needs no query (who
+deals first, who met whom, the live standings) is done here too, so the
+views stay thin and the templates only lay things out.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from league import seating, selectors
+from league.models import Attendance, Event, Game, League, Membership, Player, Round, Seating, Table
+from league.selectors import SeatLine, TableLines
+from league.services.seating import Draw
+
+# -- the organiser's tonight page -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttendanceLine:
+    """A player of the club on the check-in list, with their attendance row
+    (``None`` when not checked in tonight)."""
+
+    player: Player
+    row: Attendance | None
+
+    @property
+    def present(self) -> bool:
+        """Checked in and not left."""
+        return self.row is not None and self.row.present
+
+    @property
+    def left(self) -> bool:
+        """Checked in earlier tonight, then left."""
+        return self.row is not None and not self.row.present
+
+
+def attendance_lines(*, event: Event, search: str = "") -> tuple[list[AttendanceLine], int]:
+    """Every player of the event's club whose name contains ``search`` (any
+    case; all of them when blank), by name, each with their attendance row;
+    and how many are present now (over the whole club, whatever the
+    search). Two queries: the players, the attendance rows."""
+    rows = {row.player_id: row for row in selectors.event_attendance(event=event)}
+    players = Player.objects.filter(club_id=event.league.club_id).order_by("name", "pk")
+    if search.strip():
+        players = players.filter(name__icontains=search.strip())
+    lines = [AttendanceLine(player=player, row=rows.get(player.pk)) for player in players]
+    return lines, sum(1 for row in rows.values() if row.present)
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """A round of the night as the organiser sees it: its tables (seats in
+    order), who sits out, and whether a hand is played at any table yet."""
+
+    round: Round
+    tables: list[TableLines]
+    sat_out: list[Player]
+
+    @property
+    def drawn(self) -> bool:
+        return bool(self.tables)
+
+    @property
+    def started(self) -> bool:
+        """A hand is played at one of its tables: the seats are fixed now."""
+        return any(lines.table.hands_played for lines in self.tables)
+
+    @property
+    def complete(self) -> bool:
+        return self.drawn and all(lines.table.complete for lines in self.tables)
+
+    @property
+    def players(self) -> list[tuple[Player, str]]:
+        """Everyone in the round with where they are (``"table 2"``, ``"sitting
+        out"``), seated first in table and seat order, for the swap and move
+        forms."""
+        placed = [
+            (seat.player, f"table {lines.table.number}")
+            for lines in self.tables
+            for seat in lines.seats
+        ]
+        return [*placed, *((player, "sitting out") for player in self.sat_out)]
+
+
+def event_rounds(*, event: Event) -> list[RoundView]:
+    """The event's rounds in order with their tables, seats and sit-outs
+    (four queries, those of :func:`league.selectors.event_rounds`); each
+    round is given ``event`` so that the services need not fetch it again."""
+    views = []
+    for item in selectors.event_rounds(event=event):
+        item.round.event = event
+        views.append(RoundView(round=item.round, tables=item.tables, sat_out=item.sat_out))
+    return views
+
+
+@dataclass(frozen=True)
+class PreviewTable:
+    """A table of a preview: its number, players in seat order, first dealer."""
+
+    number: int
+    players: list[Player]
+    first_dealer: Player
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A draw shown before it is stored: the tables, who sits out, and the
+    repeat meetings in words: pairs who met earlier tonight (what players
+    notice) apart from pairs who met only at earlier game nights."""
+
+    draw: Draw
+    tables: list[PreviewTable]
+    sit_out: list[Player]
+    repeats_tonight: list[str]
+    repeats_before: list[str]
+    replace: bool
+
+    @property
+    def round(self) -> Round:
+        return self.draw.round
+
+
+def preview(draw: Draw, *, rounds: Sequence[RoundView], replace: bool) -> Preview:
+    """The draw in names, with its repeats in words: tonight's earlier rounds
+    in which a pair met (from ``rounds``, already read) and how often they
+    met at earlier game nights. No query."""
+    names = draw.players
+    tables = [
+        PreviewTable(
+            number=number,
+            players=[names[pk] for pk in drawn.players],
+            first_dealer=names[drawn.players[drawn.first_dealer]],
+        )
+        for number, drawn in enumerate(draw.seating.tables, start=1)
+    ]
+    met = _meetings_tonight(rounds, before=draw.round.number)
+    tonight: list[str] = []
+    before: list[str] = []
+    for repeat in draw.seating.repeats:
+        a, b = repeat.players
+        rounds_met = met.get(frozenset((a, b)), [])
+        words = _repeat_words(names[a], names[b], rounds_met, repeat)
+        (tonight if rounds_met or repeat.tonight else before).append(words)
+    return Preview(
+        draw=draw,
+        tables=tables,
+        sit_out=[names[pk] for pk in draw.seating.sit_out],
+        repeats_tonight=tonight,
+        repeats_before=before,
+        replace=replace,
+    )
+
+
+def _meetings_tonight(
+    rounds: Sequence[RoundView], *, before: int
+) -> dict[frozenset[int], list[int]]:
+    """For each pair who shared a table in a round numbered below ``before``,
+    the numbers of those rounds."""
+    met: dict[frozenset[int], list[int]] = defaultdict(list)
+    for view in rounds:
+        if view.round.number >= before:
+            continue
+        for lines in view.tables:
+            for a, b in combinations((seat.player.pk for seat in lines.seats), 2):
+                met[frozenset((a, b))].append(view.round.number)
+    return met
+
+
+def _repeat_words(a: Player, b: Player, tonight: list[int], repeat: seating.Repeat[int]) -> str:
+    """ "Ann and Bob met in round 1, and twice at earlier game nights." """
+    parts = []
+    if tonight:
+        numbers = [str(n) for n in tonight]
+        listed = numbers[0] if len(numbers) == 1 else f"{', '.join(numbers[:-1])} and {numbers[-1]}"
+        parts.append(f"in round{'s' if len(numbers) > 1 else ''} {listed}")
+    elif repeat.tonight:
+        parts.append(_times(repeat.tonight) + " earlier tonight")
+    if repeat.earlier_events == 1:
+        parts.append("once at an earlier game night")
+    elif repeat.earlier_events:
+        parts.append(f"{_times(repeat.earlier_events)} at earlier game nights")
+    return f"{a.name} and {b.name} met {', and '.join(parts)}."
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+METHOD_MEANINGS: Mapping[str, str] = {
+    seating.Method.BALANCED: "the fewest repeat meetings (the usual choice)",
+    seating.Method.RANDOM: "a fair random draw; repeats are shown but not avoided",
+    seating.Method.SWISS: (
+        "players sit with those near them in tonight's standing, then the league's"
+    ),
+    seating.Method.RATING: "players grouped strictly by the league's rating order",
+}
+"""Each seating method in a line, in the order the draw form offers them."""
+
+
+# -- the room screen -----------------------------------------------------------------
+
+
+@dataclass
+class LiveLine:
+    """A player's night so far: complete games with their wins and places,
+    and points counting the running totals of games still being played."""
+
+    player: Player
+    games: int = 0
+    wins: int = 0
+    places: list[int] = field(default_factory=list)
+    points: int = 0
+    unfinished: int = 0
+
+    @property
+    def average_place(self) -> float | None:
+        return sum(self.places) / len(self.places) if self.places else None
+
+
+def live_standings(rounds: Sequence[RoundView], *, game: str) -> list[LiveLine]:
+    """Everyone seated tonight, in the order of docs/standings.md as far as
+    the night allows: more wins, the better average place (complete games;
+    none yet comes last), then the better points (higher in Bluke, lower in
+    Buck Euchre) counting running totals of unfinished games, then the name.
+    No query: the rounds are read already."""
+    lines: dict[int, LiveLine] = {}
+    for view in rounds:
+        for table_lines in view.tables:
+            table = table_lines.table
+            for seat in table_lines.seats:
+                line = lines.setdefault(seat.player.pk, LiveLine(player=seat.player))
+                _count(line, table, seat)
+    sign = -1 if game == Game.BLUKE else 1
+
+    def order(line: LiveLine) -> tuple[Any, ...]:
+        place = line.average_place
+        return (
+            -line.wins,
+            place is None,
+            place or 0.0,
+            sign * line.points,
+            line.player.name,
+            line.player.pk,
+        )
+
+    return sorted(lines.values(), key=order)
+
+
+def _count(line: LiveLine, table: Table, seat: SeatLine) -> None:
+    if table.complete:
+        line.games += 1
+        line.points += seat.total or 0
+        if seat.place is not None:
+            line.places.append(seat.place)
+            line.wins += seat.place == 1
+    elif table.hands_played:
+        line.unfinished += 1
+        line.points += seat.total or 0
+
+
+def current_round(rounds: Sequence[RoundView]) -> RoundView | None:
+    """The latest round with tables (``None`` before the first draw)."""
+    drawn = [view for view in rounds if view.drawn]
+    return drawn[-1] if drawn else None
+
+
+def still_playing(
+    rounds: Sequence[RoundView], *, besides: RoundView | None
+) -> list[tuple[Round, TableLines]]:
+    """Tables of rounds other than ``besides`` whose game is not complete."""
+    return [
+        (view.round, lines)
+        for view in rounds
+        if view is not besides
+        for lines in view.tables
+        if not lines.table.complete
+    ]
+
+
+# -- today's tables ---------------------------------------------------------------------
+
+
+def events_on(day: datetime.date, *, league: League | None = None) -> QuerySet[Event]:
+    """The events on ``day`` (of ``league`` only, when given), with their
+    league and club, by league name then event: one query once evaluated."""
+    events = Event.objects.filter(date=day).select_related("league__club")
+    if league is not None:
+        events = events.filter(league=league)
+    return events.order_by("league__club__name", "league__name", "start_time", "pk")
+
+
+@dataclass(frozen=True)
+class TodayEvent:
+    """An event on today with its current round (the latest with tables) and
+    whether the signed-in user organises its club."""
+
+    event: Event
+    round: Round | None
+    tables: list[TableLines]
+    organiser: bool
+
+
+def today(*, day: datetime.date, user: Any) -> list[TodayEvent]:
+    """The events on ``day`` with each one's current round's tables, seats in
+    order. Four queries (events, rounds, tables, seatings with players), and
+    one more for a signed-in user (the clubs they organise)."""
+    events = list(events_on(day))
+    if not events:
+        return []
+    rounds = (
+        Round.objects.filter(event__in=events)
+        .prefetch_related(
+            Prefetch(
+                "tables",
+                queryset=Table.objects.order_by("number").prefetch_related(
+                    Prefetch(
+                        "seatings",
+                        queryset=Seating.objects.select_related("player").order_by("seat"),
+                    )
+                ),
+            )
+        )
+        .order_by("event_id", "number")
+    )
+    latest: dict[int, tuple[Round, list[TableLines]]] = {}
+    for round_ in rounds:
+        tables = [TableLines(table=t, seats=_seat_lines(t)) for t in round_.tables.all()]
+        if tables:  # ordered by number: the last round with tables wins
+            latest[round_.event_id] = (round_, tables)
+    organised = _organised_clubs(user)
+    shown = []
+    for event in events:
+        current = latest.get(event.pk)
+        shown.append(
+            TodayEvent(
+                event=event,
+                round=current[0] if current else None,
+                tables=current[1] if current else [],
+                organiser=event.league.club_id in organised,
+            )
+        )
+    return shown
+
+
+def _seat_lines(table: Table) -> list[SeatLine]:
+    """The table's seats with their players, as the event page shows them
+    (running totals while the game is played; no places then)."""
+    running = table.totals
+    return [
+        SeatLine(
+            seat=seating.seat,
+            player=seating.player,
+            total=seating.total
+            if table.complete
+            else (running[seating.seat] if seating.seat < len(running) else None),
+            place=seating.place if table.complete else None,
+        )
+        for seating in table.seatings.all()
+    ]
+
+
+def _organised_clubs(user: Any) -> set[int]:
+    """The clubs ``user`` organises (one query; none for an anonymous user)."""
+    if not user.is_authenticated:
+        return set()
+    return set(
+        Membership.objects.filter(user=user, role=Membership.Role.ORGANISER).values_list(
+            "club_id", flat=True
+        )
+    )
