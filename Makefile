@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench bench-api bench-ratings clean
+.PHONY: run test lint format bench bench-api bench-ratings bench-quality clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,7 @@ run: $(STAMP)
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(STAMP)
-	$(PY) -m pytest games league/seating tests docs
+	$(PY) -m pytest games league/seating league/rating_model.py tests docs
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -42,6 +42,10 @@ bench-api: $(STAMP)
 # Needs PostgreSQL at 127.0.0.1:5432 (user postgres); creates and drops league_bench_ratings.
 bench-ratings: $(STAMP)
 	$(PY) benchmarks/ratings_rebuild.py
+
+# Bots of known strength play real games; every rating model against the truth (about 2 min).
+bench-quality: $(STAMP)
+	$(PY) benchmarks/rating_quality.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,9 +1,10 @@
-"""How long a full re-rating takes next to the bare openskill loop, and what one new game costs.
+"""How long a full re-rating takes next to the model's bare loop, and what one new game costs.
 
-Why: :mod:`league.ratings` rates every complete game of a scope in play order with openskill.
-After a change of model a whole scope is re-rated (:func:`league.ratings.ratings_rebuild`); the
-openskill updates themselves are the unavoidable work, everything else (reading the games,
-writing the history and the ratings) is the service's overhead. The target: the full re-rating
+Why: :mod:`league.ratings` rates every complete game of a scope in play order with the model of
+:mod:`league.rating_model`. After a change of model a whole scope is re-rated
+(:func:`league.ratings.ratings_rebuild`); the model's own loop (``ScoreModel.rate_games``) is
+the unavoidable work, everything else (reading the games, writing the history and the ratings)
+is the service's overhead. The target: the full re-rating
 in at most 1.5 times the bare loop's time. And a new game at the end of the play order must
 cost the ratings job a constant amount of work, however long the league.
 
@@ -29,9 +30,10 @@ What runs:
       history in place (deleted and rewritten), the case of a change of model: the best of
       these is the figure. Printed with it: the time blocked on PostgreSQL (in psycopg's
       ``wait``), and the time of each statement Django executed (an ``execute_wrapper``);
-   b. the bare openskill loop: the same games, read beforehand into memory as (player ids,
-      places) in the same play order, ``ratings.MODEL.rate`` on a dict of current ratings, no
-      database; best of ``--repeat``. Its final ratings must equal the service's.
+   b. the model's bare loop: the same games, read beforehand into memory by the service's own
+      reader (player ids, totals, each table's luck and day) in the same play order,
+      ``model_for("buck_euchre").rate_games`` on a dict of current ratings, no database; best of
+      ``--repeat``. Its final ratings must equal the service's.
 
    The repeats of (a) and (b) alternate, so that both meet the same spells of a busy
    machine. Prints both, the ratio (a)/(b) of the bests against the target of 1.5, and each
@@ -44,7 +46,7 @@ What runs:
    The counts must be the same: 4 history rows, 4 ratings changed.
 4. ``cProfile`` of one more full re-rating of the big league (with its history in place): the
    top 15 functions by cumulative time, the top 10 by own time, and the share spent in
-   openskill's ``rate``.
+   the model's loop (``rate_games``).
 
 The database is dropped at the end, whatever happens.
 
@@ -78,19 +80,13 @@ from api_throughput import django_environment, fresh_database
 
 REPO = Path(__file__).resolve().parent.parent
 TARGET = 1.5
-"""The full re-rating's time over the bare openskill loop's, at most."""
+"""The full re-rating's time over the model's bare loop's, at most."""
 ROUNDS_PER_NIGHT = 4
 TABLES_PER_ROUND = 25
 SEATS = 4
 TIE_GRID = 1.0 / 6
 """Performance gaps to the winner are counted in points of this size (the totals)."""
 FIRST_NIGHT = datetime.date(2020, 1, 6)
-
-OPENSKILL_RATE = re.compile(r"<method 'rate' of '\w+' objects>")
-"""How cProfile names ``MODEL.rate`` when openskill is compiled."""
-
-Game = tuple[list[int], list[int]]
-"""A game in memory: player ids in seat order, and their places."""
 
 
 # -- Django in this process ---------------------------------------------------------------------
@@ -304,31 +300,11 @@ def load(args: argparse.Namespace) -> tuple[League, League]:
     return big, small
 
 
-def games_in_memory(league: Any) -> list[Game]:
-    """The league's complete games in play order (the service's): seat order, places."""
-    from league.models import Seating
+def games_in_memory(scope: Any) -> list[Any]:
+    """The scope's complete games in play order, read as the service reads them."""
+    from league import ratings
 
-    games: list[Game] = []
-    current = None
-    rows = (
-        Seating.objects.filter(table__round__event__league=league, table__complete=True)
-        .order_by(
-            "table__round__event__date",
-            "table__round__number",
-            "table__number",
-            "table_id",
-            "seat",
-        )
-        .values_list("table_id", "player_id", "place")
-        .iterator(chunk_size=20_000)
-    )
-    for table, player, place in rows:
-        if table != current:
-            current = table
-            games.append(([], []))
-        games[-1][0].append(player)
-        games[-1][1].append(place)
-    return games
+    return ratings.scope_games(scope)
 
 
 # -- measurements -------------------------------------------------------------------------------
@@ -402,31 +378,29 @@ def timed_rebuild(scope: Any) -> tuple[float, int, SqlTimer, float]:
     return elapsed, rated, timer, blocked[0]
 
 
-def bare_loop(games: Sequence[Game]) -> tuple[float, dict[int, Any]]:
-    """The openskill updates alone: a dict of ratings, ``MODEL.rate`` for each game."""
-    from league.ratings import MODEL
+def bare_loop(games: Sequence[Any]) -> tuple[float, dict[int, Any]]:
+    """The model's loop alone: ``rate_games`` over the games, into a dict."""
+    from league.rating_model import model_for
 
+    model = model_for("buck_euchre")
     began = time.perf_counter()
-    current: dict[int, Any] = {}
-    rate, fresh = MODEL.rate, MODEL.rating
-    for players, places in games:
-        teams = [[current.get(p) or fresh()] for p in players]
-        for player, (rating,) in zip(players, rate(teams, ranks=places), strict=True):
-            current[player] = rating
-    return time.perf_counter() - began, current
+    state: dict[int, Any] = {}
+    for _ in model.rate_games(games, state):
+        pass
+    return time.perf_counter() - began, {player: rated[0] for player, rated in state.items()}
 
 
 def full_rerating(big: League, args: argparse.Namespace) -> None:
     from league.models import Rating, RatingHistory
-    from league.ratings import MODEL
+    from league.rating_model import model_for
 
     print(
         f"\n== full re-rating of {big.games:,} games ({big.games * SEATS:,} seatings), "
-        f"ratings.MODEL = {type(MODEL).__name__}() =="
+        f"model: {model_for('buck_euchre')} =="
     )
     elapsed, rated, _, _ = timed_rebuild(big.scope)
     print(f"first rating, no history yet:  {elapsed:7.2f} s ({rated:,} games rated)")
-    games = games_in_memory(big.league)
+    games = games_in_memory(big.scope)
     assert len(games) == rated, (len(games), rated)
     # alternate the two, so that both see the same spells of a busy machine
     runs, loops = [], []
@@ -448,7 +422,7 @@ def full_rerating(big: League, args: argparse.Namespace) -> None:
     bare, final = min(loops, key=lambda loop: loop[0])
     listed = ", ".join(f"{loop[0]:.2f}" for loop in loops)
     print(
-        f"(b) bare openskill loop:  {bare:7.2f} s (best of {listed}; "
+        f"(b) the model's bare loop:  {bare:7.2f} s (best of {listed}; "
         f"{1e6 * bare / len(games):.0f} us a game)"
     )
 
@@ -611,12 +585,11 @@ def profile(big: League, top: int = 15) -> None:
     rate = sum(
         entry[3]
         for (path, _, name), entry in stats.stats.items()  # type: ignore[attr-defined]
-        # openskill's models are compiled (mypyc): rate() shows as a built-in method
-        if ("openskill" in path and name == "rate") or OPENSKILL_RATE.fullmatch(name)
+        if path.endswith("rating_model.py") and name == "rate_games"
     )
     print(
         f"\n== cProfile of one more full re-rating: {elapsed:.2f} s under the profiler, "
-        f"{rate:.2f} s ({100 * rate / elapsed:.0f} %) in openskill's rate() =="
+        f"{rate:.2f} s ({100 * rate / elapsed:.0f} %) in the model's rate_games() =="
     )
     for order, count in (("cumulative", top), ("tottime", 10)):
         out = io.StringIO()

@@ -1,13 +1,14 @@
-"""Multiplayer ratings with openskill: one rating per player per league, and
+"""Ratings from the points players score: one rating per player per league, and
 one club-wide per game across the club's leagues.
 
-Every complete game is one free-for-all match ranked by its final places,
-ties sharing a place. Games are rated in the order they were played (event
-date, round, table). A change of results marks each affected scope from the
-changed game on (:func:`ratings_mark_changed`); the ratings job
-(:func:`ratings_refresh`) re-rates from there forward, so a late submission
-or a correction of an earlier game gives the ratings a from-scratch run
-would give, and one new game at the end touches only its own players' rows.
+Every complete game moves its players' ratings by how far each one's final total
+was from the table's average (:mod:`league.rating_model`, whose docstring has the
+model). Games are rated in the order they were played (event date, round,
+table). A change of results marks each affected scope from the changed game on
+(:func:`ratings_mark_changed`); the ratings job (:func:`ratings_refresh`)
+re-rates from there forward, so a late submission or a correction of an earlier
+game gives the ratings a from-scratch run would give, and one new game at the end
+touches only its own players' rows.
 
 Lock order: the scope row (``select_for_update``) is taken first and held
 for the whole job, so one job per scope runs at a time.
@@ -15,19 +16,22 @@ for the whole job, so one job per scope runs at a time.
 
 from __future__ import annotations
 
+import datetime
+import functools
 import gc
 import struct
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any, Final
 
+from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection, transaction
-from django.db.models import F, Q, Window
+from django.db.models import F, Max, Q, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
-from openskill.models import BradleyTerryFull
 
 from league.models import (
+    Game,
     League,
     Player,
     Rating,
@@ -36,12 +40,7 @@ from league.models import (
     Seating,
     Table,
 )
-
-MODEL: Final = BradleyTerryFull()
-"""The rating model; docs/ratings.md says why this one."""
-
-PROVISIONAL_BELOW: Final = 10
-"""A rating from fewer games than this is marked provisional."""
+from league.rating_model import GameToRate, PlayerState, Skill, luck_points, model_for
 
 PLAYED_ORDER: Final = (
     "table__round__event__date",
@@ -52,9 +51,11 @@ PLAYED_ORDER: Final = (
 """The order games were played in, as seatings' fields: the order a scope is rated in."""
 
 
-def is_provisional(rating: Rating) -> bool:
-    """Whether a rating rests on too few games to be more than provisional."""
-    return rating.games < PROVISIONAL_BELOW
+def is_provisional(rating: Rating, *, game: str) -> bool:
+    """Whether a rating of ``game`` is still too unsure to be more than provisional:
+    its sigma (as :func:`as_of` sets it) above the model's
+    :attr:`~league.rating_model.ScoreModel.provisional_sigma`."""
+    return model_for(game).is_provisional(Skill(rating.mu, rating.sigma))
 
 
 def is_pending(scope: RatingScope) -> bool:
@@ -121,7 +122,7 @@ def ratings_refresh(*, scope_id: int) -> int:
     Reads every game to re-rate first, then rates them in order while the
     new history streams to the database (on PostgreSQL, the database stores
     each batch while the next is rated); ``make bench-ratings`` measures it
-    against openskill's bare loop."""
+    against the model's bare loop."""
     scope = RatingScope.objects.select_for_update().get(pk=scope_id)
     start = scope.rerate_from
     if start is None:
@@ -134,32 +135,15 @@ def ratings_refresh(*, scope_id: int) -> int:
     )
     with _collector_paused():
         games = _games_replacing_history(scope, start)
-    playing = {player for _, _, players, _ in games for player in players}
-    before = _state_before(scope, start, touched=touched, playing=playing)
-    current = {
-        player: MODEL.create_rating([mu, sigma]) for player, (mu, sigma, _, _) in before.items()
-    }
-    played = {player: n for player, (_, _, n, _) in before.items()}
-    latest = {player: key for player, (_, _, _, key) in before.items()}
-    rate, fresh = MODEL.rate, MODEL.rating
+    playing = {player for game in games for player in game[3]}
+    state = _state_before(scope, start, touched=touched, playing=playing)
     with _HistoryWriter(scope.pk) as history, _collector_skipping_what_exists():
-        rows: list[HistoryRow] = []
-        for table_id, key, players, places in games:
-            updated = rate([[current.get(p) or fresh()] for p in players], ranks=places)
-            for player, (rating,) in zip(players, updated, strict=True):
-                current[player] = rating
-                played[player] = n = played.get(player, 0) + 1
-                latest[player] = key
-                rows.append((player, table_id, key, rating.mu, rating.sigma, n))
-            if len(rows) >= history.BATCH:
-                history.write(rows)
-                rows = []
-        history.write(rows)
-    _store(
-        scope,
-        {p: (r.mu, r.sigma, played[p], latest[p]) for p, r in current.items()},
-        touched | playing,
-    )
+        add = history.add
+        for (table_id, key, _, players, _, _, _), skills, counts in model_for(
+            scope.game
+        ).rate_games(games, state):
+            add(table_id, key, players, skills, counts)
+    _store(scope, state, touched | playing)
     scope.rerate_from = None
     scope.rated_at = timezone.now()
     scope.save(update_fields=["rerate_from", "rated_at"])
@@ -193,62 +177,104 @@ def _collector_skipping_what_exists() -> Iterator[None]:
         gc.unfreeze()
 
 
-RatedGame = tuple[int, str, list[int], list[float]]
-"""A game to rate: table id, order key, player ids by seat, their places
-(whole numbers, typed as the ``ranks`` openskill's ``rate`` takes)."""
-
-
-def _games_replacing_history(scope: RatingScope, start: str) -> list[RatedGame]:
+def _games_replacing_history(scope: RatingScope, start: str) -> list[GameToRate]:
     """Delete the scope's rating history from ``start`` on, and return its
-    complete games from ``start`` on, in the order played.
-
-    One query of plain tuples on a raw cursor: a re-rating may read a
-    hundred thousand games, and model rows would cost more than the rating."""
-    seatings = (
-        Seating.objects.filter(_scope_games(scope, start[:10]))
-        .order_by(*PLAYED_ORDER, "seat")
-        .values_list(
-            "table_id",
-            "table__round__event__date",
-            "table__round__number",
-            "table__number",
-            "player_id",
-            "place",
-        )
-    )
+    complete games from ``start`` on, in the order played (:func:`scope_games`)."""
     RatingHistory.objects.filter(scope=scope, order_key__gte=start).delete()
-    sql, params = seatings.query.sql_with_params()
+    return scope_games(scope, start)
+
+
+def scope_games(scope: RatingScope, start: str = "") -> list[GameToRate]:
+    """The scope's complete games from order key ``start`` on, in the order played.
+
+    One query of plain tuples on a raw cursor: a re-rating may read a hundred
+    thousand games, and model rows would cost more than the rating. On PostgreSQL
+    each game is one row (its players and totals aggregated in seat order), a
+    quarter of the rows to fetch and group; elsewhere one row a seat."""
+    where = Seating.objects.filter(_scope_games(scope, start[:10] or EARLIEST))
+    table = (
+        "table_id",
+        "table__round__event__date",
+        "table__round__number",
+        "table__number",
+        "table__game",
+        "table__hands_played",
+    )
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
+            grouped = (
+                where.values(*table)
+                .annotate(
+                    seated=ArrayAgg("player_id", order_by="seat"),
+                    scores=ArrayAgg("total", order_by="seat"),
+                )
+                .order_by(*PLAYED_ORDER)
+                .values_list(*table, "seated", "scores")
+            )
             # sort the whole scope in memory (the default spills to disk)
             cursor.execute("SET LOCAL work_mem = '64MB'")
-        cursor.execute(sql, params)
+            cursor.execute(*grouped.query.sql_with_params())
+            return _grouped_games(cursor, start)
+        seatings = where.order_by(*PLAYED_ORDER, "seat").values_list(*table, "player_id", "total")
+        cursor.execute(*seatings.query.sql_with_params())
         return _games_of(cursor, start)
 
 
-def _games_of(cursor: Any, start: str) -> list[RatedGame]:
-    """Group the seatings :func:`_games_replacing_history` selected into games."""
-    games: list[RatedGame] = []
+def _grouped_games(cursor: Any, start: str) -> list[GameToRate]:
+    """The games of :func:`scope_games`' PostgreSQL query, one row a game."""
+    games: list[GameToRate] = []
+    while rows := cursor.fetchmany(20_000):
+        for table_id, date, round_number, number, game, hands, players, totals in rows:
+            day = date.isoformat()
+            key = _key(day, round_number, number, table_id)
+            if key >= start:  # not an earlier round or table of the same date
+                games.append(_game((table_id, key, _day(day), game, hands), players, totals))
+    return games
+
+
+def _games_of(cursor: Any, start: str) -> list[GameToRate]:
+    """The games of :func:`scope_games`' query of one row a seat, grouped."""
+    games: list[GameToRate] = []
     current = None
     players: list[int] = []
-    places: list[float] = []
+    totals: list[float] = []
+    pending: tuple[int, str, int, str, int] | None = None
     while rows := cursor.fetchmany(20_000):
-        for table_id, date, round_number, number, player, place in rows:
+        for table_id, date, round_number, number, game, hands, player, total in rows:
             if table_id != current:
+                if pending is not None:
+                    games.append(_game(pending, players, totals))
                 current = table_id
                 # SQLite hands dates back as text
                 day = date if isinstance(date, str) else date.isoformat()
                 key = _key(day, round_number, number, table_id)
-                players, places = [], []
-                if key >= start:  # not an earlier round or table of the same date
-                    games.append((table_id, key, players, places))
+                players, totals = [], []
+                # not an earlier round or table of the same date
+                pending = (table_id, key, _day(day), game, hands) if key >= start else None
             players.append(player)
-            places.append(place)
+            totals.append(total)
+    if pending is not None:
+        games.append(_game(pending, players, totals))
     return games
 
 
-HistoryRow = tuple[int, int, str, float, float, int]
-"""A rating history row of a scope: player id, table id, order key, mu, sigma, games."""
+def _game(
+    table: tuple[int, str, int, str, int], players: list[int], totals: list[float]
+) -> GameToRate:
+    table_id, key, day, game, hands = table
+    luck = _luck(game, len(players), hands)
+    return (table_id, key, day, players, totals, luck, game == Game.BUCK_EUCHRE)
+
+
+@functools.cache
+def _luck(game: str, players: int, hands: int) -> float:
+    return luck_points(game, players, hands=hands)
+
+
+@functools.cache
+def _day(iso_date: str) -> int:
+    """A date (``YYYY-MM-DD``, as order keys begin) as its day number."""
+    return datetime.date.fromisoformat(iso_date[:10]).toordinal()
 
 
 class _HistoryWriter:
@@ -263,14 +289,18 @@ class _HistoryWriter:
     SIGNATURE: Final = b"PGCOPY\n\xff\r\n\0" + bytes(8)
     """Binary COPY's header: the signature, no flags, no extension."""
     TRAILER: Final = b"\xff\xff"
-    PACK: Final = struct.Struct(f"!hiqiqiqi{KEY_LENGTH}sididii").pack
+    ROW: Final = struct.Struct(f"!hiqiqiqi{KEY_LENGTH}sididii")
     """One row: its 7 fields, each its length then its value (three bigint
     ids, the order key, two float8, an int4)."""
+    PACK: Final = ROW.pack
+    ROW_BYTES: Final = ROW.size
 
     def __init__(self, scope_id: int) -> None:
         self.scope_id = scope_id
         self.stack = ExitStack()
         self.copy: Any = None
+        self.rows: list[RatingHistory] = []
+        self.packed = bytearray()
 
     def __enter__(self) -> _HistoryWriter:
         if connection.vendor == "postgresql":
@@ -283,44 +313,67 @@ class _HistoryWriter:
             self.copy.write(self.SIGNATURE)
         return self
 
-    def write(self, rows: list[HistoryRow]) -> None:
+    def add(
+        self,
+        table_id: int,
+        key: str,
+        players: Sequence[int],
+        skills: Sequence[Skill],
+        counts: Sequence[int],
+    ) -> None:
+        """The history rows of one game: its players' new skills and game counts."""
         if self.copy is None:
-            RatingHistory.objects.bulk_create(
+            self.rows.extend(
                 RatingHistory(
                     scope_id=self.scope_id,
                     player_id=player,
-                    table_id=table,
+                    table_id=table_id,
                     order_key=key,
-                    mu=mu,
-                    sigma=sigma,
+                    mu=skill.mu,
+                    sigma=skill.sigma,
                     games=n,
                 )
-                for player, table, key, mu, sigma, n in rows
+                for player, skill, n in zip(players, skills, counts, strict=True)
             )
+            if len(self.rows) >= self.BATCH:
+                self.flush()
             return
-        scope, pack, size = self.scope_id, self.PACK, KEY_LENGTH
-        packed = bytearray()
-        for player, table, key, mu, sigma, n in rows:
+        scope, pack, size, packed = self.scope_id, self.PACK, KEY_LENGTH, self.packed
+        encoded = key.encode()
+        for player, skill, n in zip(players, skills, counts, strict=True):
             packed += pack(
-                7, 8, scope, 8, player, 8, table, size, key.encode(), 8, mu, 8, sigma, 4, n
+                7, 8, scope, 8, player, 8, table_id, size, encoded,
+                8, skill.mu, 8, skill.sigma, 4, n,
             )  # fmt: skip
-        self.copy.write(packed)
+        if len(packed) >= self.BATCH * self.ROW_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        """Send what is waiting to the database."""
+        if self.copy is None:
+            RatingHistory.objects.bulk_create(self.rows)
+            self.rows = []
+        elif self.packed:
+            self.copy.write(self.packed)
+            self.packed = bytearray()
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
         with self.stack:
-            if kind is None and self.copy is not None:
-                self.copy.write(self.TRAILER)
+            if kind is None:
+                self.flush()
+                if self.copy is not None:
+                    self.copy.write(self.TRAILER)
 
 
 def _state_before(
     scope: RatingScope, start: str, *, touched: set[int], playing: set[int]
-) -> dict[int, tuple[float, float, int, str]]:
+) -> dict[int, PlayerState]:
     """(mu, sigma, games, latest order key) before the game at ``start`` for
     the players whose ratings the re-rating reads or rewrites: the stored
     rating of those the re-rated games did not touch before, the last history
     row before ``start`` of those they did (one query each)."""
     state = {
-        r.player_id: (r.mu, r.sigma, r.games, r.last_order_key)
+        r.player_id: (Skill(r.mu, r.sigma), r.games, _day(r.last_order_key), r.last_order_key)
         for r in Rating.objects.filter(scope=scope, player_id__in=playing - touched)
     }
     if touched:
@@ -334,13 +387,16 @@ def _state_before(
             .filter(newest=1)
         )
         for row in latest:
-            state[row.player_id] = (row.mu, row.sigma, row.games, row.order_key)
+            state[row.player_id] = (
+                Skill(row.mu, row.sigma),
+                row.games,
+                _day(row.order_key),
+                row.order_key,
+            )
     return state
 
 
-def _store(
-    scope: RatingScope, state: dict[int, tuple[float, float, int, str]], players: Iterable[int]
-) -> None:
+def _store(scope: RatingScope, state: dict[int, PlayerState], players: Iterable[int]) -> None:
     """Write the current ratings of ``players`` in one upsert, and delete
     those left with no game."""
     players = set(players)
@@ -348,13 +404,13 @@ def _store(
         Rating(
             scope=scope,
             player_id=player,
-            mu=mu,
-            sigma=sigma,
-            ordinal=mu - 3 * sigma,
+            mu=skill.mu,
+            sigma=skill.sigma,
+            ordinal=skill.ordinal,
             games=n,
             last_order_key=key,
         )
-        for player, (mu, sigma, n, key) in state.items()
+        for player, (skill, n, _, key) in state.items()
         if player in players
     ]
     Rating.objects.bulk_create(
@@ -370,12 +426,38 @@ def _store(
 
 
 def leaderboard(*, scope: RatingScope) -> list[Rating]:
-    """Best first: by ordinal (mu - 3 sigma), then mu, then name."""
-    return list(
-        Rating.objects.filter(scope=scope)
-        .select_related("player")
-        .order_by("-ordinal", "-mu", "player__name")
+    """Best first: by ordinal (mu - 3 sigma), then mu, then name, each rating as
+    of the scope's latest game (:func:`as_of`)."""
+    board = list(Rating.objects.filter(scope=scope).select_related("player"))
+    latest = max((rating.last_order_key for rating in board), default=EARLIEST)
+    for rating in board:
+        as_of(rating, latest, game=scope.game)
+    board.sort(key=lambda r: (-r.ordinal, -r.mu, r.player.name))
+    return board
+
+
+def as_of(rating: Rating, latest_key: str, *, game: str) -> Rating:
+    """``rating`` with its ``sigma`` and ``ordinal`` set, in memory, to what they
+    are at the scope's latest game (order key ``latest_key``): uncertainty grows
+    with the days the scope played on without the player
+    (:meth:`ScoreModel.after_idle`), so someone away for months shows as less
+    certain, and lower, until they play again. Measured against the scope's games,
+    not the calendar, so a board does not change while nobody plays. The stored row
+    keeps the values after the player's last game, as the history does."""
+    away = _day(latest_key) - _day(rating.last_order_key)
+    now = model_for(game).after_idle(Skill(rating.mu, rating.sigma), days=away)
+    rating.sigma, rating.ordinal = now.sigma, now.ordinal
+    return rating
+
+
+def latest_keys(scope_ids: Iterable[int]) -> dict[int, str]:
+    """Each scope's latest rated game (its order key), in one query."""
+    rows = (
+        Rating.objects.filter(scope_id__in=list(scope_ids))
+        .values("scope_id")
+        .annotate(latest=Max("last_order_key"))
     )
+    return {row["scope_id"]: row["latest"] for row in rows}
 
 
 def history_of(*, scope: RatingScope, player: Player) -> list[RatingHistory]:

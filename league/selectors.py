@@ -39,6 +39,7 @@ from league.models import (
     Table,
     TableStatus,
 )
+from league.rating_model import model_for
 from league.seating import PastRound
 
 
@@ -99,6 +100,13 @@ def next_hand_of(tally: games.GameTally) -> dict[str, int] | None:
 
 def rating_board(*, scope: RatingScope | None) -> dict[str, Any]:
     """The leaderboard of a scope (``None``: nothing rated yet)."""
+    if scope is None:
+        return {
+            "status": "up_to_date",
+            "rated_at": None,
+            "provisional_above_sigma": None,
+            "ratings": [],
+        }
     rows = [
         {
             "player_id": rating.player_id,
@@ -107,14 +115,14 @@ def rating_board(*, scope: RatingScope | None) -> dict[str, Any]:
             "mu": rating.mu,
             "sigma": rating.sigma,
             "games": rating.games,
-            "provisional": ratings.is_provisional(rating),
+            "provisional": ratings.is_provisional(rating, game=scope.game),
         }
-        for rating in (ratings.leaderboard(scope=scope) if scope is not None else [])
+        for rating in ratings.leaderboard(scope=scope)
     ]
     return {
-        "status": "pending" if scope is not None and ratings.is_pending(scope) else "up_to_date",
-        "rated_at": scope.rated_at if scope is not None else None,
-        "provisional_below": ratings.PROVISIONAL_BELOW,
+        "status": "pending" if ratings.is_pending(scope) else "up_to_date",
+        "rated_at": scope.rated_at,
+        "provisional_above_sigma": model_for(scope.game).provisional_sigma,
         "ratings": rows,
     }
 
@@ -420,9 +428,13 @@ class ScopeRating:
 
 def player_ratings(*, player: Player) -> list[ScopeRating]:
     """The player's rating in each scope they are rated in (per league, and
-    club-wide per game) with each one's history, in two queries. Ordered by
+    club-wide per game), as of each scope's latest game, with each one's history,
+    in three queries. Ordered by
     game, the leagues by name, then the club-wide scope of that game."""
     rated = list(Rating.objects.filter(player=player).select_related("scope__league"))
+    latest = ratings.latest_keys(rating.scope_id for rating in rated) if rated else {}
+    for rating in rated:
+        ratings.as_of(rating, latest[rating.scope_id], game=rating.scope.game)
     histories: dict[int, list[RatingHistory]] = {rating.scope_id: [] for rating in rated}
     for row in RatingHistory.objects.filter(scope_id__in=list(histories), player=player).order_by(
         "scope_id", "order_key"
@@ -437,7 +449,7 @@ def player_ratings(*, player: Player) -> list[ScopeRating]:
         ScopeRating(
             scope=rating.scope,
             rating=rating,
-            provisional=ratings.is_provisional(rating),
+            provisional=ratings.is_provisional(rating, game=rating.scope.game),
             pending=ratings.is_pending(rating.scope),
             history=histories[rating.scope_id],
         )

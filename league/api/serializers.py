@@ -329,11 +329,15 @@ def hand_submitted_data(change: Any) -> dict[str, Any]:
 class RatingRowOutput(serializers.Serializer[Any]):
     player = serializers.IntegerField(source="player_id")
     player_name = serializers.CharField(source="player.name")
-    ordinal = serializers.FloatField(help_text="mu - 3 sigma: what the board ranks by")
+    ordinal = serializers.FloatField(
+        help_text="mu - 3 sigma (as of today): what the board ranks by"
+    )
     mu = serializers.FloatField()
-    sigma = serializers.FloatField()
+    sigma = serializers.FloatField(
+        help_text="as of today: it grows with the days since the player's last game"
+    )
     games = serializers.IntegerField()
-    provisional = serializers.BooleanField()
+    provisional = serializers.BooleanField(help_text="sigma is above provisional_above_sigma")
 
 
 class LeaderboardOutput(serializers.Serializer[dict[str, Any]]):
@@ -342,8 +346,8 @@ class LeaderboardOutput(serializers.Serializer[dict[str, Any]]):
         help_text="pending while a change of results waits for the ratings job",
     )
     rated_at = serializers.DateTimeField(allow_null=True)
-    provisional_below = serializers.IntegerField(
-        help_text="ratings from fewer games are provisional"
+    provisional_above_sigma = serializers.FloatField(
+        allow_null=True, help_text="ratings whose sigma is above this are provisional"
     )
     ratings = RatingRowOutput(many=True)
 

@@ -19,29 +19,33 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_safe
 
-from league import ratings, selectors
+from league import selectors
 from league.models import Game, Player, Standing
+from league.rating_model import MODELS
 from league.web import charts
 
 
-def rating_words(*, ordinal: float, sigma: float, games: int) -> str:
+def rating_words(*, ordinal: float, sigma: float, games: int, settling: bool) -> str:
     """A rating as members read it: the number that orders the leaderboard
     (the ordinal, a cautious figure: the estimate of the player's skill less
     three times its uncertainty), rounded, the uncertainty (sigma) as ± and
-    how settled it is, in words. The API keeps mu, sigma and the ordinal.
+    whether it is still ``settling`` (provisional), in words. The API keeps mu,
+    sigma and the ordinal.
 
-    >>> rating_words(ordinal=27.6, sigma=1.2, games=40)
+    >>> rating_words(ordinal=27.6, sigma=1.2, games=40, settling=False)
     'about 28, ± 1 — based on 40 games'
-    >>> rating_words(ordinal=-3.4, sigma=7.4, games=1)
+    >>> rating_words(ordinal=12.4, sigma=5.6, games=12, settling=True)  # away for months
+    'about 12, ± 6 — still settling after 12 games'
+    >>> rating_words(ordinal=-3.4, sigma=7.4, games=1, settling=True)
     'about -3, ± 7 — still settling after 1 game'
-    >>> rating_words(ordinal=-0.4, sigma=0.3, games=300)
+    >>> rating_words(ordinal=-0.4, sigma=0.3, games=300, settling=False)
     'about 0, ± less than 1 — based on 300 games'
     """
     shown = str(round(ordinal))  # an int: never "-0"
     spread = round(sigma)
     plus_minus = str(spread) if spread >= 1 else "less than 1"
     played = f"{games} game{'' if games == 1 else 's'}"
-    if games < ratings.PROVISIONAL_BELOW:
+    if settling:
         return f"about {shown}, ± {plus_minus} — still settling after {played}"
     return f"about {shown}, ± {plus_minus} — based on {played}"
 
@@ -110,9 +114,11 @@ def ratings_explained(request: HttpRequest) -> HttpResponse:
         request,
         "league/ratings_explained.html",
         {
-            "provisional_below": ratings.PROVISIONAL_BELOW,
-            "example": rating_words(ordinal=12.4, sigma=4.6, games=4),
-            "settled": rating_words(ordinal=27.6, sigma=1.2, games=40),
+            "settled_below": {
+                Game(game).label: model.provisional_sigma for game, model in MODELS.items()
+            },
+            "example": rating_words(ordinal=12.4, sigma=4.6, games=4, settling=True),
+            "settled": rating_words(ordinal=27.6, sigma=1.2, games=40, settling=False),
             "bluke_order": STANDINGS_ORDER[True],
             "buck_euchre_order": STANDINGS_ORDER[False],
         },
@@ -123,7 +129,14 @@ def _board_in_words(board: dict[str, Any]) -> dict[str, Any]:
     """The leaderboard with each rating also in words (no query)."""
     rows = [
         row
-        | {"words": rating_words(ordinal=row["ordinal"], sigma=row["sigma"], games=row["games"])}
+        | {
+            "words": rating_words(
+                ordinal=row["ordinal"],
+                sigma=row["sigma"],
+                games=row["games"],
+                settling=row["provisional"],
+            )
+        }
         for row in board["ratings"]
     ]
     return board | {"ratings": rows}
@@ -166,7 +179,6 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         {
             "player": player,
             "ratings": _rating_sections(player, selectors.player_ratings(player=player)),
-            "provisional_below": ratings.PROVISIONAL_BELOW,
             "recent": selectors.player_recent_games(player=player),
             "standings": _by_game(selectors.player_standings(player=player)),
         },
@@ -190,7 +202,12 @@ def _rating_sections(player: Player, rated: list[selectors.ScopeRating]) -> list
             RatingSection(
                 rating=item,
                 label=label,
-                words=rating_words(ordinal=rating.ordinal, sigma=rating.sigma, games=rating.games),
+                words=rating_words(
+                    ordinal=rating.ordinal,
+                    sigma=rating.sigma,
+                    games=rating.games,
+                    settling=item.provisional,
+                ),
                 chart=charts.rating_chart(
                     points,
                     chart_id=f"rating-chart-{scope.pk}",

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from league import ratings
+from league import rating_model, ratings
 from league.models import Game, Rating, RatingHistory, RatingScope, Table
 from league.services.fixtures import event_create, league_create, table_create
 from league.services.results import hand_correct, hand_delete_last, hand_submit
@@ -232,14 +232,15 @@ def test_a_job_that_fails_midway_changes_nothing(monkeypatch: pytest.MonkeyPatch
         def __getattr__(self, name: str) -> Any:
             return getattr(model, name)
 
-        def rate(self, *args: Any, **kwargs: Any) -> Any:
-            self.games += 1
-            if self.games > 2:
-                raise RuntimeError("the worker was stopped")
-            return model.rate(*args, **kwargs)
+        def rate_games(self, *args: Any, **kwargs: Any) -> Any:
+            for rated in model.rate_games(*args, **kwargs):
+                self.games += 1
+                if self.games > 2:
+                    raise RuntimeError("the worker was stopped")
+                yield rated
 
-    model = ratings.MODEL
-    monkeypatch.setattr(ratings, "MODEL", StoppedOnTheThirdGame())
+    model = rating_model.MODELS["buck_euchre"]
+    monkeypatch.setitem(rating_model.MODELS, "buck_euchre", StoppedOnTheThirdGame())
     monkeypatch.setattr(ratings._HistoryWriter, "BATCH", 4)  # a batch is written before the failure
     with pytest.raises(RuntimeError, match="stopped"):
         ratings.ratings_rebuild(scope=scope)
@@ -260,7 +261,7 @@ def test_the_leaderboard_and_history_through_the_api() -> None:
 
     board = client.get(f"/api/leagues/{night.league.pk}/ratings/").json()
     assert board["status"] == "up_to_date"
-    assert board["provisional_below"] == ratings.PROVISIONAL_BELOW
+    assert board["provisional_above_sigma"] == rating_model.MODELS["buck_euchre"].provisional_sigma
     assert board["ratings"][0]["player"] == night.players[1].pk
     assert all(row["provisional"] for row in board["ratings"])
     ordinals = [row["ordinal"] for row in board["ratings"]]

@@ -19,6 +19,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from league import ratings, selectors
 from league.models import Club, Event, Game, League, Player, RatingScope, Standing, Table
 from league.services.fixtures import event_create, league_create, table_create
 from league.services.results import game_submit, hand_submit
@@ -335,15 +336,17 @@ def test_the_league_page_shows_standings_ratings_and_events(client: Client, on_c
 
     board = rows_of(tree, f"Rating leaderboard of {league.name}")
     scope = RatingScope.objects.get(league=league)
-    leaders = list(scope.ratings.select_related("player").order_by("-ordinal", "-mu"))
+    leaders = ratings.leaderboard(scope=scope)
     assert [r[1] for r in board] == [r.player.name for r in leaders]
     # the rating in words: the ordinal (what orders the board) ± sigma, and
-    # six games at most: still settling below ten
+    # whether it is still settling (by its sigma)
+    provisional = ratings.is_provisional(leaders[0], game=league.game)
+    settling = "still settling after" if provisional else "based on"
     assert board[0] == [
         "1",
         leaders[0].player.name,
         f"about {round(leaders[0].ordinal)}, ± {round(leaders[0].sigma)} — "
-        f"still settling after {leaders[0].games} games",
+        f"{settling} {leaders[0].games} games",
     ]
     assert "Up to date" in html
     assert found["How ratings work"] == reverse("ratings-explained")
@@ -498,11 +501,12 @@ def test_the_player_page_shows_ratings_charts_games_and_statistics(
     assert next(tree.iter("h1")).text() == player.name
     assert "Riverside" in html
     # a rating per league, and a club-wide one per game, each with its chart
-    ratings = {r.scope_id: r for r in player.ratings.select_related("scope__league")}
-    assert len(ratings) == 4
+    rated = {item.rating.scope_id: item for item in selectors.player_ratings(player=player)}
+    assert len(rated) == 4
     svgs = list(tree.iter("svg"))
     assert len(svgs) == 4
-    for rating in ratings.values():
+    for item in rated.values():
+        rating = item.rating
         heading = next(
             e for e in tree.iter("h3") if e.attrs.get("id") == f"rating-{rating.scope_id}"
         )
@@ -515,10 +519,10 @@ def test_the_player_page_shows_ratings_charts_games_and_statistics(
         assert len(polyline.attrs["points"].split()) == rating.games
         assert chart.attrs["aria-labelledby"] and "Rating ± uncertainty" in chart.text()
         words = f"about {round(rating.ordinal)}, ± {round(rating.sigma)} — "
-        settling = "still settling after" if rating.games < 10 else "based on"
+        settling = "still settling after" if item.provisional else "based on"
         played = f"{rating.games} game{'' if rating.games == 1 else 's'}"
         assert f"{words}{settling} {played}" in html
-    league_rating = next(r for r in ratings.values() if r.scope.league == bluke.league)
+    league_rating = next(i.rating for i in rated.values() if i.rating.scope.league == bluke.league)
     history = list(league_rating.scope.history.filter(player=player).order_by("order_key"))
     # the chart draws the rating (the ordinal), ± sigma, as the words say it
     summary = charts.describe(
@@ -601,7 +605,7 @@ def test_player_page_queries_do_not_grow_with_the_games(
     other.players = large.players[:4]
     other.play(other.table(other.night(10), [0, 1, 2, 3]), winner=1)
     for player in (small.players[0], large.players[0]):
-        with django_assert_num_queries(5):
+        with django_assert_num_queries(6):
             client.get(reverse("player", args=[player.pk]))
 
 

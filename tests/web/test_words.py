@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from league import ratings
+from league import rating_model
 from league.models import Game, Rating, Table
 from league.services.fixtures import event_create
 from league.services.results import game_submit
@@ -78,12 +78,22 @@ def bluke(django_capture_on_commit_callbacks: Any) -> ClubSetup:
         (-0.4, 8.3, 1, "about 0, ± 8 — still settling after 1 game"),
         (-2.6, 6.5, 2, "about -3, ± 6 — still settling after 2 games"),
         (30.0, 0.4, 500, "about 30, ± less than 1 — based on 500 games"),
-        (12.0, 4.0, ratings.PROVISIONAL_BELOW - 1, "about 12, ± 4 — still settling after 9 games"),
-        (12.0, 4.0, ratings.PROVISIONAL_BELOW, "about 12, ± 4 — based on 10 games"),
     ],
 )
 def test_a_rating_in_words(ordinal: float, sigma: float, games: int, words: str) -> None:
-    assert pages.rating_words(ordinal=ordinal, sigma=sigma, games=games) == words
+    settling = "settling" in words
+    assert pages.rating_words(ordinal=ordinal, sigma=sigma, games=games, settling=settling) == words
+
+
+@pytest.mark.parametrize("game", ["bluke", "buck_euchre"])
+def test_settled_or_not_by_the_uncertainty_not_a_count_of_games(game: str) -> None:
+    model = rating_model.MODELS[game]
+    threshold = model.provisional_sigma
+    assert model.is_provisional(rating_model.Skill(25.0, threshold + 0.01))
+    assert not model.is_provisional(rating_model.Skill(25.0, threshold))
+    # a settled player away for months is settling again
+    settled = rating_model.Skill(25.0, threshold - 0.5)
+    assert model.is_provisional(model.after_idle(settled, days=365))
 
 
 def test_the_pages_modules_examples_hold() -> None:
@@ -183,9 +193,11 @@ def test_a_settled_rating_says_how_many_games_it_rests_on(
     client: Client, django_capture_on_commit_callbacks: Any
 ) -> None:
     setup = club_setup(game=Game.BUCK_EUCHRE)
-    played(setup, ratings.PROVISIONAL_BELOW, django_capture_on_commit_callbacks)
+    played(setup, 12, django_capture_on_commit_callbacks)
+    settled = rating_model.MODELS["buck_euchre"].provisional_sigma
+    assert Rating.objects.filter(player=setup.players[0], sigma__lte=settled)
     html = client.get(reverse("player", args=[setup.players[0].pk])).content.decode()
-    assert f"— based on {ratings.PROVISIONAL_BELOW} games" in html
+    assert "— based on 12 games" in html
     assert "still settling" not in html.split('id="ratings-heading"')[1].split("</h3>", 1)[1]
 
 
@@ -204,7 +216,7 @@ def test_how_ratings_work_explains_the_number_the_plus_minus_and_names_the_api_f
     text = " ".join(visible_text(html).split())
     assert html.count("<h1") == 1 and "How ratings work" in html
     assert "about 12, ± 5 — still settling after 4 games" in text
-    assert f"fewer than {ratings.PROVISIONAL_BELOW} complete games" in text
+    assert "its ± is above 4.6 in Bluke, 7.0 in Buck Euchre" in text
     assert "the figure the leaderboard is ordered by" in text
     for name in ("mu", "sigma", "ordinal"):
         assert f"<dt>{name}</dt>" in html

@@ -1,0 +1,901 @@
+"""How well each rating finds players of known strength, in real games played by bots.
+
+Why: ``benchmarks/rating_models.py`` draws results from a formula; here the games are
+real Bluke and Buck Euchre games played hand by hand through the engine, by bots whose
+strength we set, so luck, table size, counting down and incomplete games are what they
+are at a club. The league's candidate model (``league.rating_model.ScoreModel``, rated
+on the points) runs next to the current leaderboard and the baselines.
+
+What runs (everything seeded; the same arguments give the same figures):
+
+1. Players: ``--players`` (16) per league. Each has a noise ``p``, evenly spaced from 0
+   (the strongest) to 0.9 (the weakest), given to the player ids in a random order (so
+   an id says nothing about strength). A player plays :class:`games.bots.SimpleBot`'s
+   bids, calls and drops, with the card play of :func:`games.bots.watchful_card` (the
+   cheapest card that wins the trick when it wants one, the strongest that loses when
+   not: with ``SimpleBot``'s own card play, always its highest card when it wants a
+   trick, a random card does no worse in Bluke, and card noise would set no strength),
+   but each decision of the kind the *mechanism* names is, with chance ``p``, replaced
+   by a random legal one (:class:`games.bots.NoisyBot`, one :class:`~games.bots.Noise`
+   per seat, ``watchful=True``):
+
+   - ``bids``: Bluke bids; Buck Euchre calls and drop decisions (a coin toss);
+   - ``cards``: card plays (and a Buck Euchre dealer's discard);
+   - ``both``: all of the above;
+   - ``never-drops`` (Buck Euchre only): with chance ``p`` the player stays in where the
+     strategy drops (at 0.9 it almost never drops), and plays a random card with chance
+     ``p / 3`` (staying in alone costs a few points a game and no wins: too little to
+     rank 16 players by);
+   - ``improver``: as ``both``, but the two weakest players improve over the season,
+     their ``p`` falling linearly from 0.9 to 0.1 with the season's progress (games
+     played so far over the games of the whole season).
+
+   The truth: a lower ``p`` is a stronger player; at a checkpoint an improver's truth is
+   its ``p`` at that moment.
+2. The season: nights of three rounds, a night every 7 days. Each round the players
+   present are seated by ``league.seating.plan_round`` with the game's
+   ``TablePolicy`` (Bluke: tables of 4, and of 3 when the count requires; Buck
+   Euchre: tables of 4, leftovers sit out), in one of three ways:
+
+   - ``random``: everyone present, method ``random``;
+   - ``standing``: everyone present, method ``swiss`` with the ranking by average
+     points per game so far (Buck Euchre: fewest first; no games yet: last, in a
+     random order), tonight's rounds as history, a shortened search (150 swaps):
+     tables of similar players;
+   - ``absent``: a third of the players (rounded) absent each night, drawn at random;
+     method ``random``.
+
+   Each table plays one whole game (default rule options; the seat order and first
+   dealer as seated; Buck Euchre stops after 200 hands, then places go by the totals),
+   and the season stops the moment the mean games per player reaches the last
+   checkpoint.
+3. The raters go through the games in the order played. BEFORE rating a game, each
+   predicts it (probabilistic raters: each player's chance of winning; the others only
+   a favourite, by their leaderboard); then it rates it. The raters:
+
+   - ``uniform guess``: chances 1/n, everyone tied on the board (tau 0): the reference
+     a log-loss must beat to say anything (ln 4 = 1.386 at tables of four);
+   - ``average points``: the leaderboard by mean final total per game (Buck Euchre
+     counts down: fewer is better); a player without games counts as the mean of the
+     others at the table (a favourite only);
+   - ``average place``: by mean place (1 = won), the same way;
+   - ``Elo per game``: 1500 to start, the game split into all its pairs by places (a
+     shared place is half a win), a player's change 32 / (n - 1) times the sum of actual
+     minus expected; chances in proportion to 10^(rating / 400);
+   - the openskill models on places (``rate(teams, ranks=places)``, one-player teams,
+     default parameters): PlackettLuce, BradleyTerryFull (named ``leaderboard now
+     (BT-Full)``: what the league runs today), BradleyTerryPart,
+     ThurstoneMostellerFull, ThurstoneMostellerPart; the leaderboard by ordinal
+     (mu - 3 sigma), chances by ``predict_win``;
+   - ``score model``: ``league.rating_model.ScoreModel`` (its constants from
+     ``--mu --sigma --beta --tau --idle``) on the final totals, ``luck =
+     luck_points(game, table size)``, Buck Euchre ``lower_is_better``; before each game
+     each player's skill goes through ``before_game`` with the days since their previous
+     game; the leaderboard by ``Skill.ordinal``, chances by ``win_chances``. Each
+     ``--variant beta=3,idle=0`` adds one more score model with those constants changed
+     (and ``board=mu`` in a variant orders its leaderboard by mu, not the ordinal).
+4. At each checkpoint (``--checkpoints``, the mean games per player: 6, 12 and 30):
+
+   - tau-b: Kendall's tau-b between a rater's leaderboard and the truth (-p), over the
+     players with at least one game (ties on either side count as ties; 0 when either
+     side ties everyone);
+   - log-loss: over all the games so far, the mean of -ln(chance given to the winner)
+     (players sharing first place: the mean of -ln p over them; chances floored at
+     1e-15); a dash for the raters without chances;
+   - top-1: the share of the games so far whose favourite won (favourites tied in the
+     prediction share the credit, a favourite among tied winners counts as a win);
+   - inversions: over pairs of players with at least 10 games each and different true
+     strengths, the share that the leaderboard orders weaker above stronger (a tie on
+     the board counts half); a dash when there is no such pair yet.
+
+   Each figure is the mean over ``--seeds`` leagues (seeds 1..N) of one configuration
+   (game x seating x mechanism).
+5. The report: one table per configuration (rater | tau-b at each checkpoint | log-loss,
+   top-1 and inversions at the last); the same figures averaged over the configurations;
+   the summary, a line per configuration with the score model's tau-b against the best
+   baseline's at each checkpoint (``<`` where it is below) and its last log-loss against
+   the best probabilistic baseline's (the uniform guess counts), then for each
+   checkpoint in how many configurations its tau-b is at least the best baseline's and
+   its log-loss below every probabilistic baseline's; then the time taken.
+
+``--only NAME [NAME ...]`` keeps the raters whose name contains one of the words (the
+score model and its variants always run with ``--only score``); ``--games``,
+``--seatings``, ``--mechanisms`` pick configurations. ``--tiny`` is the CI run: 8
+players, checkpoints 3 and 6 (two nights), 2 seeds, in seconds. The default run plays
+16,420 games in under two minutes on one core: a Bluke game costs about 6 ms, a Buck
+Euchre game about 2 ms, a ``standing`` round's seating about 15 ms, and the raters
+about a fifth of the time, most of it the score model's ``win_chances``.
+
+Usage: ``python benchmarks/rating_quality.py [--seeds N] [--only NAME ...] [--beta B]
+[--tau T] [--idle I] [--variant K=V,...] [--games ...] [--seatings ...] [--mechanisms ...]
+[--checkpoints 6 12 30] [--players 16] [--tiny]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields, replace
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from openskill.models import (
+    BradleyTerryFull,
+    BradleyTerryPart,
+    PlackettLuce,
+    ThurstoneMostellerFull,
+    ThurstoneMostellerPart,
+)
+
+from benchmarks.rating_models import kendall_tau_b  # the earlier evaluation's, shared
+from games import rules_for
+from games.bots import Noise, NoisyBot, play_game
+from games.results import competition_ranks
+from league.rating_model import ScoreModel, Skill, luck_points, model_for
+from league.seating import PastRound, Search, TablePolicy, plan_round
+
+GAMES = ("bluke", "buck_euchre")
+SEATINGS = ("random", "standing", "absent")
+MECHANISMS: dict[str, tuple[str, ...]] = {
+    "bluke": ("bids", "cards", "both", "improver"),
+    "buck_euchre": ("bids", "cards", "both", "never-drops", "improver"),
+}
+ALL_MECHANISMS = ("bids", "cards", "both", "never-drops", "improver")
+CHECKPOINTS = (6, 12, 30)
+PLAYERS = 16
+ROUNDS_PER_NIGHT = 3
+DAYS_BETWEEN_NIGHTS = 7
+WEAKEST = 0.9
+"""The noise of the weakest player; the strongest has none."""
+IMPROVERS = 2
+IMPROVER_FROM, IMPROVER_TO = 0.9, 0.1
+SETTLED = 10
+"""Games each that a pair needs to count in the inversions."""
+MAX_HANDS = 200
+STANDING_SEARCH = Search(iterations=150, restarts=0)
+"""The seating search for ``standing``: the default effort (about 1,200 swaps, one
+restart) found the same tables in our checks at eight times the cost, and took most of
+the run's time."""
+ELO_START, ELO_K = 1500.0, 32.0
+SCORE_MODEL = "score model"
+BOARDS = ("ordinal", "mu")
+NO_FIGURE = "\u2013"
+"""An en dash, printed where a figure is undefined."""
+LEADERBOARD_NOW = "leaderboard now (BT-Full)"
+OPENSKILL: dict[str, Callable[[], Any]] = {
+    "PlackettLuce": PlackettLuce,
+    LEADERBOARD_NOW: BradleyTerryFull,
+    "BradleyTerryPart": BradleyTerryPart,
+    "ThurstoneMostellerFull": ThurstoneMostellerFull,
+    "ThurstoneMostellerPart": ThurstoneMostellerPart,
+}
+
+
+# -- the leagues --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as played: the players in seat order, their final totals and places."""
+
+    night: int
+    players: tuple[int, ...]
+    totals: tuple[int, ...]
+    places: tuple[int, ...]
+    """1 for the winner; players with equal standing share a place."""
+    complete: bool
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """The moment the mean games per player reached ``target``: after ``games`` games,
+    with the players' true noise ``p`` at that moment (lower is stronger)."""
+
+    target: float
+    games: int
+    p: tuple[float, ...]
+
+
+@dataclass
+class League:
+    game: str
+    seating: str
+    mechanism: str
+    seed: int
+    players: int
+    games: list[Game] = field(default_factory=list)
+    checkpoints: list[Checkpoint] = field(default_factory=list)
+
+    @property
+    def lower_is_better(self) -> bool:
+        return self.game == "buck_euchre"
+
+
+def noise_of(mechanism: str, p: float) -> Noise:
+    """A player's :class:`Noise` for ``mechanism`` at noise level ``p``."""
+    if mechanism == "bids":
+        return Noise(bid=p, drop=p)
+    if mechanism == "cards":
+        return Noise(card=p)
+    if mechanism in ("both", "improver"):
+        return Noise(bid=p, card=p, drop=p)
+    if mechanism == "never-drops":
+        return Noise(stay=p, card=p / 3)
+    raise ValueError(f"unknown mechanism {mechanism!r}")
+
+
+def base_noise(players: int, rng: random.Random, weakest: float = WEAKEST) -> list[float]:
+    """Each player id's ``p``: 0 to ``weakest`` evenly spaced, in a random order."""
+    levels = [weakest * k / (players - 1) for k in range(players)]
+    rng.shuffle(levels)
+    return levels
+
+
+def current_noise(base: Sequence[float], mechanism: str, progress: float) -> list[float]:
+    """Everyone's ``p`` at ``progress`` (0 to 1) through the season: the improvers (the
+    :data:`IMPROVERS` weakest) fall linearly from 0.9 to 0.1."""
+    p = list(base)
+    if mechanism == "improver":
+        weakest = sorted(range(len(p)), key=lambda i: -p[i])[:IMPROVERS]
+        now = IMPROVER_FROM + (IMPROVER_TO - IMPROVER_FROM) * min(1.0, progress)
+        for i in weakest:
+            p[i] = now
+    return p
+
+
+def places_of(totals: Sequence[int], lower_is_better: bool) -> tuple[int, ...]:
+    """Competition places by total (1 = best, equal totals share)."""
+    return competition_ranks([t if lower_is_better else -t for t in totals])
+
+
+def make_league(
+    game: str,
+    seating: str,
+    mechanism: str,
+    seed: int,
+    *,
+    players: int = PLAYERS,
+    checkpoints: Sequence[float] = CHECKPOINTS,
+    weakest: float = WEAKEST,
+) -> League:
+    """A season of real games, to the last checkpoint (see the module's docstring);
+    the weakest player's noise is ``weakest``."""
+    rng = random.Random(f"{game} {seating} {mechanism} {seed}")
+    league = League(game, seating, mechanism, seed, players)
+    policy = TablePolicy(game)
+    base = base_noise(players, rng, weakest)
+    season = players * max(checkpoints)
+    targets = sorted(checkpoints)
+    played = [0] * players
+    points = [0.0] * players
+    tiebreak = [rng.random() for _ in range(players)]
+    seat_count = 0
+    night = 0
+    while targets:
+        present = list(range(players))
+        if seating == "absent":
+            present = sorted(rng.sample(present, players - round(players / 3)))
+        tonight: list[PastRound[int]] = []
+        for _ in range(ROUNDS_PER_NIGHT):
+            if not targets:
+                break
+            p = current_noise(base, mechanism, seat_count / season)
+            if seating == "standing":
+                sign = 1.0 if league.lower_is_better else -1.0
+                ranking = sorted(
+                    present,
+                    key=lambda i: (
+                        played[i] == 0,
+                        sign * points[i] / played[i] if played[i] else 0.0,
+                        tiebreak[i],
+                    ),
+                )
+                seated = plan_round(
+                    present,
+                    policy,
+                    method="swiss",
+                    ranking=ranking,
+                    history=tonight,
+                    seed=rng.randrange(2**31),
+                    search=STANDING_SEARCH,
+                )
+            else:
+                seated = plan_round(present, policy, method="random", seed=rng.randrange(2**31))
+            tonight.append(PastRound(tuple(t.players for t in seated.tables), seated.sit_out))
+            for table in seated.tables:
+                rules = rules_for(game, len(table.players), {})
+                bot = NoisyBot(
+                    rng.randrange(2**31),
+                    [noise_of(mechanism, p[i]) for i in table.players],
+                    watchful=True,
+                )
+                _, tally = play_game(
+                    bot, rules, first_dealer=table.first_dealer, max_hands=MAX_HANDS
+                )
+                totals = tuple(tally.totals)
+                ranks = tally.ranks()
+                places = ranks if ranks is not None else places_of(totals, league.lower_is_better)
+                league.games.append(
+                    Game(night, table.players, totals, tuple(places), tally.complete)
+                )
+                for i, total in zip(table.players, totals, strict=True):
+                    played[i] += 1
+                    points[i] += total
+                seat_count += len(table.players)
+                while targets and seat_count >= players * targets[0]:
+                    now = current_noise(base, mechanism, seat_count / season)
+                    league.checkpoints.append(
+                        Checkpoint(targets.pop(0), len(league.games), tuple(now))
+                    )
+                if not targets:
+                    break
+        night += 1
+    return league
+
+
+# -- the raters ---------------------------------------------------------------------------------
+
+
+class Rater:
+    """Predicts a game, then learns from it; keeps a leaderboard (higher is better).
+
+    ``predict`` gives each player's chance of winning (``None`` for a rater without
+    chances) and the values the favourite is chosen by."""
+
+    name = ""
+    probabilistic = True
+
+    def start(self, league: League) -> None:
+        self.league = league
+
+    def predict(self, game: Game) -> tuple[list[float] | None, list[float]]:
+        raise NotImplementedError
+
+    def update(self, game: Game) -> None:
+        raise NotImplementedError
+
+    def board(self) -> dict[int, float]:
+        raise NotImplementedError
+
+
+class Uniform(Rater):
+    """Everyone equal: chances 1/n, the favourite a tie of everyone; a reference for
+    the log-loss (ln 4 = 1.386 at a table of four), tau 0 by construction."""
+
+    name = "uniform guess"
+
+    def predict(self, game: Game) -> tuple[list[float] | None, list[float]]:
+        n = len(game.players)
+        return [1.0 / n] * n, [0.0] * n
+
+    def start(self, league: League) -> None:
+        super().start(league)
+        self.seen: set[int] = set()
+
+    def update(self, game: Game) -> None:
+        self.seen.update(game.players)
+
+    def board(self) -> dict[int, float]:
+        return dict.fromkeys(self.seen, 0.0)
+
+
+class Average(Rater):
+    """Mean points per game, or mean place: no chances, a favourite by the board."""
+
+    probabilistic = False
+
+    def __init__(self, of: str) -> None:
+        self.of = of
+        self.name = f"average {of}"
+
+    def start(self, league: League) -> None:
+        super().start(league)
+        self.sum: dict[int, float] = {}
+        self.games: dict[int, int] = {}
+
+    def _value(self, total: int, place: int) -> float:
+        if self.of == "place":
+            return -place
+        return -total if self.league.lower_is_better else total
+
+    def predict(self, game: Game) -> tuple[list[float] | None, list[float]]:
+        board = self.board()
+        known = [board[p] for p in game.players if p in board]
+        neutral = sum(known) / len(known) if known else 0.0
+        return None, [board.get(p, neutral) for p in game.players]
+
+    def update(self, game: Game) -> None:
+        for p, total, place in zip(game.players, game.totals, game.places, strict=True):
+            self.sum[p] = self.sum.get(p, 0.0) + self._value(total, place)
+            self.games[p] = self.games.get(p, 0) + 1
+
+    def board(self) -> dict[int, float]:
+        return {p: s / self.games[p] for p, s in self.sum.items()}
+
+
+class Elo(Rater):
+    name = "Elo per game"
+
+    def start(self, league: League) -> None:
+        super().start(league)
+        self.rating: dict[int, float] = {}
+
+    def predict(self, game: Game) -> tuple[list[float] | None, list[float]]:
+        ratings = [self.rating.get(p, ELO_START) for p in game.players]
+        top = max(ratings)
+        strengths = [10 ** ((r - top) / 400) for r in ratings]
+        return [s / sum(strengths) for s in strengths], ratings
+
+    def update(self, game: Game) -> None:
+        ratings = [self.rating.get(p, ELO_START) for p in game.players]
+        k = ELO_K / (len(game.players) - 1)
+        places = game.places
+        for i, player in enumerate(game.players):
+            change = 0.0
+            for j in range(len(game.players)):
+                if j != i:
+                    actual = 1.0 if places[i] < places[j] else 0.5 if places[i] == places[j] else 0
+                    change += actual - 1 / (1 + 10 ** ((ratings[j] - ratings[i]) / 400))
+            self.rating[player] = ratings[i] + k * change
+
+    def board(self) -> dict[int, float]:
+        return dict(self.rating)
+
+
+class OpenSkill(Rater):
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.model = OPENSKILL[name]()
+
+    def start(self, league: League) -> None:
+        super().start(league)
+        self.rating: dict[int, Any] = {}
+
+    def _teams(self, game: Game) -> list[list[Any]]:
+        return [[self.rating.get(p) or self.model.rating()] for p in game.players]
+
+    def predict(self, game: Game) -> tuple[list[float] | None, list[float]]:
+        teams = self._teams(game)
+        return list(self.model.predict_win(teams)), [t[0].ordinal() for t in teams]
+
+    def update(self, game: Game) -> None:
+        rated = self.model.rate(self._teams(game), ranks=list(game.places))
+        for p, (rating,) in zip(game.players, rated, strict=True):
+            self.rating[p] = rating
+
+    def board(self) -> dict[int, float]:
+        return {p: r.ordinal() for p, r in self.rating.items()}
+
+
+class Scored(Rater):
+    """:class:`league.rating_model.ScoreModel` on the final totals."""
+
+    def __init__(
+        self, name: str, changes: dict[str, float] | None = None, *, board: str = "ordinal"
+    ) -> None:
+        """The league's model of each game (``league.rating_model.model_for``), with
+        the constants in ``changes`` changed."""
+        if board not in BOARDS:
+            raise ValueError(f"the board is one of {BOARDS}, not {board!r}")
+        self.name = name
+        self.changes = dict(changes or {})
+        self.by_mu = board == "mu"
+
+    def start(self, league: League) -> None:
+        super().start(league)
+        self.model = replace(model_for(league.game), **self.changes)
+        self.skill: dict[int, Skill] = {}
+        self.last_night: dict[int, int] = {}
+
+    def _before(self, game: Game) -> list[Skill]:
+        skills = []
+        for p in game.players:
+            if p in self.skill:
+                days = DAYS_BETWEEN_NIGHTS * (game.night - self.last_night[p])
+                skills.append(self.model.before_game(self.skill[p], days_away=days))
+            else:
+                skills.append(self.model.new())
+        return skills
+
+    def predict(self, game: Game) -> tuple[list[float] | None, list[float]]:
+        skills = self._before(game)
+        return self.model.win_chances(skills), [s.ordinal for s in skills]
+
+    def update(self, game: Game) -> None:
+        luck = luck_points(self.league.game, len(game.players))
+        rated = self.model.rate(
+            self._before(game),
+            game.totals,
+            luck=luck,
+            lower_is_better=self.league.lower_is_better,
+        )
+        for p, skill in zip(game.players, rated, strict=True):
+            self.skill[p] = skill
+            self.last_night[p] = game.night
+
+    def board(self) -> dict[int, float]:
+        return {p: s.mu if self.by_mu else s.ordinal for p, s in self.skill.items()}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One more score model to run: its ``label``, constants and leaderboard order."""
+
+    label: str
+    changes: dict[str, float]
+    board: str = "ordinal"
+
+
+def make_raters(
+    changes: dict[str, float] | None = None, variants: Sequence[Variant] = ()
+) -> list[Rater]:
+    """Every rater: the uniform guess, the baselines, then the score model (the
+    league's, with ``changes``) and its ``variants``."""
+    raters: list[Rater] = [Uniform(), Average("points"), Average("place"), Elo()]
+    raters += [OpenSkill(name) for name in OPENSKILL]
+    raters.append(Scored(SCORE_MODEL, changes))
+    raters += [
+        Scored(f"{SCORE_MODEL} [{v.label}]", (changes or {}) | v.changes, board=v.board)
+        for v in variants
+    ]
+    return raters
+
+
+def parse_variant(text: str) -> Variant:
+    """``"beta=3,idle=0"``: the league's model of the game with those constants;
+    ``board=mu`` orders its leaderboard by mu instead of the ordinal."""
+    names = {f.name for f in fields(ScoreModel)}
+    changes: dict[str, float] = {}
+    board = "ordinal"
+    for part in text.split(","):
+        key, _, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if key == "board" and value in BOARDS:
+            board = value
+        elif key in names and value:
+            changes[key] = float(value)
+        else:
+            raise ValueError(
+                f"a variant is KEY=VALUE,... with KEY in {sorted(names)} or board=mu: {text!r}"
+            )
+    parts = [f"{k}={v:g}" for k, v in changes.items()]
+    if board != "ordinal":
+        parts.append(f"board={board}")
+    return Variant(" ".join(parts), changes, board)
+
+
+# -- the measurements ---------------------------------------------------------------------------
+
+
+def inversions(board: dict[int, float], p: Sequence[float], games: dict[int, int]) -> float | None:
+    """The share of pairs (both with :data:`SETTLED` games, different truths) that the
+    board puts weaker above stronger, a board tie counting half; ``None`` without pairs."""
+    settled = sorted(q for q in board if games.get(q, 0) >= SETTLED)
+    wrong = 0.0
+    pairs = 0
+    for a, b in combinations(settled, 2):
+        if p[a] == p[b]:
+            continue
+        pairs += 1
+        stronger, weaker = (a, b) if p[a] < p[b] else (b, a)
+        if board[weaker] > board[stronger]:
+            wrong += 1
+        elif board[weaker] == board[stronger]:
+            wrong += 0.5
+    return wrong / pairs if pairs else None
+
+
+@dataclass
+class Figures:
+    """One rater's figures on one league at one checkpoint."""
+
+    tau: float
+    log_loss: float | None
+    top1: float
+    inversions: float | None
+
+
+def evaluate(rater: Rater, league: League) -> list[Figures]:
+    """``rater`` through the league's games; its figures at each checkpoint."""
+    rater.start(league)
+    played: dict[int, int] = {}
+    loss = 0.0
+    top1 = 0.0
+    out: list[Figures] = []
+    pending = list(league.checkpoints)
+    for index, game in enumerate(league.games, start=1):
+        chances, strengths = rater.predict(game)
+        winners = [i for i, place in enumerate(game.places) if place == 1]
+        if chances is not None:
+            loss += sum(-math.log(max(chances[i], 1e-15)) for i in winners) / len(winners)
+        favour = chances if chances is not None else strengths
+        best = max(favour)
+        favourites = [i for i, f in enumerate(favour) if f >= best - 1e-12]
+        top1 += sum(i in winners for i in favourites) / len(favourites)
+        rater.update(game)
+        for p in game.players:
+            played[p] = played.get(p, 0) + 1
+        while pending and pending[0].games == index:
+            checkpoint = pending.pop(0)
+            board = rater.board()
+            rated = sorted(board)
+            out.append(
+                Figures(
+                    tau=kendall_tau_b([board[q] for q in rated], [-checkpoint.p[q] for q in rated]),
+                    log_loss=loss / index if rater.probabilistic else None,
+                    top1=top1 / index,
+                    inversions=inversions(board, checkpoint.p, played),
+                )
+            )
+    return out
+
+
+def mean(values: Sequence[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return sum(known) / len(known) if known else None
+
+
+@dataclass
+class Result:
+    """A configuration's figures, averaged over its leagues: ``figures[rater][k]`` at
+    checkpoint ``k``, each field the mean over the seeds (``None`` where undefined)."""
+
+    game: str
+    seating: str
+    mechanism: str
+    figures: dict[str, list[Figures]]
+    games: int
+    incomplete: int
+    seconds_playing: float
+    seconds_rating: float
+
+
+def run_config(
+    game: str,
+    seating: str,
+    mechanism: str,
+    seeds: Sequence[int],
+    raters: Sequence[Rater],
+    *,
+    players: int = PLAYERS,
+    checkpoints: Sequence[float] = CHECKPOINTS,
+    weakest: float = WEAKEST,
+) -> Result:
+    """Every rater on the leagues of one configuration, one league per seed."""
+    per_rater: dict[str, list[list[Figures]]] = {r.name: [] for r in raters}
+    games = incomplete = 0
+    playing = rating = 0.0
+    for seed in seeds:
+        started = time.perf_counter()
+        league = make_league(
+            game,
+            seating,
+            mechanism,
+            seed,
+            players=players,
+            checkpoints=checkpoints,
+            weakest=weakest,
+        )
+        playing += time.perf_counter() - started
+        games += len(league.games)
+        incomplete += sum(not g.complete for g in league.games)
+        started = time.perf_counter()
+        for rater in raters:
+            per_rater[rater.name].append(evaluate(rater, league))
+        rating += time.perf_counter() - started
+    figures = {
+        name: [
+            Figures(
+                tau=mean([league[k].tau for league in runs]) or 0.0,
+                log_loss=mean([league[k].log_loss for league in runs]),
+                top1=mean([league[k].top1 for league in runs]) or 0.0,
+                inversions=mean([league[k].inversions for league in runs]),
+            )
+            for k in range(len(checkpoints))
+        ]
+        for name, runs in per_rater.items()
+    }
+    return Result(game, seating, mechanism, figures, games, incomplete, playing, rating)
+
+
+# -- the report ---------------------------------------------------------------------------------
+
+
+def shown(value: float | None, digits: int = 3) -> str:
+    return NO_FIGURE if value is None else f"{value:.{digits}f}"
+
+
+def print_result(result: Result, checkpoints: Sequence[float]) -> None:
+    last = f"@{checkpoints[-1]:g}"
+    print(
+        f"\n{result.game} / {result.seating} / {result.mechanism}: {result.games} games"
+        + (f" ({result.incomplete} stopped unfinished)" if result.incomplete else "")
+        + f"; {result.seconds_playing:.1f} s playing, {result.seconds_rating:.1f} s rating"
+    )
+    taus = " ".join(f"{'tau @' + format(c, 'g'):>8}" for c in checkpoints)
+    print(f"  {'rater':32} {taus} {'log-loss ' + last:>12} {'top-1 ' + last:>9} {'inv ' + last:>8}")
+    for name, figures in result.figures.items():
+        final = figures[-1]
+        print(
+            f"  {name:32} "
+            + " ".join(f"{f.tau:8.3f}" for f in figures)
+            + f" {shown(final.log_loss, 4):>12} {final.top1:9.3f} {shown(final.inversions):>8}"
+        )
+
+
+def print_means(results: Sequence[Result], checkpoints: Sequence[float]) -> None:
+    """Each rater's figures averaged over all the configurations run."""
+    if not results:
+        return
+    last = f"@{checkpoints[-1]:g}"
+    print(f"\nMeans over the {len(results)} configurations")
+    taus = " ".join(f"{'tau @' + format(c, 'g'):>8}" for c in checkpoints)
+    print(f"  {'rater':32} {taus} {'log-loss ' + last:>12} {'top-1 ' + last:>9} {'inv ' + last:>8}")
+    for name in results[0].figures:
+        runs = [r.figures[name] for r in results]
+        print(
+            f"  {name:32} "
+            + " ".join(
+                f"{mean([f[k].tau for f in runs]) or 0.0:8.3f}" for k in range(len(checkpoints))
+            )
+            + f" {shown(mean([f[-1].log_loss for f in runs]), 4):>12}"
+            + f" {mean([f[-1].top1 for f in runs]) or 0.0:9.3f}"
+            + f" {shown(mean([f[-1].inversions for f in runs])):>8}"
+        )
+
+
+def print_summary(results: Sequence[Result], checkpoints: Sequence[float]) -> None:
+    """The score model against the best baseline in each configuration, and how often
+    it is at least as good, checkpoint by checkpoint."""
+    if not results or SCORE_MODEL not in results[0].figures:
+        return
+    baselines = [n for n in results[0].figures if not n.startswith(SCORE_MODEL)]
+    if not baselines:
+        return
+    print(
+        f"\nSummary: {SCORE_MODEL} (ours) against the best baseline (best) of each "
+        "configuration: tau-b at each checkpoint, then log-loss against the best "
+        "probabilistic baseline"
+    )
+    header = " ".join(f"{'tau @' + format(c, 'g') + ' ours/best':>20}" for c in checkpoints)
+    print(f"  {'configuration':34} {header}  {'best @' + format(checkpoints[-1], 'g'):26}"
+          f" {'log-loss @' + format(checkpoints[-1], 'g') + ' ours/best':>28}")  # fmt: skip
+    tau_ok = [0] * len(checkpoints)
+    loss_ok = [0] * len(checkpoints)
+    for r in results:
+        cells = []
+        best_name = ""
+        for k in range(len(checkpoints)):
+            ours = r.figures[SCORE_MODEL][k]
+            best_name = max(baselines, key=lambda n: r.figures[n][k].tau)
+            best = r.figures[best_name][k].tau
+            tau_ok[k] += ours.tau >= best
+            cells.append(f"{ours.tau:6.3f} / {best:6.3f}{' ' if ours.tau >= best else '<'}")
+            known = {n: v for n in baselines if (v := r.figures[n][k].log_loss) is not None}
+            if ours.log_loss is not None and known:
+                loss_ok[k] += ours.log_loss < min(known.values())
+        final = r.figures[SCORE_MODEL][-1].log_loss
+        known = {n: v for n in baselines if (v := r.figures[n][-1].log_loss) is not None}
+        rival = min(known, key=lambda n: known[n]) if known else None
+        loss = f"{shown(final, 4)} / {known[rival]:.4f} {rival}" if rival is not None else NO_FIGURE
+        print(
+            f"  {r.game + '/' + r.seating + '/' + r.mechanism:34} "
+            + " ".join(f"{c:>20}" for c in cells)
+            + f"  {best_name:26} {loss:>28}"
+        )
+    count = len(results)
+    for k, checkpoint in enumerate(checkpoints):
+        print(
+            f"  @{checkpoint:g} games per player: tau-b >= the best baseline's in "
+            f"{tau_ok[k]}/{count} configurations ({'all' if tau_ok[k] == count else 'not all'});"
+            f" log-loss below every probabilistic baseline's in {loss_ok[k]}/{count}"
+            f" ({'all' if loss_ok[k] == count else 'not all'})"
+        )
+
+
+def run(args: argparse.Namespace) -> list[Result]:
+    """Every configuration the arguments select; prints the report."""
+    checkpoints = sorted(args.checkpoints)
+    changes = {
+        name: getattr(args, name)
+        for name in ("mu", "sigma", "beta", "tau", "idle")
+        if getattr(args, name) is not None
+    }
+    variants = [parse_variant(v) for v in args.variant]
+    shown = ", ".join(f"{game} {replace(model_for(game), **changes)}" for game in args.games)
+    seeds = list(range(1, args.seeds + 1))
+    print(
+        f"{args.players} players, checkpoints {', '.join(f'{c:g}' for c in checkpoints)} "
+        f"games per player, seeds {seeds[0]}..{seeds[-1]}; {SCORE_MODEL}: {shown}"
+    )
+    started = time.perf_counter()
+    results = []
+    playing = rating = 0.0
+    for game in args.games:
+        for seating in args.seatings:
+            for mechanism in MECHANISMS[game]:
+                if mechanism not in args.mechanisms:
+                    continue
+                raters = [
+                    r
+                    for r in make_raters(changes, variants)
+                    if not args.only or any(w.lower() in r.name.lower() for w in args.only)
+                ]
+                result = run_config(
+                    game,
+                    seating,
+                    mechanism,
+                    seeds,
+                    raters,
+                    players=args.players,
+                    checkpoints=checkpoints,
+                )
+                print_result(result, checkpoints)
+                results.append(result)
+                playing += result.seconds_playing
+                rating += result.seconds_rating
+    print_means(results, checkpoints)
+    print_summary(results, checkpoints)
+    print(
+        f"\n{time.perf_counter() - started:.1f} s in all: {playing:.1f} s playing "
+        f"{sum(r.games for r in results)} games, {rating:.1f} s rating"
+    )
+    return results
+
+
+def parser() -> argparse.ArgumentParser:
+    out = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    out.add_argument("--seeds", type=int, default=5, help="leagues per configuration (5)")
+    out.add_argument("--players", type=int, default=PLAYERS, help=f"per league ({PLAYERS})")
+    out.add_argument(
+        "--checkpoints", type=float, nargs="+", default=list(CHECKPOINTS),
+        help="mean games per player to measure at (6 12 30); the season ends at the last",
+    )  # fmt: skip
+    out.add_argument("--games", nargs="+", choices=GAMES, default=list(GAMES))
+    out.add_argument("--seatings", nargs="+", choices=SEATINGS, default=list(SEATINGS))
+    out.add_argument(
+        "--mechanisms", nargs="+", choices=ALL_MECHANISMS, default=list(ALL_MECHANISMS)
+    )
+    out.add_argument(
+        "--only", nargs="+", default=[], metavar="NAME",
+        help="keep the raters whose name contains one of these (case-insensitive)",
+    )  # fmt: skip
+    for name in ("mu", "sigma", "beta", "tau", "idle"):
+        out.add_argument(
+            f"--{name}", type=float, help=f"{SCORE_MODEL}: instead of the league's model's"
+        )
+    out.add_argument(
+        "--variant", action="append", default=[], metavar="K=V,...",
+        help="another score model with these constants changed (repeatable)",
+    )  # fmt: skip
+    out.add_argument(
+        "--tiny", action="store_true", help="the CI run: 8 players, checkpoints 3 6, 2 seeds"
+    )
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    cli = parser()
+    args = cli.parse_args(argv)
+    if args.tiny:
+        args.players, args.checkpoints, args.seeds = 8, [3.0, 6.0], 2
+    if args.seeds < 1 or args.players < 4 or not args.checkpoints or min(args.checkpoints) <= 0:
+        cli.error("needs --seeds >= 1, --players >= 4 and checkpoints above 0")
+    try:
+        for text in args.variant:
+            parse_variant(text)
+    except ValueError as error:
+        cli.error(str(error))
+    run(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

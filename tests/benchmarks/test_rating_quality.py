@@ -1,0 +1,206 @@
+"""The rating quality harness (benchmarks/rating_quality.py) on tiny leagues, and the
+noisy bots it plays with: legal games, noise that costs, figures in range, repeatable."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from benchmarks import rating_quality as rq
+from games import check_record, rules_for
+from games.bots import Noise, NoisyBot, bot_game, noisy_game, play_game
+
+PLAYERS = 8
+CHECKPOINTS = (3, 12)
+"""Eight players to 12 games each: a few seconds for both games, and late enough
+that pairs have the 10 games the inversions need."""
+
+
+def _record(game: str, first_dealer: int, hands: list[dict[str, object]]) -> dict[str, object]:
+    return {"game": game, "players": 4, "first_dealer": first_dealer, "hands": hands}
+
+
+def _tiny(game: str, seating: str, mechanism: str) -> rq.Result:
+    raters = rq.make_raters()
+    return rq.run_config(
+        game, seating, mechanism, [1, 2], raters, players=PLAYERS, checkpoints=CHECKPOINTS
+    )
+
+
+# -- the bots -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["bluke", "buck_euchre"])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_noisy_bot_without_noise_plays_the_simple_bots_game(game: str, seed: int) -> None:
+    rules = rules_for(game, 4, {})
+    quiet = [Noise()] * 4
+    assert noisy_game(rules, first_dealer=seed % 4, seed=seed, noise=quiet) == bot_game(
+        rules, first_dealer=seed % 4, seed=seed
+    )
+
+
+MIXED = [Noise(), Noise(bid=0.5, card=0.5, drop=0.5), Noise(stay=1.0), Noise(1.0, 1.0, 1.0, 1.0)]
+
+
+@pytest.mark.parametrize("game", ["bluke", "buck_euchre"])
+@pytest.mark.parametrize("watchful", [False, True])
+@pytest.mark.parametrize("seed", range(3))
+def test_noisy_games_are_legal_complete_and_repeatable(
+    game: str, watchful: bool, seed: int
+) -> None:
+    rules = rules_for(game, 4, {})
+    hands = noisy_game(rules, first_dealer=1, seed=seed, noise=MIXED, watchful=watchful)
+    answer = check_record(_record(game, 1, hands))
+    assert answer["ok"] is True, answer
+    assert answer["complete"] is True
+    again = noisy_game(rules, first_dealer=1, seed=seed, noise=MIXED, watchful=watchful)
+    assert again == hands
+    assert hands != noisy_game(rules, first_dealer=1, seed=seed, noise=[Noise()] * 4)
+
+
+def test_noise_is_a_probability_and_one_per_seat() -> None:
+    with pytest.raises(ValueError, match="card is a probability"):
+        Noise(card=1.5)
+    with pytest.raises(ValueError, match="3 noises for 4 seats"):
+        noisy_game(rules_for("bluke", 4, {}), first_dealer=0, seed=1, noise=[Noise()] * 3)
+
+
+@pytest.mark.parametrize(
+    ("game", "mechanism"),
+    [("bluke", "bids"), ("bluke", "cards"), ("buck_euchre", "both"), ("buck_euchre", "cards")],
+)
+def test_the_strongest_bot_beats_the_weakest(game: str, mechanism: str) -> None:
+    """Noise 0 against 0.9, with two players between, every seat in turn: the
+    noiseless player wins more games and scores better."""
+    levels = [0.0, 0.3, 0.6, 0.9]
+    wins = dict.fromkeys(levels, 0)
+    points = dict.fromkeys(levels, 0)
+    for number in range(36):
+        order = levels[number % 4 :] + levels[: number % 4]
+        bot = NoisyBot(number, [rq.noise_of(mechanism, p) for p in order], watchful=True)
+        _, tally = play_game(bot, rules_for(game, 4, {}), first_dealer=number % 4)
+        ranks = tally.ranks()
+        assert ranks is not None
+        for p, total, place in zip(order, tally.totals, ranks, strict=True):
+            wins[p] += place == 1
+            points[p] += total
+    assert wins[0.0] > wins[0.9]
+    better = points[0.0] < points[0.9] if game == "buck_euchre" else points[0.0] > points[0.9]
+    assert better, points
+
+
+# -- the harness ----------------------------------------------------------------------------------
+
+
+def test_kendall_tau_b_and_inversions_by_hand() -> None:
+    assert rq.kendall_tau_b([1, 2, 3], [10, 20, 30]) == 1.0
+    assert rq.kendall_tau_b([1, 2, 3], [30, 20, 10]) == -1.0
+    # 6 pairs, one tied on x, 5 concordant: 5 / sqrt(5 * 6)
+    assert rq.kendall_tau_b([1, 2, 2, 3], [1, 2, 3, 4]) == pytest.approx(5 / math.sqrt(30))
+    assert rq.kendall_tau_b([1, 1, 1], [1, 2, 3]) == 0.0
+    games = {0: 10, 1: 10, 2: 10, 3: 9}
+    board = {0: 3.0, 1: 2.0, 2: 2.0, 3: 9.0}  # player 3 has too few games to count
+    # pairs (0,1), (0,2) right; (1,2) tied on the board: half of one of three
+    assert rq.inversions(board, [0.0, 0.5, 0.9, 0.95], games) == pytest.approx(0.5 / 3)
+    assert rq.inversions(board, [0.0, 0.5, 0.9, 0.95], dict.fromkeys(board, 9)) is None
+
+
+@pytest.mark.parametrize("seating", rq.SEATINGS)
+def test_a_league_plays_to_its_checkpoints(seating: str) -> None:
+    league = rq.make_league(
+        "buck_euchre", seating, "improver", 3, players=PLAYERS, checkpoints=CHECKPOINTS
+    )
+    assert [c.target for c in league.checkpoints] == [3, 12]
+    for checkpoint in league.checkpoints:
+        seats = sum(len(g.players) for g in league.games[: checkpoint.games])
+        before = seats - len(league.games[checkpoint.games - 1].players)
+        assert before < 8 * checkpoint.target <= seats
+    assert league.checkpoints[-1].games == len(league.games)
+    # the two improvers fall from 0.9 with the season: a quarter of it gone at 3
+    # games each of 12, all of it at the end
+    assert sum(p == pytest.approx(0.7) for p in league.checkpoints[0].p) == 2
+    assert sum(p == pytest.approx(0.1) for p in league.checkpoints[-1].p) == 2
+    for game in league.games:
+        assert len(game.players) == 4 and len(set(game.players)) == 4
+        assert min(game.places) == 1
+    nights: dict[int, set[int]] = {}
+    for game in league.games:
+        nights.setdefault(game.night, set()).update(game.players)
+    most = max(len(players) for players in nights.values())
+    assert most <= (8 - round(8 / 3) if seating == "absent" else 8)
+
+
+@pytest.fixture(scope="module")
+def tiny_results() -> list[rq.Result]:
+    return [
+        _tiny(game, seating, mechanism)
+        for game, seating, mechanism in (
+            ("bluke", "random", "both"),
+            ("bluke", "standing", "cards"),
+            ("buck_euchre", "absent", "never-drops"),
+            ("buck_euchre", "standing", "improver"),
+        )
+    ]
+
+
+def test_every_figure_is_in_range(tiny_results: list[rq.Result]) -> None:
+    for result in tiny_results:
+        assert len(result.figures) == 10
+        uniform = result.figures["uniform guess"]
+        assert [f.tau for f in uniform] == [0.0, 0.0]
+        assert uniform[-1].inversions == 0.5  # every pair tied on the board
+        for name, figures in result.figures.items():
+            assert len(figures) == 2
+            probabilistic = not name.startswith("average")
+            for k, f in enumerate(figures):
+                assert -1.0 <= f.tau <= 1.0
+                assert 0.0 <= f.top1 <= 1.0
+                assert (f.log_loss is not None) == probabilistic
+                if f.log_loss is not None:
+                    assert 0.0 < f.log_loss < 5.0
+                if k == 0:
+                    assert f.inversions is None  # nobody has 10 games after 3 each
+            final = figures[-1].inversions
+            assert final is not None and 0.0 <= final <= 1.0
+
+
+def test_the_same_seeds_give_the_same_figures(tiny_results: list[rq.Result]) -> None:
+    first = tiny_results[0]
+    again = _tiny(first.game, first.seating, first.mechanism)
+    assert again.figures == first.figures
+    assert again.games == first.games
+
+
+@pytest.mark.parametrize(("game", "mechanism"), [("bluke", "bids"), ("buck_euchre", "both")])
+def test_every_rater_finds_a_huge_gap(game: str, mechanism: str) -> None:
+    """From no noise to nothing but noise: every leaderboard but the uniform guess's
+    leans the right way."""
+    result = rq.run_config(
+        game,
+        "random",
+        mechanism,
+        [1, 2],
+        rq.make_raters(),
+        players=8,
+        checkpoints=(12,),
+        weakest=1.0,
+    )
+    taus = {name: figures[-1].tau for name, figures in result.figures.items()}
+    assert taus.pop("uniform guess") == 0.0
+    assert all(tau > 0.3 for tau in taus.values()), taus
+
+
+def test_the_command_runs_tiny_and_filters_raters(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--tiny", "--games", "buck_euchre", "--seatings", "random", "--mechanisms", "bids"]
+    variants = ["--variant", "beta=3,idle=0", "--variant", "board=mu"]
+    assert rq.main([*argv, "--only", "points", "score", *variants]) == 0
+    out = capsys.readouterr().out
+    assert "buck_euchre / random / bids" in out
+    assert "average points" in out and "score model [beta=3 idle=0]" in out
+    assert "score model [board=mu]" in out
+    assert "PlackettLuce" not in out and "Elo" not in out
+    assert "@6 games per player: tau-b >= the best baseline's in" in out
+    with pytest.raises(SystemExit):
+        rq.main(["--tiny", "--variant", "gamma=1"])

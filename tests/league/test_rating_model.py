@@ -1,0 +1,164 @@
+"""The rating model (league.rating_model): its update against a worked example,
+and the properties a club expects of it."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from league.rating_model import ScoreModel, Skill, luck_points
+
+MODEL = ScoreModel()
+"""The model with openskill's constants: the worked examples below use them."""
+PROPERTY = settings(max_examples=150, deadline=None)
+
+skills = st.builds(
+    Skill,
+    mu=st.floats(min_value=5, max_value=45, allow_nan=False),
+    sigma=st.floats(min_value=0.5, max_value=25 / 3, allow_nan=False),
+)
+tables = st.integers(min_value=2, max_value=6).flatmap(
+    lambda n: st.tuples(
+        st.lists(skills, min_size=n, max_size=n),
+        st.lists(st.integers(min_value=-300, max_value=400), min_size=n, max_size=n),
+    )
+)
+
+
+def test_a_game_of_three_worked_by_hand() -> None:
+    # Ann (mu 30, sigma 4), Bob and Cy new (25, 25/3); Bluke at a table of 3, luck 69
+    # points. Totals 150, 60, 30: margins over the average (80) are +70, -20, -50
+    # points, times beta / luck = (25/6) / 69 rating units.
+    ann, new = Skill(30.0, 4.0), MODEL.new()
+    after = MODEL.rate([ann, new, new], [150, 60, 30], luck=69.0)
+
+    beta2 = (25 / 6) ** 2
+    y = [m * (25 / 6) / 69 for m in (70, -20, -50)]
+    d = [16 + beta2, (25 / 3) ** 2 + beta2, (25 / 3) ** 2 + beta2]
+    w = [1 / x for x in d]
+    shift = sum(wi * (mu - yi) for wi, mu, yi in zip(w, (30, 25, 25), y, strict=True)) / sum(w)
+    # the common level the performances imply: Ann's strong prior pulls it up
+    assert shift == pytest.approx(26.3556, abs=1e-4)
+    expected_mu = [
+        30 + 16 / d[0] * (y[0] + shift - 30),
+        25 + (25 / 3) ** 2 / d[1] * (y[1] + shift - 25),
+        25 + (25 / 3) ** 2 / d[2] * (y[2] + shift - 25),
+    ]
+    assert [s.mu for s in after] == pytest.approx(expected_mu)
+    assert [round(s.mu, 3) for s in after] == [30.279, 25.118, 23.669]
+    ann_variance = 16 * beta2 / d[0] + (16 / d[0]) ** 2 / sum(w)
+    assert after[0].sigma == pytest.approx(math.sqrt(ann_variance))
+    assert round(after[0].sigma, 3) == 3.559
+
+
+def test_buck_euchre_counts_down_fewer_points_are_better() -> None:
+    new = MODEL.new()
+    winner, *_ = MODEL.rate([new] * 4, [-2, 10, 14, 20], luck=10.7, lower_is_better=True)
+    assert winner.mu > 25
+    mirrored = MODEL.rate([new] * 4, [2, -10, -14, -20], luck=10.7)
+    assert winner == mirrored[0]
+
+
+@PROPERTY
+@given(tables)
+def test_a_better_score_never_ends_lower_than_a_worse_one_from_the_same_prior(
+    table: tuple[list[Skill], list[int]],
+) -> None:
+    players, points = table
+    players = [players[0]] * len(players)  # the same prior for everyone
+    after = MODEL.rate(players, points, luck=80.0)
+    for a in range(len(points)):
+        for b in range(len(points)):
+            if points[a] > points[b]:
+                assert after[a].mu > after[b].mu
+            if points[a] == points[b]:
+                assert after[a] == after[b]  # ties equal
+
+
+@PROPERTY
+@given(tables, st.integers(min_value=1, max_value=50))
+def test_scoring_more_never_lowers_ones_own_rating(
+    table: tuple[list[Skill], list[int]], more: int
+) -> None:
+    players, points = table
+    better = [points[0] + more, *points[1:]]
+    before = MODEL.rate(players, points, luck=80.0)[0].mu
+    assert MODEL.rate(players, better, luck=80.0)[0].mu > before
+
+
+@PROPERTY
+@given(tables, st.randoms(use_true_random=False))
+def test_the_order_of_the_players_does_not_matter(
+    table: tuple[list[Skill], list[int]], rng: object
+) -> None:
+    players, points = table
+    order = list(range(len(players)))
+    rng.shuffle(order)  # type: ignore[attr-defined]
+    after = MODEL.rate(players, points, luck=80.0)
+    shuffled = MODEL.rate([players[i] for i in order], [points[i] for i in order], luck=80.0)
+    for k, i in enumerate(order):
+        assert shuffled[k].mu == pytest.approx(after[i].mu)
+        assert shuffled[k].sigma == pytest.approx(after[i].sigma)
+
+
+@PROPERTY
+@given(tables)
+def test_a_game_never_makes_anyone_less_certain(table: tuple[list[Skill], list[int]]) -> None:
+    players, points = table
+    for before, after in zip(players, MODEL.rate(players, points, luck=80.0), strict=True):
+        assert after.sigma <= before.sigma
+
+
+@PROPERTY
+@given(tables)
+def test_win_chances_add_up_to_one(table: tuple[list[Skill], list[int]]) -> None:
+    players, _ = table
+    chances = MODEL.win_chances(players)
+    assert sum(chances) == pytest.approx(1.0)
+    evened = [Skill(p.mu, 2.0) for p in players]  # equally sure: the higher mu, the likelier
+    even_chances = MODEL.win_chances(evened)
+    for a in range(len(players)):
+        for b in range(len(players)):
+            if evened[a].mu > evened[b].mu + 1e-9:
+                assert even_chances[a] > even_chances[b]
+
+
+def test_time_away_makes_a_rating_less_certain_up_to_a_new_players() -> None:
+    settled = Skill(30.0, 2.0)
+    assert MODEL.after_idle(settled, days=0) == settled
+    assert MODEL.after_idle(settled, days=90).sigma == pytest.approx(math.sqrt(4 + 0.05 * 90))
+    assert MODEL.after_idle(settled, days=100_000).sigma == MODEL.sigma
+    assert MODEL.before_game(settled, days_away=90).sigma > MODEL.after_idle(settled, days=90).sigma
+
+
+def test_rating_games_in_order_keeps_each_players_state() -> None:
+    state: dict[int, tuple[Skill, int, int, str]] = {}
+    games = [
+        (1, "a", 700_000, [1, 2, 3, 4], [100.0, 50.0, 30.0, 20.0], 82.0, False),
+        (2, "b", 700_007, [1, 2, 5, 6], [10.0, 90.0, 40.0, 60.0], 82.0, False),
+    ]
+    rated = list(MODEL.rate_games(games, state))
+    assert [counts for _, _, counts in rated] == [[1, 1, 1, 1], [2, 2, 1, 1]]
+    assert state[1][1:] == (2, 700_007, "b")
+    first = MODEL.rate([MODEL.new()] * 4, [100.0, 50.0, 30.0, 20.0], luck=82.0)
+    ann = MODEL.before_game(first[0], days_away=7)
+    bob = MODEL.before_game(first[1], days_away=7)
+    second = MODEL.rate([ann, bob, MODEL.new(), MODEL.new()], [10.0, 90.0, 40.0, 60.0], luck=82.0)
+    assert state[1][0] == second[0] and state[2][0] == second[1]
+
+
+def test_bad_games_are_refused() -> None:
+    with pytest.raises(ValueError, match="2 skills but 3"):
+        MODEL.rate([MODEL.new()] * 2, [1, 2, 3], luck=10.0)
+    with pytest.raises(ValueError, match="two or more"):
+        MODEL.rate([MODEL.new()], [1], luck=10.0)
+
+
+def test_luck_follows_the_game_and_the_table() -> None:
+    assert luck_points("buck_euchre", 4) == 10.7
+    assert luck_points("bluke", 5) < luck_points("bluke", 4)
+    assert luck_points("bluke", 4, hands=25) == luck_points("bluke", 4)
+    assert luck_points("bluke", 4, hands=7) < luck_points("bluke", 4)
