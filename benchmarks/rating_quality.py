@@ -3,8 +3,9 @@
 Why: ``benchmarks/rating_models.py`` draws results from a formula; here the games are
 real Bluke and Buck Euchre games played hand by hand through the engine, by bots whose
 strength we set, so luck, table size, counting down and incomplete games are what they
-are at a club. The league's candidate model (``league.rating_model.ScoreModel``, rated
-on the points) runs next to the current leaderboard and the baselines.
+are at a club. The league's model (``league.rating_model``, rated on the points, each
+game's constants from ``model_for``) runs next to the former leaderboard and the
+baselines.
 
 What runs (everything seeded; the same arguments give the same figures):
 
@@ -63,12 +64,12 @@ What runs (everything seeded; the same arguments give the same figures):
      shared place is half a win), a player's change 32 / (n - 1) times the sum of actual
      minus expected; chances in proportion to 10^(rating / 400);
    - the openskill models on places (``rate(teams, ranks=places)``, one-player teams,
-     default parameters): PlackettLuce, BradleyTerryFull (named ``leaderboard now
-     (BT-Full)``: what the league runs today), BradleyTerryPart,
+     default parameters): PlackettLuce, BradleyTerryFull (named ``former leaderboard
+     (BT-Full)``: what the league ran before the points model), BradleyTerryPart,
      ThurstoneMostellerFull, ThurstoneMostellerPart; the leaderboard by ordinal
      (mu - 3 sigma), chances by ``predict_win``;
-   - ``score model``: ``league.rating_model.ScoreModel`` (its constants from
-     ``--mu --sigma --beta --tau --idle``) on the final totals, ``luck =
+   - ``score model``: the league's model of the game (``league.rating_model.model_for``;
+     ``--mu --sigma --beta --tau --idle`` change its constants) on the final totals, ``luck =
      luck_points(game, table size)``, Buck Euchre ``lower_is_better``; before each game
      each player's skill goes through ``before_game`` with the days since their previous
      game; the leaderboard by ``Skill.ordinal``, chances by ``win_chances``. Each
@@ -168,10 +169,10 @@ SCORE_MODEL = "score model"
 BOARDS = ("ordinal", "mu")
 NO_FIGURE = "\u2013"
 """An en dash, printed where a figure is undefined."""
-LEADERBOARD_NOW = "leaderboard now (BT-Full)"
+FORMER_LEADERBOARD = "former leaderboard (BT-Full)"
 OPENSKILL: dict[str, Callable[[], Any]] = {
     "PlackettLuce": PlackettLuce,
-    LEADERBOARD_NOW: BradleyTerryFull,
+    FORMER_LEADERBOARD: BradleyTerryFull,
     "BradleyTerryPart": BradleyTerryPart,
     "ThurstoneMostellerFull": ThurstoneMostellerFull,
     "ThurstoneMostellerPart": ThurstoneMostellerPart,
