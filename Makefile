@@ -20,7 +20,7 @@ run: $(STAMP)
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(STAMP)
-	$(PY) -m pytest games league/seating league/rating_model.py tests docs
+	$(PY) -m pytest games league/seating league/rating_model.py league/standings.py tests docs
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

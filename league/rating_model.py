@@ -49,10 +49,12 @@ options: measured over 400 games of ``games.bots.SimpleBot`` against itself.
 Bluke's spread shrinks at bigger tables (fewer cards each, fewer hands)."""
 
 
+@functools.cache
 def luck_points(game: str, players: int, *, hands: int | None = None) -> float:
     """The :data:`LUCK_POINTS` of a table; a Bluke game of fewer ``hands`` than the
     full schedule (a ``max_cards`` option) is scaled by the share of hands played,
     since points add up hand by hand (luck grows as the square root of the hands).
+    Cached: the rating job asks for every game.
 
     >>> luck_points("bluke", 4), luck_points("buck_euchre", 4)
     (82.0, 10.7)

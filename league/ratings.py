@@ -262,13 +262,8 @@ def _game(
     table: tuple[int, str, int, str, int], players: list[int], totals: list[float]
 ) -> GameToRate:
     table_id, key, day, game, hands = table
-    luck = _luck(game, len(players), hands)
+    luck = luck_points(game, len(players), hands=hands)
     return (table_id, key, day, players, totals, luck, game == Game.BUCK_EUCHRE)
-
-
-@functools.cache
-def _luck(game: str, players: int, hands: int) -> float:
-    return luck_points(game, players, hands=hands)
 
 
 @functools.cache

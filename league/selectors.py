@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -230,7 +230,17 @@ def event_draw_state(*, event: Event) -> DrawState:
     rounds = Round.objects.filter(event=event).annotate(
         drawn=Exists(Table.objects.filter(round=OuterRef("pk")))
     )
-    numbers = list(rounds.values_list("number", "drawn"))
+    return draw_state_of(rounds.values_list("number", "drawn"))
+
+
+def draw_state_of(rounds: Iterable[tuple[int, bool]]) -> DrawState:
+    """The :class:`DrawState` of rounds given as (number, has tables), for a
+    caller that has read them already.
+
+    >>> draw_state_of([(1, True), (2, False), (3, False)])
+    DrawState(last_drawn=1, next_round=2)
+    """
+    numbers = list(rounds)
     last_drawn = max((number for number, drawn in numbers if drawn), default=0)
     later = [number for number, _ in numbers if number > last_drawn]
     return DrawState(last_drawn=last_drawn, next_round=min(later, default=None))
@@ -370,32 +380,36 @@ class RoundTables:
     """Who was drawn to no table (Buck Euchre), by name."""
 
 
+def round_tables_prefetch() -> Prefetch:
+    """A round's tables by number, each with its seatings in seat order and their
+    players (two queries, for any number of rounds)."""
+    return Prefetch(
+        "tables",
+        queryset=Table.objects.order_by("number").prefetch_related(
+            Prefetch("seatings", queryset=Seating.objects.select_related("player").order_by("seat"))
+        ),
+    )
+
+
 def event_rounds(*, event: Event) -> list[RoundTables]:
     """The event's rounds, their tables and each table's seats with players,
     and who sat out (four queries: rounds, tables, seatings with their
     players, sit-outs with theirs)."""
     rounds = Round.objects.filter(event=event).prefetch_related(
-        Prefetch(
-            "tables",
-            queryset=Table.objects.order_by("number").prefetch_related(
-                Prefetch(
-                    "seatings", queryset=Seating.objects.select_related("player").order_by("seat")
-                )
-            ),
-        ),
+        round_tables_prefetch(),
         Prefetch("sit_outs", queryset=SitOut.objects.select_related("player")),
     )
     return [
         RoundTables(
             round=round_,
-            tables=[TableLines(table=t, seats=_seat_lines(t)) for t in round_.tables.all()],
+            tables=[TableLines(table=t, seats=seat_lines(t)) for t in round_.tables.all()],
             sat_out=[sit_out.player for sit_out in round_.sit_outs.all()],
         )
         for round_ in rounds.order_by("number")
     ]
 
 
-def _seat_lines(table: Table) -> list[SeatLine]:
+def seat_lines(table: Table) -> list[SeatLine]:
     """Each seat's total: the final one (with the place) once the game is
     complete, else the table's running total for that seat."""
     running = table.totals

@@ -23,6 +23,35 @@ from django.utils import timezone
 from league.models import Event, Game, HandSeat, League, Player, SitOut, Standing
 
 
+def rank_key(
+    *,
+    wins: int,
+    average_place: float | None,
+    points: float,
+    games: int,
+    name: str,
+    player_id: int,
+    bluke: bool,
+) -> tuple[Any, ...]:
+    """The standings' order, as a sort key: more wins, then the better average
+    place (none yet, last), then the better points (more in Bluke, fewer in Buck
+    Euchre), then more games, then the name and the id.
+
+    >>> sorted(["a", "b"], key=lambda n: rank_key(wins=1, average_place=2.0,
+    ...     points={"a": 10, "b": 30}[n], games=3, name=n, player_id=0, bluke=True))
+    ['b', 'a']
+    """
+    return (
+        -wins,
+        average_place is None,
+        average_place or 0.0,
+        (-1 if bluke else 1) * points,
+        -games,
+        name,
+        player_id,
+    )
+
+
 def standing_rows(
     *,
     league: League,
@@ -105,19 +134,18 @@ def standing_rows(
         for field in ("bucked_as_maker", "bucked_as_player", "drops"):
             row.setdefault(field, None if bluke else 0)
 
-    direction = -1 if bluke else 1  # Bluke: more points is better
-
-    def order(row: dict[str, Any]) -> tuple[Any, ...]:
-        return (
-            -row["wins"],
-            row["average_place"],
-            direction * row["average_points"],
-            -row["games"],
-            row["name"],
-            row["player_id"],
-        )
-
-    ranked = sorted(rows.values(), key=order)
+    ranked = sorted(
+        rows.values(),
+        key=lambda row: rank_key(
+            wins=row["wins"],
+            average_place=row["average_place"],
+            points=row["average_points"],
+            games=row["games"],
+            name=row["name"],
+            player_id=row["player_id"],
+            bluke=bluke,
+        ),
+    )
     for rank, row in enumerate(ranked, start=1):
         row["rank"] = rank
     return ranked

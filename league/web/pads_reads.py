@@ -3,9 +3,10 @@ number of queries whatever the number of tables and players."""
 
 from __future__ import annotations
 
-from django.db.models import Prefetch
+from django.db.models import prefetch_related_objects
 
-from league.models import Round, Seating, Table
+from league import selectors
+from league.models import Round, Table
 
 
 def pads_round(round_id: int) -> Round:
@@ -19,7 +20,5 @@ def pads_tables(*, round: Round) -> list[Table]:
     their players: two queries, one when the round has no tables. Each table
     comes with ``round`` (and so its event and league) already set, so the
     table's rules are known without a query."""
-    seatings = Seating.objects.select_related("player").order_by("seat")
-    return list(
-        round.tables.order_by("number").prefetch_related(Prefetch("seatings", queryset=seatings))
-    )
+    prefetch_related_objects([round], selectors.round_tables_prefetch())
+    return list(round.tables.all())

@@ -68,12 +68,10 @@ class _Tonight:
         self.event = event
         self.url = reverse("event-tonight", kwargs={"event_id": event.pk})
         self.rounds = tonight_reads.event_rounds(event=event)
-        drawn = [view.round.number for view in self.rounds if view.drawn]
-        last_drawn = max(drawn, default=0)
-        later = [view.round.number for view in self.rounds if view.round.number > last_drawn]
-        self.next_round = min(later, default=None)
-        """The first round after the last one with tables, as
-        :func:`league.selectors.event_draw_state` says."""
+        # the rule of selectors.event_draw_state, on the rounds read above
+        self.next_round = selectors.draw_state_of(
+            (view.round.number, view.drawn) for view in self.rounds
+        ).next_round
         self.errors: dict[str, str] = {}
         self.guest_form = GuestForm()
         self.panels = {

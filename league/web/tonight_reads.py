@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 
-from league import seating, selectors
-from league.models import Attendance, Event, Game, League, Membership, Player, Round, Seating, Table
+from league import seating, selectors, standings
+from league.models import Attendance, Event, Game, League, Membership, Player, Round, Table
 from league.selectors import SeatLine, TableLines
 from league.services.seating import Draw
 
@@ -229,11 +229,10 @@ class LiveLine:
 
 
 def live_standings(rounds: Sequence[RoundView], *, game: str) -> list[LiveLine]:
-    """Everyone seated tonight, in the order of docs/standings.md as far as
-    the night allows: more wins, the better average place (complete games;
-    none yet comes last), then the better points (higher in Bluke, lower in
-    Buck Euchre) counting running totals of unfinished games, then the name.
-    No query: the rounds are read already."""
+    """Everyone seated tonight, in the standings' order
+    (:func:`league.standings.rank_key`) with the night's points, running totals
+    of unfinished games counted, in place of the average. No query: the rounds
+    are read already."""
     lines: dict[int, LiveLine] = {}
     for view in rounds:
         for table_lines in view.tables:
@@ -241,20 +240,19 @@ def live_standings(rounds: Sequence[RoundView], *, game: str) -> list[LiveLine]:
             for seat in table_lines.seats:
                 line = lines.setdefault(seat.player.pk, LiveLine(player=seat.player))
                 _count(line, table, seat)
-    sign = -1 if game == Game.BLUKE else 1
-
-    def order(line: LiveLine) -> tuple[Any, ...]:
-        place = line.average_place
-        return (
-            -line.wins,
-            place is None,
-            place or 0.0,
-            sign * line.points,
-            line.player.name,
-            line.player.pk,
-        )
-
-    return sorted(lines.values(), key=order)
+    bluke = game == Game.BLUKE
+    return sorted(
+        lines.values(),
+        key=lambda line: standings.rank_key(
+            wins=line.wins,
+            average_place=line.average_place,
+            points=line.points,  # the night's points, running totals counted
+            games=line.games,
+            name=line.player.name,
+            player_id=line.player.pk,
+            bluke=bluke,
+        ),
+    )
 
 
 def _count(line: LiveLine, table: Table, seat: SeatLine) -> None:
@@ -320,22 +318,12 @@ def today(*, day: datetime.date, user: Any) -> list[TodayEvent]:
         return []
     rounds = (
         Round.objects.filter(event__in=events)
-        .prefetch_related(
-            Prefetch(
-                "tables",
-                queryset=Table.objects.order_by("number").prefetch_related(
-                    Prefetch(
-                        "seatings",
-                        queryset=Seating.objects.select_related("player").order_by("seat"),
-                    )
-                ),
-            )
-        )
+        .prefetch_related(selectors.round_tables_prefetch())
         .order_by("event_id", "number")
     )
     latest: dict[int, tuple[Round, list[TableLines]]] = {}
     for round_ in rounds:
-        tables = [TableLines(table=t, seats=_seat_lines(t)) for t in round_.tables.all()]
+        tables = [TableLines(table=t, seats=selectors.seat_lines(t)) for t in round_.tables.all()]
         if tables:  # ordered by number: the last round with tables wins
             latest[round_.event_id] = (round_, tables)
     organised = _organised_clubs(user)
@@ -351,23 +339,6 @@ def today(*, day: datetime.date, user: Any) -> list[TodayEvent]:
             )
         )
     return shown
-
-
-def _seat_lines(table: Table) -> list[SeatLine]:
-    """The table's seats with their players, as the event page shows them
-    (running totals while the game is played; no places then)."""
-    running = table.totals
-    return [
-        SeatLine(
-            seat=seating.seat,
-            player=seating.player,
-            total=seating.total
-            if table.complete
-            else (running[seating.seat] if seating.seat < len(running) else None),
-            place=seating.place if table.complete else None,
-        )
-        for seating in table.seatings.all()
-    ]
 
 
 def _organised_clubs(user: Any) -> set[int]:
