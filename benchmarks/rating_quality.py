@@ -139,7 +139,7 @@ from benchmarks.rating_models import kendall_tau_b  # the earlier evaluation's, 
 from games import rules_for
 from games.bots import Noise, NoisyBot, play_game
 from games.results import competition_ranks
-from league.rating_model import ScoreModel, Skill, luck_points, model_for
+from league.rating_model import LeagueMeans, ScoreModel, Skill, luck_points, model_for
 from league.seating import PastRound, Search, TablePolicy, plan_round
 
 GAMES = ("bluke", "buck_euchre")
@@ -192,6 +192,7 @@ class Game:
     places: tuple[int, ...]
     """1 for the winner; players with equal standing share a place."""
     complete: bool
+    hands: int
 
 
 @dataclass(frozen=True)
@@ -317,14 +318,14 @@ def make_league(
                     [noise_of(mechanism, p[i]) for i in table.players],
                     watchful=True,
                 )
-                _, tally = play_game(
+                hands, tally = play_game(
                     bot, rules, first_dealer=table.first_dealer, max_hands=MAX_HANDS
                 )
                 totals = tuple(tally.totals)
                 ranks = tally.ranks()
                 places = ranks if ranks is not None else places_of(totals, league.lower_is_better)
                 league.games.append(
-                    Game(night, table.players, totals, tuple(places), tally.complete)
+                    Game(night, table.players, totals, tuple(places), tally.complete, len(hands))
                 )
                 for i, total in zip(table.players, totals, strict=True):
                     played[i] += 1
@@ -479,7 +480,7 @@ class Scored(Rater):
     """:class:`league.rating_model.ScoreModel` on the final totals."""
 
     def __init__(
-        self, name: str, changes: dict[str, float] | None = None, *, board: str = "ordinal"
+        self, name: str, changes: dict[str, Any] | None = None, *, board: str = "ordinal"
     ) -> None:
         """The league's model of each game (``league.rating_model.model_for``), with
         the constants in ``changes`` changed."""
@@ -494,6 +495,7 @@ class Scored(Rater):
         self.model = replace(model_for(league.game), **self.changes)
         self.skill: dict[int, Skill] = {}
         self.last_night: dict[int, int] = {}
+        self.means = LeagueMeans()
 
     def _before(self, game: Game) -> list[Skill]:
         skills = []
@@ -510,12 +512,14 @@ class Scored(Rater):
         return self.model.win_chances(skills), [s.ordinal for s in skills]
 
     def update(self, game: Game) -> None:
-        luck = luck_points(self.league.game, len(game.players))
-        rated = self.model.rate(
+        luck = luck_points(self.league.game, len(game.players), hands=game.hands)
+        rated = self.model.rate_game(
             self._before(game),
             game.totals,
             luck=luck,
+            hands=game.hands,
             lower_is_better=self.league.lower_is_better,
+            means=self.means,
         )
         for p, skill in zip(game.players, rated, strict=True):
             self.skill[p] = skill
@@ -530,12 +534,12 @@ class Variant:
     """One more score model to run: its ``label``, constants and leaderboard order."""
 
     label: str
-    changes: dict[str, float]
+    changes: dict[str, Any]
     board: str = "ordinal"
 
 
 def make_raters(
-    changes: dict[str, float] | None = None, variants: Sequence[Variant] = ()
+    changes: dict[str, Any] | None = None, variants: Sequence[Variant] = ()
 ) -> list[Rater]:
     """Every rater: the uniform guess, the baselines, then the score model (the
     league's, with ``changes``) and its ``variants``."""
@@ -551,22 +555,26 @@ def make_raters(
 
 def parse_variant(text: str) -> Variant:
     """``"beta=3,idle=0"``: the league's model of the game with those constants;
-    ``board=mu`` orders its leaderboard by mu instead of the ordinal."""
+    ``board=mu`` orders its leaderboard by mu instead of the ordinal; ``against=table``
+    or ``against=league`` says what a total counts against."""
     names = {f.name for f in fields(ScoreModel)}
-    changes: dict[str, float] = {}
+    changes: dict[str, Any] = {}
     board = "ordinal"
     for part in text.split(","):
         key, _, value = part.partition("=")
         key, value = key.strip(), value.strip()
         if key == "board" and value in BOARDS:
             board = value
-        elif key in names and value:
+        elif key == "against" and value in ("table", "league"):
+            changes[key] = value
+        elif key in names - {"against"} and value:
             changes[key] = float(value)
         else:
             raise ValueError(
-                f"a variant is KEY=VALUE,... with KEY in {sorted(names)} or board=mu: {text!r}"
+                f"a variant is KEY=VALUE,... with KEY in {sorted(names)} (against=table or "
+                f"against=league), or board=mu: {text!r}"
             )
-    parts = [f"{k}={v:g}" for k, v in changes.items()]
+    parts = [f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in changes.items()]
     if board != "ordinal":
         parts.append(f"board={board}")
     return Variant(" ".join(parts), changes, board)

@@ -1,15 +1,26 @@
-"""The rating model: a player's skill learnt from the points they score against
-the others at their table. Pure Python, no Django (like ``games/``), so that the
-benchmarks run it exactly as the league does.
+"""The rating model: a player's skill learnt from the points they score. Pure
+Python, no Django (like ``games/``), so that the benchmarks run it exactly as the
+league does.
 
 Each player has a skill, a normal belief ``N(mu, sigma²)``. In a game, each
 player's *performance* is their skill plus luck, ``N(0, beta²)``, and what the game
-shows is how far each player's points are from their table's average, in rating
-units (``beta`` per the game's :attr:`luck <ScoreModel.rate>`: the spread of points
-between equally good players). Only differences are seen (everyone at a table
-scoring 50 more says nothing), so the update conditions on the performances *up to
-a common shift*; that is exact, in closed form, for any table size (see
-:meth:`ScoreModel.rate`). Before each game a little uncertainty is added (``tau``,
+shows depends on the game (:attr:`ScoreModel.against`):
+
+- **against the table** (Buck Euchre, where every point one player makes is a point
+  the others do not): how far each player's points are from their table's average,
+  in rating units (``beta`` per the game's :attr:`luck <ScoreModel.rate>`: the spread
+  of points between equally good players). Only differences are seen (everyone at a
+  table scoring 50 more says nothing), so the update conditions on the performances
+  *up to a common shift*; that is exact, in closed form, for any table size (see
+  :meth:`ScoreModel.rate`).
+- **against the league** (Bluke, where a player scores by making their own bid, and
+  the others' play changes it little): how far each player's total is from the
+  league's running mean total at tables of that size and length
+  (:class:`LeagueMeans`, over the games rated before this one), each player's update
+  on its own. Comparing with the table's average instead would add the others' luck
+  to every player's result.
+
+Before each game a little uncertainty is added (``tau``,
 so a rating can follow a player who improves), and more for the days since the
 player last played (``idle``, as Glicko does), never beyond a new player's.
 
@@ -32,7 +43,8 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Literal
 
 import games
 
@@ -84,10 +96,45 @@ class Skill:
         return self.mu - 3 * self.sigma
 
 
-GameToRate = tuple[int, str, int, list[int], list[float], float, bool]
+GameToRate = tuple[int, str, int, list[int], list[float], float, bool, int]
 """A complete game to rate: table id, order key (when it was played, sortable),
 day (``date.toordinal()``), player ids by seat, their final totals, the table's
-luck in points (:func:`luck_points`), whether fewer points are better."""
+luck in points (:func:`luck_points`), whether fewer points are better, the number
+of hands played."""
+
+
+@dataclass
+class LeagueMeans:
+    """The running mean of a player's final total in a scope's games, kept apart for
+    each table size and number of hands (a Bluke table of three scores far more than
+    one of five, and a shorter game less): exact integer sums, so a re-rating that
+    starts in the middle of a season, from sums read out of the database, gets the
+    same means as a run from the start.
+
+    >>> means = LeagueMeans()
+    >>> means.expected(players=4, hands=25) is None  # no game of that kind yet
+    True
+    >>> means.add([120, 80, 80, 40], hands=25)
+    >>> means.add([10, 30, 50, 70], hands=25)
+    >>> means.expected(players=4, hands=25), means.expected(players=3, hands=25)
+    (60.0, None)
+    """
+
+    sums: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    """(players, hands) → (sum of the final totals, number of totals)."""
+
+    def expected(self, *, players: int, hands: int) -> float | None:
+        """The mean final total at a table of ``players`` that played ``hands``, over
+        the games added so far; ``None`` before the first such game."""
+        total, count = self.sums.get((players, hands), (0, 0))
+        return total / count if count else None
+
+    def add(self, totals: Sequence[float], *, hands: int) -> None:
+        """Count one more game's final totals."""
+        key = (len(totals), hands)
+        total, count = self.sums.get(key, (0, 0))
+        self.sums[key] = (total + int(sum(totals)), count + len(totals))
+
 
 PlayerState = tuple[Skill, int, int, str]
 """A rated player: skill, games rated, day and order key of the latest."""
@@ -101,6 +148,9 @@ class ScoreModel:
     performance, in rating units (the table's ``luck`` in points maps onto it).
     ``tau``: uncertainty added before each game. ``idle``: variance added per day
     since a player's last game (30 days away add ``sqrt(30 * idle)`` in quadrature).
+    ``against``: what a player's points are measured against, ``"table"`` (the
+    table's average) or ``"league"`` (the league's running mean, :class:`LeagueMeans`);
+    see the module's docstring.
     """
 
     mu: float = 25.0
@@ -109,6 +159,7 @@ class ScoreModel:
     tau: float = 25.0 / 300
     idle: float = 0.05
     settled_after: int = 10
+    against: Literal["table", "league"] = "table"
 
     @functools.cached_property
     def provisional_sigma(self) -> float:
@@ -118,12 +169,13 @@ class ScoreModel:
         rating sooner; time away unsettles it again.
 
         >>> round(ScoreModel().provisional_sigma, 2), round(MODELS["bluke"].provisional_sigma, 2)
-        (1.87, 4.59)
+        (1.87, 5.19)
         """
         skills = [self.new()] * 4
+        means = LeagueMeans({(4, 1): (0, 4)})  # a league whose mean total is 0
         for _ in range(self.settled_after):
             skills = [self.before_game(s, days_away=7) for s in skills]
-            skills = self.rate(skills, [3.0, 1.0, -1.0, -3.0], luck=1.0)
+            skills = self.rate_game(skills, [3.0, 1.0, -1.0, -3.0], luck=1.0, hands=1, means=means)
         return skills[0].sigma
 
     def is_provisional(self, skill: Skill) -> bool:
@@ -157,9 +209,12 @@ class ScoreModel:
         *,
         luck: float,
         lower_is_better: bool = False,
+        expected: float | None = None,
     ) -> list[Skill]:
         """The skills after one game in which the players scored ``points`` (final
         totals; ``lower_is_better`` for games that count down, as Buck Euchre).
+        With ``expected`` (the league's mean total, for a model :attr:`against` the
+        league), each total counts against it instead: see :meth:`rate_against`.
 
         ``luck`` is the spread (a standard deviation) of a player's points about
         the table's average between equally good players, for this game and table
@@ -185,6 +240,10 @@ class ScoreModel:
             raise ValueError(f"{n} skills but {len(points)} scores")
         if n < 2 or luck <= 0:
             raise ValueError("a game has two or more players and luck above 0")
+        if expected is not None:
+            return self.rate_against(
+                skills, points, luck=luck, lower_is_better=lower_is_better, expected=expected
+            )
         sign = -1.0 if lower_is_better else 1.0
         average = sum(points) / n
         margins = [sign * (p - average) * self.beta / luck for p in points]
@@ -202,6 +261,51 @@ class ScoreModel:
             rated.append(Skill(mu, math.sqrt(variance)))
         return rated
 
+    def rate_against(
+        self,
+        skills: Sequence[Skill],
+        points: Sequence[float],
+        *,
+        luck: float,
+        expected: float,
+        lower_is_better: bool = False,
+    ) -> list[Skill]:
+        """The skills after one game, each player's total counted against
+        ``expected``, the league's mean total at such a table: a player who scores
+        the mean performed as a new player is expected to (``mu``), and ``luck``
+        points more count ``beta`` more. Each player's update is on its own (a
+        Kalman filter of one skill), with ``y`` the performance so measured and
+        ``d = sigma² + beta²``::
+
+            mu'     = mu + (sigma² / d) (y - mu)
+            sigma'² = sigma² beta² / d
+
+        Ann (25 ± 5) scores 40 over the mean: y = 25 + 40 * 14 / 80 = 32, d = 221,
+        mu' = 25 + 7 * 25 / 221; Bob (30 ± 2) scores the mean: y = 25, d = 200,
+        mu' = 30 - 5 * 4 / 200:
+
+        >>> model = ScoreModel(beta=14.0)
+        >>> after = model.rate_against([Skill(25.0, 5.0), Skill(30.0, 2.0)], [140, 100],
+        ...                            luck=80.0, expected=100.0)
+        >>> [(round(s.mu, 2), round(s.sigma, 2)) for s in after]
+        [(25.79, 4.71), (29.9, 1.98)]
+        """
+        sign = -1.0 if lower_is_better else 1.0
+        scale = self.beta / luck
+        beta2 = self.beta**2
+        rated = []
+        for skill, scored in zip(skills, points, strict=True):
+            performance = self.mu + sign * (scored - expected) * scale
+            spread = skill.sigma**2 + beta2
+            gain = skill.sigma**2 / spread
+            rated.append(
+                Skill(
+                    skill.mu + gain * (performance - skill.mu),
+                    math.sqrt(skill.sigma**2 * beta2 / spread),
+                )
+            )
+        return rated
+
     def after_idle(self, skill: Skill, *, days: float) -> Skill:
         """``skill`` after ``days`` without a game (no game's ``tau``): what the
         leaderboard shows for a player who has not played since.
@@ -212,25 +316,62 @@ class ScoreModel:
         variance = skill.sigma**2 + self.idle * max(0.0, days)
         return Skill(skill.mu, min(self.sigma, math.sqrt(variance)))
 
+    def rate_game(
+        self,
+        skills: Sequence[Skill],
+        points: Sequence[float],
+        *,
+        luck: float,
+        hands: int,
+        lower_is_better: bool = False,
+        means: LeagueMeans | None = None,
+    ) -> list[Skill]:
+        """One game rated as this model rates it: against the table, or, for a model
+        :attr:`against` the league, against ``means`` (then counting the game into
+        them). The first game of its kind in a league has no mean to count against
+        yet and counts against its table."""
+        if self.against == "table" or means is None:
+            return self.rate(skills, points, luck=luck, lower_is_better=lower_is_better)
+        expected = means.expected(players=len(points), hands=hands)
+        rated = self.rate(
+            skills, points, luck=luck, lower_is_better=lower_is_better, expected=expected
+        )
+        means.add(points, hands=hands)
+        return rated
+
     def rate_games(
-        self, games: Iterable[GameToRate], state: dict[int, PlayerState]
+        self,
+        games: Iterable[GameToRate],
+        state: dict[int, PlayerState],
+        means: LeagueMeans | None = None,
     ) -> Iterator[tuple[GameToRate, list[Skill], list[int]]]:
         """Rate ``games`` in the order given, from and into ``state`` (player id →
         skill, games, day and order key of their latest game; a player not in it is
-        new). Yields each game with its players' new skills and game counts, for a
-        caller that keeps the history. This loop is all the rating there is: the
-        league's job and the benchmarks run it alike.
+        new) and ``means`` (the league's means before the first game; a model
+        :attr:`against` the league starts from none without it). Yields each game
+        with its players' new skills and game counts, for a caller that keeps the
+        history. This loop is all the rating there is: the league's job and the
+        benchmarks run it alike.
         """
         fresh = (self.new(), 0, 0, "")
-        before_game, rate = self.before_game, self.rate
+        before_game, rate_game = self.before_game, self.rate_game
+        if means is None:
+            means = LeagueMeans()
         for game in games:
-            _, key, day, players, totals, luck, lower_is_better = game
+            _, key, day, players, totals, luck, lower_is_better, hands = game
             known = [state.get(p, fresh) for p in players]
             skills = [
                 before_game(skill, days_away=day - last if played else 0.0)
                 for skill, played, last, _ in known
             ]
-            rated = rate(skills, totals, luck=luck, lower_is_better=lower_is_better)
+            rated = rate_game(
+                skills,
+                totals,
+                luck=luck,
+                hands=hands,
+                lower_is_better=lower_is_better,
+                means=means,
+            )
             counts = []
             for player, skill, (_, played, _, _) in zip(players, rated, known, strict=True):
                 state[player] = (skill, played + 1, day, key)
@@ -271,7 +412,7 @@ class ScoreModel:
 
 
 MODELS: dict[str, ScoreModel] = {
-    "bluke": ScoreModel(beta=14.0),
+    "bluke": ScoreModel(beta=20.0, against="league"),
     "buck_euchre": ScoreModel(beta=32.0),
 }
 """The model of each game, its constants chosen with ``benchmarks/rating_quality.py``

@@ -2,13 +2,14 @@
 one club-wide per game across the club's leagues.
 
 Every complete game moves its players' ratings by how far each one's final total
-was from the table's average (:mod:`league.rating_model`, whose docstring has the
-model). Games are rated in the order they were played (event date, round,
-table). A change of results marks each affected scope from the changed game on
-(:func:`ratings_mark_changed`); the ratings job (:func:`ratings_refresh`)
-re-rates from there forward, so a late submission or a correction of an earlier
-game gives the ratings a from-scratch run would give, and one new game at the end
-touches only its own players' rows.
+was from the table's average (Buck Euchre) or from the league's mean total at such
+tables (Bluke); :mod:`league.rating_model`'s docstring has the model. Games
+are rated in the order they were played (event date, round, table). A change of
+results marks each affected scope from the changed game on
+(:func:`ratings_mark_changed`); the ratings job (:func:`ratings_refresh`) re-rates
+from there forward, so a late submission or a correction of an earlier game gives
+the ratings a from-scratch run would give, and one new game at the end touches
+only its own players' rows.
 
 Lock order: the scope row (``select_for_update``) is taken first and held
 for the whole job, so one job per scope runs at a time.
@@ -26,7 +27,7 @@ from typing import Any, Final
 
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection, transaction
-from django.db.models import F, Max, Q, Window
+from django.db.models import Count, F, Max, Q, Sum, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
@@ -40,7 +41,14 @@ from league.models import (
     Seating,
     Table,
 )
-from league.rating_model import GameToRate, PlayerState, Skill, luck_points, model_for
+from league.rating_model import (
+    GameToRate,
+    LeagueMeans,
+    PlayerState,
+    Skill,
+    luck_points,
+    model_for,
+)
 
 PLAYED_ORDER: Final = (
     "table__round__event__date",
@@ -94,7 +102,10 @@ def ratings_mark_changed(*, table: Table) -> list[RatingScope]:
     whose job should run after commit."""
     key = order_key(table)
     scopes = scopes_of(table.round.event.league)
-    for scope in RatingScope.objects.select_for_update().filter(pk__in=[s.pk for s in scopes]):
+    # locked in the order of their ids, as every writer does, so that two games
+    # of one club completing at once wait for each other instead of deadlocking
+    locked = RatingScope.objects.select_for_update().filter(pk__in=[s.pk for s in scopes])
+    for scope in locked.order_by("pk"):
         if scope.rerate_from is None or key < scope.rerate_from:
             scope.rerate_from = key
             scope.save(update_fields=["rerate_from"])
@@ -137,11 +148,13 @@ def ratings_refresh(*, scope_id: int) -> int:
         games = _games_replacing_history(scope, start)
     playing = {player for game in games for player in game[3]}
     state = _state_before(scope, start, touched=touched, playing=playing)
+    model = model_for(scope.game)
+    means = _means_before(scope, start) if model.against == "league" else None
     with _HistoryWriter(scope.pk) as history, _collector_skipping_what_exists():
         add = history.add
-        for (table_id, key, _, players, _, _, _), skills, counts in model_for(
-            scope.game
-        ).rate_games(games, state):
+        for (table_id, key, _, players, *_), skills, counts in model.rate_games(
+            games, state, means
+        ):
             add(table_id, key, players, skills, counts)
     _store(scope, state, touched | playing)
     scope.rerate_from = None
@@ -175,6 +188,36 @@ def _collector_skipping_what_exists() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
+
+
+def _means_before(scope: RatingScope, start: str) -> LeagueMeans:
+    """The league's running means (:class:`~league.rating_model.LeagueMeans`) over
+    the scope's complete games played before order key ``start``: one aggregate
+    query, by table size and hands played; none for a rating from the start."""
+    if start <= EARLIEST:
+        return LeagueMeans()
+    day, round_number, number, table_id = start.split("/")
+    same_day = Q(table__round__event__date=day)
+    same_round = same_day & Q(table__round__number=int(round_number))
+    same_table = same_round & Q(table__number=int(number))
+    before = (
+        Q(table__round__event__date__lt=day)
+        | (same_day & Q(table__round__number__lt=int(round_number)))
+        | (same_round & Q(table__number__lt=int(number)))
+        | (same_table & Q(table_id__lt=int(table_id)))
+    )
+    sums = (
+        Seating.objects.filter(_scope_games(scope, EARLIEST), before)
+        .values("table__players", "table__hands_played")
+        .annotate(total=Sum("total"), seats=Count("id"))
+        .order_by()
+    )
+    return LeagueMeans(
+        {
+            (row["table__players"], row["table__hands_played"]): (row["total"], row["seats"])
+            for row in sums
+        }
+    )
 
 
 def _games_replacing_history(scope: RatingScope, start: str) -> list[GameToRate]:
@@ -263,7 +306,7 @@ def _game(
 ) -> GameToRate:
     table_id, key, day, game, hands = table
     luck = luck_points(game, len(players), hands=hands)
-    return (table_id, key, day, players, totals, luck, game == Game.BUCK_EUCHRE)
+    return (table_id, key, day, players, totals, luck, game == Game.BUCK_EUCHRE, hands)
 
 
 @functools.cache

@@ -194,13 +194,15 @@ def test_every_rater_finds_a_huge_gap(game: str, mechanism: str) -> None:
 
 def test_the_command_runs_tiny_and_filters_raters(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--tiny", "--games", "buck_euchre", "--seatings", "random", "--mechanisms", "bids"]
-    variants = ["--variant", "beta=3,idle=0", "--variant", "board=mu"]
+    variants = ["--variant", "beta=3,idle=0", "--variant", "board=mu,against=league"]
     assert rq.main([*argv, "--only", "points", "score", *variants]) == 0
     out = capsys.readouterr().out
     assert "buck_euchre / random / bids" in out
     assert "average points" in out and "score model [beta=3 idle=0]" in out
-    assert "score model [board=mu]" in out
+    assert "score model [against=league board=mu]" in out
     assert "PlackettLuce" not in out and "Elo" not in out
     assert "@6 games per player: tau-b >= the best baseline's in" in out
     with pytest.raises(SystemExit):
         rq.main(["--tiny", "--variant", "gamma=1"])
+    with pytest.raises(SystemExit):
+        rq.main(["--tiny", "--variant", "against=everyone"])

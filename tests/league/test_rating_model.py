@@ -137,8 +137,8 @@ def test_time_away_makes_a_rating_less_certain_up_to_a_new_players() -> None:
 def test_rating_games_in_order_keeps_each_players_state() -> None:
     state: dict[int, tuple[Skill, int, int, str]] = {}
     games = [
-        (1, "a", 700_000, [1, 2, 3, 4], [100.0, 50.0, 30.0, 20.0], 82.0, False),
-        (2, "b", 700_007, [1, 2, 5, 6], [10.0, 90.0, 40.0, 60.0], 82.0, False),
+        (1, "a", 700_000, [1, 2, 3, 4], [100.0, 50.0, 30.0, 20.0], 82.0, False, 25),
+        (2, "b", 700_007, [1, 2, 5, 6], [10.0, 90.0, 40.0, 60.0], 82.0, False, 25),
     ]
     rated = list(MODEL.rate_games(games, state))
     assert [counts for _, _, counts in rated] == [[1, 1, 1, 1], [2, 2, 1, 1]]

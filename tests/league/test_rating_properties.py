@@ -16,7 +16,7 @@ from league.models import Game, Rating, RatingHistory, RatingScope, Standing, Ta
 from league.services.fixtures import event_create, league_create, table_create
 from league.services.results import hand_correct, hand_submit
 from tests.support.factories import ClubFactory, PlayerFactory
-from tests.support.records import buck_takes_all
+from tests.support.records import bluke_results, buck_takes_all
 
 pytestmark = pytest.mark.django_db
 
@@ -121,4 +121,69 @@ def test_a_correction_re_rates_to_what_a_rating_from_scratch_gives(
         )
     corrected = ratings_of(league)
     ratings.ratings_rebuild(scope=RatingScope.objects.get(league=league))
+    assert ratings_of(league) == corrected
+
+
+# Bluke games of one hand (max_cards 1) at tables of three or four: (day, the seats'
+# players, the seat that makes its bid). A Bluke league rates each total against the
+# league's running mean at that table size, so these also check that a re-rating from
+# the middle of a season starts from the same means as a run from the start.
+bluke_games_strategy = st.lists(
+    st.tuples(
+        st.integers(1, 28),
+        st.permutations(range(PLAYERS)).flatmap(
+            lambda p: st.sampled_from([tuple(p[:3]), tuple(p[:4])])
+        ),
+        st.integers(0, 2),
+    ),
+    min_size=2,
+    max_size=7,
+)
+
+
+def build_bluke(games: list[tuple[int, tuple[int, ...], int]]) -> tuple[Any, list[Table]]:
+    club = ClubFactory()
+    players = [PlayerFactory(club=club, name=f"P{n}") for n in range(PLAYERS)]
+    league = league_create(club=club, name="L", game=Game.BLUKE, options={"max_cards": 1})
+    tables = []
+    for number, (day, seats, _) in enumerate(games, start=1):
+        event = event_create(league=league, name=f"N{number}", date=datetime.date(2026, 10, day))
+        tables.append(
+            table_create(round=event.rounds.get(), number=1, players=[players[s] for s in seats])
+        )
+    return league, tables
+
+
+@SETTINGS
+@given(games=bluke_games_strategy, data=st.data())
+def test_bluke_ratings_against_the_league_mean_equal_a_rating_from_scratch(
+    games: list[tuple[int, tuple[int, ...], int]],
+    data: st.DataObject,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    league, tables = build_bluke(games)
+    for index in data.draw(st.permutations(range(len(games)))):
+        _, seats, maker = games[index]
+        with django_capture_on_commit_callbacks(execute=True):
+            hand_submit(
+                table=tables[index],
+                record=bluke_results(cards=1, winner=maker, players=len(seats)),
+            )
+    incremental = ratings_of(league)
+    scope = RatingScope.objects.get(league=league)
+    ratings.ratings_rebuild(scope=scope)
+    assert ratings_of(league) == incremental
+
+    index = data.draw(st.integers(0, len(games) - 1))
+    table = Table.objects.get(pk=tables[index].pk)
+    new_maker = (games[index][2] + 1) % table.players
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_correct(
+            table=table,
+            number=0,
+            record=bluke_results(cards=1, winner=new_maker, players=table.players),
+            version=table.version,
+        )
+    corrected = ratings_of(league)
+    ratings.ratings_rebuild(scope=scope)
     assert ratings_of(league) == corrected
