@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench bench-api bench-ratings bench-quality clean
+.PHONY: run test lint format bench bench-api bench-ratings bench-quality bench-scale clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,12 @@ bench-api: $(STAMP)
 # Needs PostgreSQL at 127.0.0.1:5432 (user postgres); creates and drops league_bench_ratings.
 bench-ratings: $(STAMP)
 	$(PY) benchmarks/ratings_rebuild.py
+
+# Needs PostgreSQL at 127.0.0.1:5432 (user postgres); creates and drops league_bench_scale.
+# Leagues of 1,000 and 10,000 games; SCALE_SIZES="1000 10000 100000" adds 100,000 (longer).
+SCALE_SIZES ?= 1000 10000
+bench-scale: $(STAMP)
+	$(PY) benchmarks/scale.py --sizes $(SCALE_SIZES)
 
 # Bots of known strength play real games; every rating model against the truth (about 2 min).
 bench-quality: $(STAMP)

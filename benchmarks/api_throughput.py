@@ -140,11 +140,11 @@ def create_data(spec: dict[str, int]) -> dict[str, Any]:
     django.setup()
     from django.contrib.auth import get_user_model
     from django.db import transaction
-    from rest_framework.authtoken.models import Token
 
     import games
     from games.bots import bot_game
     from league.models import Game, Table
+    from league.services.accounts import api_token_create
     from league.services.clubs import club_create, player_create
     from league.services.fixtures import event_create, league_create, table_create
     from league.services.results import hand_submit
@@ -154,7 +154,7 @@ def create_data(spec: dict[str, int]) -> dict[str, Any]:
         user = get_user_model().objects.create_user(
             username="bench-organiser", password=secrets.token_urlsafe(20)
         )
-        token = Token.objects.create(user=user)
+        token = api_token_create(user=user, name="benchmark")
         club = club_create(organiser=user, name="Benchmark Club")
         league = league_create(club=club, name="Benchmark Bluke", game=Game.BLUKE)
         players = [player_create(club=club, name=f"Player {n}") for n in range(seats)]

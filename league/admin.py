@@ -26,7 +26,8 @@ Read-only, because only the services and jobs may write them:
   totals are shown as text);
 - hands and their seat lines: they change only through the results services,
   which replay the game in the engine;
-- standings and ratings: recomputed by the background jobs.
+- standings and ratings: recomputed by the background jobs;
+- the work owed to those jobs: written by the services, cleared by the jobs.
 
 Deleting clubs, players, leagues, events or tables is not offered (the
 services offer no such delete); nor is adding leagues, events or tables,
@@ -422,6 +423,16 @@ class StandingAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["player", "league", "event", "rank", "games", "total_points", "computed_at"]
     list_filter = ["league"]
     list_select_related = ["player", "league", "event"]
+
+
+@admin.register(models.JobOwed)
+class JobOwedAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Read-only: the work owed to the background jobs, written by the services
+    and cleared by the jobs; a row that stays, with its attempts and last
+    error, is a job that keeps failing (docs/operations.md)."""
+
+    list_display = ["kind", "target_id", "owed_since", "sent_at", "attempts", "last_error"]
+    list_filter = ["kind"]
 
 
 @admin.register(models.RatingScope)

@@ -7,6 +7,8 @@ are never negative. Writes go through :mod:`league.services`.
 
 from __future__ import annotations
 
+import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -446,6 +448,11 @@ class RatingScope(models.Model):
     ``rerate_from`` is the order key of the earliest game whose result
     changed since the last rating (null: the ratings are up to date); the
     ratings job re-rates from there forward.
+
+    ``means`` keeps the league's running means (a model that rates Bluke
+    against them, :class:`league.rating_model.LeagueMeans`) over every game up
+    to ``means_through`` (an order key; empty: none kept), so that rating a new
+    game at the end does not add up the whole scope again.
     """
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rating_scopes")
@@ -455,6 +462,10 @@ class RatingScope(models.Model):
     )
     rerate_from = models.CharField(max_length=48, null=True, blank=True)
     rated_at = models.DateTimeField(null=True, blank=True)
+    means = models.JSONField(
+        default=dict, blank=True, help_text='"players/hands": [sum of totals, totals]'
+    )
+    means_through = models.CharField(max_length=48, blank=True, default="")
 
     class Meta:
         constraints = [
@@ -561,3 +572,57 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (…{self.last_four}, {self.user})"
+
+    @property
+    def expires_at(self) -> datetime.datetime:
+        """When the key stops working: ``API_TOKEN_MAX_AGE`` after it was made."""
+        return self.created_at + settings.API_TOKEN_MAX_AGE
+
+
+class JobOwed(models.Model):
+    """Work owed to a background job: the transactional outbox of
+    :mod:`league.services.jobs`.
+
+    A service that changes what a job derives writes this row in the same
+    transaction as the change (:func:`~league.services.jobs.job_owe`), so the
+    work is recorded exactly when the change commits, whatever the broker
+    does. The job clears the row when it has done the work, unless the work
+    was owed again meanwhile (``token`` changed); until then the sweep
+    (:func:`~league.services.jobs.jobs_sweep`) sends it again.
+    """
+
+    class Kind(models.TextChoices):
+        STANDINGS = "standings", "a league's standings"
+        RATINGS = "ratings", "a rating scope's ratings"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    target_id = models.BigIntegerField(
+        help_text="the league (standings) or the rating scope (ratings) to work on"
+    )
+    owed_since = models.DateTimeField(help_text="when the work was first owed, since last done")
+    owed_at = models.DateTimeField(help_text="when it was last owed")
+    token = models.BigIntegerField(
+        help_text="drawn afresh each time the work is owed: a job clears the row only if it "
+        "still holds the token the job read when it began"
+    )
+    sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="when last handed to the broker since last owed"
+    )
+    attempts = models.PositiveIntegerField(
+        default=0, help_text="failures so far: publishes the broker refused, runs that raised"
+    )
+    last_error = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["owed_since"]
+        verbose_name = "job owed"
+        verbose_name_plural = "jobs owed"
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "target_id"], name="job_owed_once_per_target"),
+            models.CheckConstraint(
+                condition=Q(kind__in=["standings", "ratings"]), name="job_owed_known_kind"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.target_id}"

@@ -354,7 +354,8 @@ class ScoreModel:
         benchmarks run it alike.
         """
         fresh = (self.new(), 0, 0, "")
-        before_game, rate_game = self.before_game, self.rate_game
+        before_game, rate, rate_game = self.before_game, self.rate, self.rate_game
+        against_table = self.against == "table"
         if means is None:
             means = LeagueMeans()
         for game in games:
@@ -364,14 +365,17 @@ class ScoreModel:
                 before_game(skill, days_away=day - last if played else 0.0)
                 for skill, played, last, _ in known
             ]
-            rated = rate_game(
-                skills,
-                totals,
-                luck=luck,
-                hands=hands,
-                lower_is_better=lower_is_better,
-                means=means,
-            )
+            if against_table:  # the hot path of a big re-rating: no means to keep
+                rated = rate(skills, totals, luck=luck, lower_is_better=lower_is_better)
+            else:
+                rated = rate_game(
+                    skills,
+                    totals,
+                    luck=luck,
+                    hands=hands,
+                    lower_is_better=lower_is_better,
+                    means=means,
+                )
             counts = []
             for player, skill, (_, played, _, _) in zip(players, rated, known, strict=True):
                 state[player] = (skill, played + 1, day, key)

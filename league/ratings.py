@@ -159,7 +159,12 @@ def ratings_refresh(*, scope_id: int) -> int:
     _store(scope, state, touched | playing)
     scope.rerate_from = None
     scope.rated_at = timezone.now()
-    scope.save(update_fields=["rerate_from", "rated_at"])
+    # the means now count every game rated, through the last one (none rated: the
+    # games before ``start`` may end anywhere, so keep nothing and add up next time)
+    kept = means is not None and bool(games)
+    scope.means = _means_stored(means) if means is not None and kept else {}
+    scope.means_through = games[-1][1] if kept else ""
+    scope.save(update_fields=["rerate_from", "rated_at", "means", "means_through"])
     return len(games)
 
 
@@ -193,9 +198,19 @@ def _collector_skipping_what_exists() -> Iterator[None]:
 def _means_before(scope: RatingScope, start: str) -> LeagueMeans:
     """The league's running means (:class:`~league.rating_model.LeagueMeans`) over
     the scope's complete games played before order key ``start``: one aggregate
-    query, by table size and hands played; none for a rating from the start."""
+    query, by table size and hands played; none for a rating from the start.
+    When the scope kept its means through a game before ``start`` (every game
+    after that one is then at or after ``start``), those, with no query."""
     if start <= EARLIEST:
         return LeagueMeans()
+    if scope.means_through and scope.means_through < start:
+        return LeagueMeans(
+            {
+                (int(players), int(hands)): (int(total), int(count))
+                for size, (total, count) in scope.means.items()
+                for players, hands in [size.split("/")]
+            }
+        )
     day, round_number, number, table_id = start.split("/")
     same_day = Q(table__round__event__date=day)
     same_round = same_day & Q(table__round__number=int(round_number))
@@ -218,6 +233,14 @@ def _means_before(scope: RatingScope, start: str) -> LeagueMeans:
             for row in sums
         }
     )
+
+
+def _means_stored(means: LeagueMeans) -> dict[str, list[int]]:
+    """``means`` as :attr:`RatingScope.means` keeps them (JSON keys are text)."""
+    return {
+        f"{players}/{hands}": [total, count]
+        for (players, hands), (total, count) in means.sums.items()
+    }
 
 
 def _games_replacing_history(scope: RatingScope, start: str) -> list[GameToRate]:

@@ -14,6 +14,7 @@ from django.db.models import (
     Prefetch,
     Q,
     QuerySet,
+    Window,
     prefetch_related_objects,
 )
 from django.utils import timezone
@@ -202,16 +203,86 @@ def league_scope(league: League) -> RatingScope | None:
         return None
 
 
-def league_events(*, league: League) -> QuerySet[Event]:
-    """The league's events, the latest first, each with ``tables`` and
-    ``tables_complete`` counted (one query)."""
-    return (
-        Event.objects.filter(league=league)
-        .annotate(
-            tables=Count("rounds__tables"),
-            tables_complete=Count("rounds__tables", filter=Q(rounds__tables__complete=True)),
+# The league's lists, of any length: the league page shows their tops, the
+# full lists (league.web.lists) a page at a time. Each read is one query.
+
+
+def club_player_id(*, user: Any, club_id: int) -> int | None:
+    """The id of ``user``'s player in the club, ``None`` when they have none
+    (one query; none for an anonymous user)."""
+    if not user.is_authenticated:
+        return None
+    return Player.objects.filter(club_id=club_id, user=user).values_list("pk", flat=True).first()
+
+
+def standings_matching(*, league: League, query: str = "") -> QuerySet[Standing]:
+    """The league's stored standings, best first, of the players whose name
+    contains ``query`` in any case (everyone's for an empty one), with the
+    players: slice or paginate it."""
+    rows = league_standings(league=league)
+    return rows.filter(player__name__icontains=query) if query else rows
+
+
+def first_rows(rows: QuerySet[Any], *, limit: int) -> tuple[list[Any], int]:
+    """The first ``limit`` of ``rows`` and how many there are in all, in one
+    query: a window count, which the database takes before the limit."""
+    got = list(rows.annotate(rows_in_all=Window(Count("pk")))[:limit])
+    return got, (got[0].rows_in_all if got else 0)
+
+
+def standing_of(*, league: League, player_id: int) -> Standing | None:
+    """The player's row in the league's stored standings, with the player;
+    ``None`` before they have one."""
+    return league_standings(league=league).filter(player_id=player_id).first()
+
+
+def league_events_latest(*, league: League) -> QuerySet[Event]:
+    """The league's events, the latest first: slice or paginate it, then
+    count their tables with :func:`event_lines`."""
+    return Event.objects.filter(league=league).order_by("-date", "-id")
+
+
+@dataclass(frozen=True)
+class EventLine:
+    """An event with how many tables it has, and how many of them are complete."""
+
+    event: Event
+    tables: int
+    tables_complete: int
+
+
+def event_lines(events: Sequence[Event]) -> list[EventLine]:
+    """``events`` with their tables counted, in their order: one query for
+    any number of events (none for none), that counts their tables only."""
+    counts = {
+        row["round__event_id"]: row
+        for row in Table.objects.filter(round__event__in=[event.pk for event in events])
+        .order_by()
+        .values("round__event_id")
+        .annotate(tables=Count("pk"), complete=Count("pk", filter=Q(complete=True)))
+    }
+    return [
+        EventLine(
+            event=event,
+            tables=counts.get(event.pk, {}).get("tables", 0),
+            tables_complete=counts.get(event.pk, {}).get("complete", 0),
         )
-        .order_by("-date", "-id")
+        for event in events
+    ]
+
+
+def calendar_events(
+    *, club: Club, league: League | None = None, since: datetime.date
+) -> QuerySet[Event]:
+    """The club's (or one league's) events on or after ``since``, in date order,
+    each with its league and rounds (three queries, whatever the count)."""
+    events = Event.objects.filter(league__club=club, date__gte=since)
+    if league is not None:
+        events = events.filter(league=league)
+    return (
+        events.select_related("league")
+        .prefetch_related(Prefetch("rounds", queryset=Round.objects.only("id", "event_id")))
+        .order_by("date", "start_time", "id")
     )
 
 
@@ -508,6 +579,17 @@ def is_club_player(user: Any, club_id: int) -> bool:
     """Whether ``user`` is linked to one of the club's players: a member of
     the club, though without a role unless :func:`club_role` says so."""
     return user.is_authenticated and Player.objects.filter(club_id=club_id, user=user).exists()
+
+
+def member_club_ids(user: Any) -> set[int]:
+    """The clubs ``user`` is a member of: holds a role in, or is linked to a
+    player of (one query; none, and no query, for an anonymous user). A
+    club's memberships and its players' logins are shown to them alone."""
+    if not user.is_authenticated:
+        return set()
+    roles = Membership.objects.filter(user=user).order_by().values_list("club_id", flat=True)
+    players = Player.objects.filter(user=user).order_by().values_list("club_id", flat=True)
+    return set(roles.union(players))
 
 
 def sheet_table(table_id: int) -> Table:

@@ -9,6 +9,12 @@ player, and the hands dropped.
 Order (the tie-breaks): more wins; then the better average place; then the
 better average points (higher in Bluke, lower in Buck Euchre, which counts
 down); then more games; then the name.
+
+Lock order: the league's standings lock (:func:`standings_lock`) first, held
+for the whole job, then the league's standing rows (deleted and written
+anew). The lock is not the league row, which every submission reads; so two
+standings jobs of one league run one after the other, and a submission never
+waits for one.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Avg, Count, F, Q, Sum
 from django.utils import timezone
 
@@ -151,11 +157,32 @@ def standing_rows(
     return ranked
 
 
+STANDINGS_LOCKS = 0x5354  # "ST"
+"""The first key of the standings' advisory locks, the league's id the second."""
+
+
+def standings_lock(*, league_id: int) -> None:
+    """Take the league's standings lock until the current transaction ends:
+    a PostgreSQL advisory lock keyed on the league (its id modulo 2**31, the
+    lock's second key: leagues that share one only wait for each other). On
+    SQLite, which lets one transaction write at a time, there is none to take.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s::integer, %s::integer)",
+                [STANDINGS_LOCKS, league_id % 2**31],
+            )
+
+
 @transaction.atomic
 def standings_refresh(*, league: League) -> int:
     """Recompute and store the standings of a league and of each of its
-    events. Idempotent: the rows are replaced by what the games say now.
-    Returns the number of players in the league's standings."""
+    events. Idempotent: the rows are replaced by what the games say now, under
+    the league's standings lock (:func:`standings_lock`), so two runs at once
+    both succeed, one after the other. Returns the number of players in the
+    league's standings."""
+    standings_lock(league_id=league.pk)
     now = timezone.now()
     stored: list[Standing] = []
     league_rows = standing_rows(league=league)

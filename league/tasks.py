@@ -1,47 +1,85 @@
-"""Celery tasks: thin, idempotent wrappers around the derived-data jobs of
-:mod:`league.standings` and :mod:`league.ratings`.
+"""Celery tasks: thin wrappers around the derived-data jobs of
+:mod:`league.standings` and :mod:`league.ratings`, and the sweep of the work
+owed to them (:mod:`league.outbox`).
 
-The services that owe these jobs import them at module level with a
-``_task`` suffix (``league_standings_refresh_task``); this module imports no
-service, so there is no cycle.
+The services owe these jobs through :mod:`league.services.jobs`, which
+imports :data:`JOBS` from here; this module imports no service, so there is
+no cycle.
+
+Every job is safe to run twice, at the same time too: a league's standings
+jobs take the league's standings lock (:func:`league.standings.standings_lock`)
+and a scope's ratings jobs the scope's row lock, so they run one after the
+other, and the second finds the work done (no :class:`~league.models.JobOwed`
+row for the standings, no ``rerate_from`` for the ratings) and returns at
+once. That makes the broker's redelivery after its visibility timeout, and the
+sweep's sending again, harmless.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from celery import shared_task
 from django.db import OperationalError
 
-from league import ratings, standings
-from league.models import League, RatingScope
+from league import outbox, ratings, standings
+from league.models import JobOwed, League, RatingScope
 
 JOB_OPTIONS: dict[str, Any] = {
     # Acknowledged once done, so a worker that dies mid-job leaves it to
-    # another; the jobs are idempotent, so running one twice is harmless.
+    # another (after the broker's visibility timeout, see the settings); the
+    # jobs are safe to run twice, so that is harmless.
     "acks_late": True,
     # A lost connection or a lock timeout is worth another try, later.
     "autoretry_for": (OperationalError,),
     "retry_backoff": True,
+    # Well under the visibility timeout: a worker holds a retry,
+    # unacknowledged, until its countdown ends; held longer, it would be
+    # delivered to a second worker too.
+    "retry_backoff_max": 60,
     "max_retries": 5,
 }
 
 
 @shared_task(**JOB_OPTIONS)
 def league_standings_refresh(league_id: int) -> int:
-    """Recompute a league's standings (see :mod:`league.standings`)."""
-    league = League.objects.filter(pk=league_id).first()
-    if league is None:  # deleted since the task was queued: nothing to do
-        return 0
-    return standings.standings_refresh(league=league)
+    """Recompute a league's standings (see :mod:`league.standings`) if they
+    are owed; returns the number of players in them (0 when nothing was owed)."""
+
+    def lock() -> None:
+        standings.standings_lock(league_id=league_id)
+
+    with outbox.running(JobOwed.Kind.STANDINGS, league_id, lock=lock) as token:
+        if token is None:  # done by an earlier run (or never owed): nothing to do
+            return 0
+        league = League.objects.filter(pk=league_id).first()
+        if league is None:  # deleted since it was owed: its row goes, nothing else
+            return 0
+        return standings.standings_refresh(league=league)
 
 
 @shared_task(**JOB_OPTIONS)
 def ratings_refresh(scope_id: int) -> int:
     """Re-rate a scope from its earliest changed game (see :mod:`league.ratings`).
 
-    Idempotent: a second run finds nothing to re-rate. The scope row lock
-    keeps one job per scope running at a time."""
-    if not RatingScope.objects.filter(pk=scope_id).exists():
-        return 0
-    return ratings.ratings_refresh(scope_id=scope_id)
+    The scope's ``rerate_from`` says what is owed, so this runs whether or not
+    a :class:`~league.models.JobOwed` row is there: a second run finds nothing
+    to re-rate. The scope row lock keeps one job per scope running at a time."""
+    with outbox.running(JobOwed.Kind.RATINGS, scope_id):
+        if not RatingScope.objects.filter(pk=scope_id).exists():
+            return 0
+        return ratings.ratings_refresh(scope_id=scope_id)
+
+
+JOBS: Final[dict[str, Any]] = {
+    JobOwed.Kind.STANDINGS: league_standings_refresh,
+    JobOwed.Kind.RATINGS: ratings_refresh,
+}
+"""The task of each kind of work owed."""
+
+
+@shared_task(ignore_result=True)
+def jobs_sweep() -> int:
+    """Send the work owed that is due (Celery beat runs this every half
+    minute; see :func:`league.outbox.sweep`). Returns how many jobs were sent."""
+    return outbox.sweep(jobs=JOBS)

@@ -3,6 +3,9 @@
 | variable | meaning | default |
 |---|---|---|
 | ``DATABASE_URL`` | e.g. ``postgres://user@host:5432/league`` | a SQLite file in the project |
+| ``DB_STATEMENT_TIMEOUT``, ``DB_LOCK_TIMEOUT`` | a request's PostgreSQL waits, seconds | 5, 3 |
+| ``DB_JOB_STATEMENT_TIMEOUT``, ``DB_JOB_LOCK_TIMEOUT`` | a job's or command's, seconds | 600, 120 |
+| ``DB_CONNECT_TIMEOUT`` | seconds to wait for PostgreSQL to accept a connection | 3 |
 | ``CELERY_BROKER_URL`` | e.g. ``redis://127.0.0.1:6379/0`` | none: tasks run in the web process |
 | ``SECRET_KEY`` | Django's signing key | required in production |
 | ``DEBUG`` | ``1``/``true`` to show debug pages | off (on in ``local``) |
@@ -14,6 +17,9 @@
 | ``EMAIL_TIMEOUT`` | seconds to wait for the SMTP server | 10 |
 """
 
+import base64
+import datetime
+import hashlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -21,6 +27,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import dj_database_url
+from csp import constants as csp
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -52,18 +59,26 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
+    "csp",
     "league",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # gzip (not what whitenoise serves, compressed beforehand), except answers
+    # that may hold a secret (BREACH): league/web/compression.py
+    "league.web.compression.GZipUnlessNoStoreMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # last, as django-axes asks: it turns a lockout into the page that says so
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -84,10 +99,36 @@ TEMPLATES = [
     },
 ]
 
+# Connections: gunicorn's sync workers serve one request at a time each, so a
+# process holds at most one connection, kept for a minute between requests
+# (CONN_MAX_AGE) and checked before reuse (CONN_HEALTH_CHECKS), never held
+# by idle threads (docs/operations.md, "A web process").
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60, conn_health_checks=True
     )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A server that does not answer fails the connection after this many
+    # seconds instead of never (libpq waits forever by default).
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
+        os.environ.get("DB_CONNECT_TIMEOUT") or 3
+    )
+
+# Bounded waits on PostgreSQL, in seconds (0: none), applied to every connection
+# by league/db.py: a request gives up on a lock after 3 s and on a statement
+# after 5 s, inside gunicorn's 30 s, and is answered 503 with Retry-After; a
+# background job (or a command) waits longer: a standings job scans a whole
+# league, 45 s at 100,000 games, and a job that still times out is retried.
+DATABASE_TIMEOUTS = {
+    "web": {
+        "statement": float(os.environ.get("DB_STATEMENT_TIMEOUT") or 5),
+        "lock": float(os.environ.get("DB_LOCK_TIMEOUT") or 3),
+    },
+    "job": {
+        "statement": float(os.environ.get("DB_JOB_STATEMENT_TIMEOUT") or 600),
+        "lock": float(os.environ.get("DB_JOB_LOCK_TIMEOUT") or 120),
+    },
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -168,6 +209,60 @@ EMAIL_USE_TLS: bool = _EMAIL.get("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL: bool = _EMAIL.get("EMAIL_USE_SSL", False)
 DEFAULT_FROM_EMAIL: str = _EMAIL.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
+# Wrong passwords (django-axes): the login page, the admin's and anything else
+# that calls authenticate() with the request. After AXES_FAILURE_LIMIT wrong
+# passwords for one username from one address, that username is refused from
+# that address for AXES_COOLOFF_TIME, the right password too; a lockout always
+# ends (nothing is locked for good), failures while locked out do not extend
+# it, and someone else's failures never lock a user out at their own address.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT") or 5)
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES") or 15))
+AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "league.web.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "league.web.lockout.client_ip"
+CLIENT_IP_HEADER: str | None = None
+"""The request header holding the client's address, set by the proxy in front
+(production: nginx's X-Forwarded-For); without one, the connection's address."""
+
+# An API token stops working this long after it was made (a new one replaces
+# it: docs/operations.md, "Hostile input and accounts").
+API_TOKEN_MAX_AGE = datetime.timedelta(days=int(os.environ.get("API_TOKEN_MAX_AGE_DAYS") or 365))
+
+
+def csp_hash(source: str) -> str:
+    """The CSP source that allows exactly this inline text.
+
+    >>> csp_hash("color: red")
+    "'sha256-NerDAUWfwD31YdZHveMrq0GLjsNFMwxLpZl0dPUeCcw='"
+    """
+    digest = hashlib.sha256(source.encode()).digest()
+    return f"'sha256-{base64.b64encode(digest).decode()}'"
+
+
+# Content-Security-Policy (django-csp): scripts, styles, images, fonts and
+# requests from this site only; no inline script anywhere. Inline style is
+# refused too but for the one style attribute of DRF's browsable API
+# ("float: right; margin-right: 10px"), allowed by its hash alone.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.SELF],
+        "script-src": [csp.SELF],
+        "style-src": [csp.SELF],
+        "style-src-attr": [csp.UNSAFE_HASHES, csp_hash("float: right; margin-right: 10px")],
+        "img-src": [csp.SELF, "data:"],
+        "object-src": [csp.NONE],
+        "base-uri": [csp.NONE],
+        "form-action": [csp.SELF],
+        "frame-ancestors": [csp.NONE],
+    }
+}
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -183,6 +278,19 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "league.api.problems.problem_exception_handler",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # JSON with a nesting limit, and bodies held to DATA_UPLOAD_MAX_MEMORY_SIZE
+    # whatever their type (league/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "league.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "league.api.parsers.MultiPartParser",
+    ],
+    # The browsable API lists no rows in forms and has no inline style
+    # (league/api/renderers.py).
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "league.api.renderers.JSONFormsBrowsableAPIRenderer",
+    ],
 }
 
 SPECTACULAR_SETTINGS = {
@@ -210,6 +318,45 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Publishing never holds a request long (league.services.jobs, the outbox): a
+# broker that refuses fails at once, a silent one (frozen, or its host gone)
+# after a second's socket timeout, and nothing retries in the request: the
+# work stays owed and the sweep sends it. A worker's wait for messages (BRPOP,
+# on its event loop) is not cut short by the socket timeout.
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_timeout": 1.0,
+    "socket_connect_timeout": 1.0,
+    # a publish does not reconnect and retry (a worker's connection does, by
+    # CELERY_BROKER_CONNECTION_MAX_RETRIES)
+    "max_retries": 0,
+    # A message that a worker took and never acknowledged (it died mid-job)
+    # goes to another worker after this long, not kombu's hour. From the
+    # longest job measured (benchmarks/job_durations.py): the standings of a
+    # league of 100,000 games, 49-56 s on 2 cores; 5 times that leaves room
+    # for leagues to grow. A job that outlives it is delivered twice, which is
+    # safe (league.tasks) but wasted work.
+    "visibility_timeout": 300,
+    # look for such messages every 10 s (kombu's default is every 100 s)
+    "unacked_restore_interval": 10,
+    "unacked_restore_throttle": 1,
+}
+# Other publishes (Celery beat's, a task's retry): bounded too.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 1,
+}
+# The sweep of the work owed (league.services.jobs.SWEEP_EVERY), for
+# `celery -A config beat`; a sweep not taken within its period is dropped.
+CELERY_BEAT_SCHEDULE = {
+    "jobs-sweep": {
+        "task": "league.tasks.jobs_sweep",
+        "schedule": 30.0,
+        "options": {"expires": 30.0},
+    },
+}
 
 LOGGING = {
     "version": 1,

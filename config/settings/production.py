@@ -15,13 +15,20 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if len(SECRET_KEY) < 50:
     raise ImproperlyConfigured("set SECRET_KEY to a random string of 50 characters or more")
 DEBUG = env_bool("DEBUG", False)
+# `manage.py demo_data` makes logins with a published password: never here.
+DEMO_DATA_ALLOWED = False
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# Trusted here only, where gunicorn listens on a socket that nothing but the
+# documented proxy reaches (deploy/nginx.conf): nginx sets X-Forwarded-Proto
+# and X-Forwarded-For itself, replacing whatever a client sent. Without such a
+# proxy in front, a client could claim HTTPS, or any address, with a header.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+CLIENT_IP_HEADER = "HTTP_X_FORWARDED_FOR"  # the address django-axes counts failures by
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True

@@ -4,12 +4,15 @@ The header is DRF's (the keyword ``Token``, answered with
 ``WWW-Authenticate: Token`` when a request lacks it), the keys are
 :class:`league.models.ApiToken`: the key's SHA-256 digest is looked up, so a
 key is never stored, and a revoked key (its row deleted) no longer matches.
+A key past its ``expires_at`` (``API_TOKEN_MAX_AGE`` after it was made) is
+refused like a wrong one, saying so.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
@@ -30,5 +33,9 @@ class ApiTokenAuthentication(TokenAuthentication):
             raise exceptions.AuthenticationFailed("Invalid token.")
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed("User inactive or deleted.")
+        if token.expires_at <= timezone.now():
+            raise exceptions.AuthenticationFailed(
+                "This token has expired: make a new one on your account's API tokens page."
+            )
         api_token_mark_used(token=token)
         return (token.user, token)

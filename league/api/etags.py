@@ -12,9 +12,12 @@ import re
 from rest_framework import exceptions
 from rest_framework.request import Request
 
+from league.api.problems import InvalidField
 from league.models import Table
 
-ETAG_PATTERN = re.compile(r'(?:W/)?"table-(?P<table>[0-9]+)-v(?P<version>[0-9]+)"')
+# Ids and versions fit a 64-bit column (18 digits always do): a longer number
+# is not an ETag of ours, and Python refuses to read one of over 4,300 digits.
+ETAG_PATTERN = re.compile(r'(?:W/)?"table-(?P<table>[0-9]{1,18})-v(?P<version>[0-9]{1,18})"')
 
 
 def etag(table: Table) -> str:
@@ -35,8 +38,8 @@ def if_match_version(request: Request, table: Table) -> int:
         raise PreconditionRequired()
     match = ETAG_PATTERN.fullmatch(header.strip())
     if match is None:
-        raise exceptions.ValidationError(
-            {"If-Match": ['expected the ETag of the score sheet, like "table-3-v12"']}
+        raise InvalidField(
+            "If-Match", 'not an ETag of this API: send the score sheet\'s, like "table-3-v12"'
         )
     if int(match["table"]) != table.pk:
         return -1

@@ -1,4 +1,11 @@
-"""List filters: by club, league, event, player and date."""
+"""List filters: by club, league, event, player and date.
+
+Every filter by id is an :class:`IdFilter`, a number: a filter on a foreign
+key would otherwise be django-filter's choice of every row, which the
+browsable API renders as a ``<select>`` listing them all (every user's name,
+for memberships) and which answers a missing id differently from one that
+exists.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +14,7 @@ from typing import Any
 import django_filters
 from django import forms
 
-from league.models import Event, League, Player, Round, Table
+from league.models import Event, League, Membership, Player, Round, Table
 
 
 class IdFilter(django_filters.NumberFilter):
@@ -23,7 +30,17 @@ class IdFilter(django_filters.NumberFilter):
         super().__init__(*args, **kwargs)
 
 
+class MembershipFilter(django_filters.FilterSet):
+    club = IdFilter()
+    user = IdFilter()
+
+    class Meta:
+        model = Membership
+        fields = ["club", "user", "role"]
+
+
 class PlayerFilter(django_filters.FilterSet):
+    club = IdFilter()
     name = django_filters.CharFilter(lookup_expr="icontains")
 
     class Meta:
@@ -32,12 +49,15 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 class LeagueFilter(django_filters.FilterSet):
+    club = IdFilter()
+
     class Meta:
         model = League
         fields = ["club", "game"]
 
 
 class EventFilter(django_filters.FilterSet):
+    league = IdFilter()
     club = IdFilter(field_name="league__club")
     date_after = django_filters.DateFilter(field_name="date", lookup_expr="gte")
     date_before = django_filters.DateFilter(field_name="date", lookup_expr="lte")
@@ -48,12 +68,15 @@ class EventFilter(django_filters.FilterSet):
 
 
 class RoundFilter(django_filters.FilterSet):
+    event = IdFilter()
+
     class Meta:
         model = Round
         fields = ["event"]
 
 
 class TableFilter(django_filters.FilterSet):
+    round = IdFilter()
     event = IdFilter(field_name="round__event")
     league = IdFilter(field_name="round__event__league")
     player = IdFilter(field_name="seatings__player", distinct=True)

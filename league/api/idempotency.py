@@ -6,6 +6,11 @@ response is stored in the same transaction as the change it reports, so a
 change is never counted twice: of two concurrent requests with one key, the
 second waits for the first, fails to store the key, rolls its change back
 and answers with the first response.
+
+A stored response is replayed only to a caller who may still make the
+request: the view's ``check_replay_access`` runs the write's own access
+check first, so a user removed from a club since is answered 404 or 403 as
+any outsider is, not the club's data of then.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -21,10 +27,14 @@ from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from league.api.problems import InvalidField
 from league.models import IdempotencyKey
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 200
+KEY_PATTERN = re.compile(r"[\x20-\x7e]+")
+"""A key is printable ASCII, as an HTTP header can carry it (no control
+characters: PostgreSQL refuses a NUL in text)."""
 
 
 class KeyReused(exceptions.APIException):
@@ -42,7 +52,10 @@ REPLAYED_HEADERS = ("ETag", "Location")
 """Headers of the first response that a replay repeats."""
 
 
-def _replay(stored: IdempotencyKey, fingerprint: str) -> Response:
+def _replay(
+    view: Any, request: Request, args: Any, kwargs: Any, stored: IdempotencyKey, fingerprint: str
+) -> Response:
+    view.check_replay_access(request, *args, **kwargs)
     if stored.fingerprint != fingerprint:
         raise KeyReused()
     return Response(
@@ -53,7 +66,11 @@ def _replay(stored: IdempotencyKey, fingerprint: str) -> Response:
 
 
 def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
-    """Wrap a view's POST handler with ``Idempotency-Key`` support."""
+    """Wrap a view's POST handler with ``Idempotency-Key`` support.
+
+    The view has ``check_replay_access(request, *args, **kwargs)``: the
+    handler's access check, run before a stored response is replayed.
+    """
 
     @functools.wraps(handler)
     def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -61,11 +78,13 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
         if not key or not request.user.is_authenticated:
             return handler(self, request, *args, **kwargs)
         if len(key) > MAX_KEY_LENGTH:
-            raise exceptions.ValidationError({HEADER: [f"at most {MAX_KEY_LENGTH} characters"]})
+            raise InvalidField(HEADER, f"at most {MAX_KEY_LENGTH} characters")
+        if not KEY_PATTERN.fullmatch(key):
+            raise InvalidField(HEADER, "printable ASCII characters only")
         fingerprint = _fingerprint(request)
         stored = IdempotencyKey.objects.filter(user=request.user, key=key).first()
         if stored is not None:
-            return _replay(stored, fingerprint)
+            return _replay(self, request, args, kwargs, stored, fingerprint)
         try:
             with transaction.atomic():
                 # Claim the key before doing the work: a concurrent request with
@@ -86,7 +105,7 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
             stored = IdempotencyKey.objects.filter(user=request.user, key=key).first()
             if stored is None:
                 raise
-            return _replay(stored, fingerprint)
+            return _replay(self, request, args, kwargs, stored, fingerprint)
         return response
 
     return wrapper

@@ -11,6 +11,8 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import IntegrityError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
@@ -19,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 import games
+from league import db
 from league.errors import Conflict, Forbidden, NotFound, PreconditionFailed, ServiceError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
@@ -41,8 +44,60 @@ def problem_response(body: dict[str, Any]) -> Response:
     return Response(body, status=body["status"], content_type=PROBLEM_CONTENT_TYPE)
 
 
+GENERIC_INVALID = "The request has fields that are missing or wrong; see errors."
+
+
+class InvalidField(exceptions.ValidationError):
+    """A 400 about one field, header or query parameter whose problem
+    ``detail`` says what is wrong (a plain ``ValidationError``'s says "see
+    errors"); ``errors`` names the field as for any invalid input."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__({field: [message]})
+        self.problem_detail = f"{field}: {message}"
+
+
+def too_large_problem() -> dict[str, Any]:
+    """413: a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, refused unread."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return problem(
+        413,
+        HTTPStatus(413).phrase,
+        f"The request body is larger than the {limit} bytes the API takes.",
+        kind="too-large",
+        max_bytes=limit,
+    )
+
+
+def unavailable_problem(exc: BaseException | None) -> dict[str, Any] | None:
+    """The 503 problem for a database error that says "try again" (a lock or
+    statement timeout, a deadlock that outlived its retries, no connection;
+    see :func:`league.db.failure_kind`), with ``retry_after`` in seconds, the
+    answer's ``Retry-After``; ``None`` for any other error."""
+    failure = db.failure_kind(exc)
+    if failure is None:
+        return None
+    detail = {
+        db.Failure.CONFLICT: "The change collided with others at the same moment and "
+        "nothing was stored; send it again.",
+        db.Failure.BUSY: "The database is busy with what this request needs (another "
+        "change holds it); nothing was stored. Try again in a moment.",
+        db.Failure.UNAVAILABLE: "The database cannot be reached; try again shortly.",
+    }[failure]
+    return problem(
+        503,
+        HTTPStatus(503).phrase,
+        detail,
+        kind=f"database-{failure.value}",
+        retry_after=db.RETRY_AFTER[failure],
+    )
+
+
 def _domain_problem(exc: Exception) -> dict[str, Any] | None:
     """The problem for an exception of the engine or the services, if it is one."""
+    unavailable = unavailable_problem(exc)
+    if unavailable is not None:
+        return unavailable
     if isinstance(exc, games.RecordError):
         engine = {k: v for k, v in exc.to_json().items() if k != "message"}
         return problem(
@@ -63,6 +118,10 @@ def _domain_problem(exc: Exception) -> dict[str, Any] | None:
         )
     if isinstance(exc, NotFound):
         return problem(404, HTTPStatus(404).phrase, "Not found.", kind="not-found")
+    if isinstance(exc, RequestDataTooBig):
+        return too_large_problem()
+    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
+        return problem(400, HTTPStatus(400).phrase, str(exc), kind="too-many-fields")
     if isinstance(exc, Forbidden):
         return problem(403, HTTPStatus(403).phrase, exc.message, kind="permission-denied")
     if isinstance(exc, PreconditionFailed):
@@ -88,6 +147,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     domain = _domain_problem(exc)
     if domain is not None:
         answer = Response(domain, status=domain["status"])
+        if "retry_after" in domain:
+            answer["Retry-After"] = str(domain["retry_after"])
         _render_as_problem(answer, context)
         return answer
     response = exception_handler(exc, context)
@@ -98,7 +159,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         body = problem(
             response.status_code,
             HTTPStatus(response.status_code).phrase,
-            "The request has fields that are missing or wrong; see errors.",
+            getattr(exc, "problem_detail", GENERIC_INVALID),
             kind="invalid-input",
             errors=data,
         )
@@ -140,6 +201,28 @@ def api_not_found(request: Any, exception: Exception | None = None) -> JsonRespo
         kind="not-found",
     )
     return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
+
+
+def api_bad_request(request: Any, exception: Exception | None = None) -> JsonResponse:
+    """Django's 400 under /api/ (a request refused before any view: a body
+    too large, too many form fields, a host not allowed), as problem+json."""
+    if isinstance(exception, RequestDataTooBig):
+        body = too_large_problem()
+    else:
+        body = problem(
+            status.HTTP_400_BAD_REQUEST,
+            HTTPStatus.BAD_REQUEST.phrase,
+            "The request was refused before it reached the API.",
+            kind="bad-request",
+        )
+    return JsonResponse(body, status=body["status"], content_type=PROBLEM_CONTENT_TYPE)
+
+
+def api_unavailable(request: Any, body: dict[str, Any]) -> JsonResponse:
+    """A 503 problem (:func:`unavailable_problem`) outside DRF's views, with ``Retry-After``."""
+    answer = JsonResponse(body, status=503, content_type=PROBLEM_CONTENT_TYPE)
+    answer["Retry-After"] = str(body["retry_after"])
+    return answer
 
 
 def api_server_error(request: Any) -> JsonResponse:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from league import selectors
+from league.api import parsers
 from league.models import (
     Attendance,
     Club,
@@ -45,7 +47,35 @@ class StartTimeField(serializers.TimeField):
         return super().to_internal_value(value).replace(second=0, microsecond=0, tzinfo=None)
 
 
+class JSONValueField(serializers.JSONField):
+    """DRF's JSONField; JSON sent as text (a form's field) is read within the
+    limits of the API's JSON bodies (:func:`league.api.parsers.loads`)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if self.binary or getattr(data, "is_json_string", False):
+            text = data.decode() if isinstance(data, bytes) else str(data)
+            try:
+                return parsers.loads(text)
+            except ValueError as error:
+                raise serializers.ValidationError(f"not JSON the API takes: {error}") from None
+        return super().to_internal_value(data)
+
+
 # -- outputs ------------------------------------------------------------------
+
+MEMBERS_OF = "member_club_ids"
+"""The serializer context's key for the clubs the caller is a member of."""
+
+
+def members_context(user: Any) -> dict[str, Any]:
+    """The serializer context that shows ``user`` the logins behind the
+    players and attendance of the clubs they are a member of (one query)."""
+    return {MEMBERS_OF: selectors.member_club_ids(user)}
+
+
+def shown_to_member(serializer: serializers.Serializer[Any], club_id: int) -> bool:
+    """Whether the caller is a member of the club (no context: not shown)."""
+    return club_id in serializer.context.get(MEMBERS_OF, ())
 
 
 class ClubOutput(serializers.ModelSerializer[Club]):
@@ -63,9 +93,22 @@ class MembershipOutput(serializers.ModelSerializer[Membership]):
 
 
 class PlayerOutput(serializers.ModelSerializer[Player]):
+    user = serializers.IntegerField(
+        source="user_id",
+        read_only=True,
+        allow_null=True,
+        help_text="the login linked to the player; null too unless you are a member of the club",
+    )
+
     class Meta:
         model = Player
         fields = ["id", "club", "name", "user", "is_guest"]
+
+    def to_representation(self, player: Player) -> dict[str, Any]:
+        shown = super().to_representation(player)
+        if not shown_to_member(self, player.club_id):
+            shown["user"] = None
+        return shown
 
 
 class LeagueOutput(serializers.ModelSerializer[League]):
@@ -107,7 +150,9 @@ class AttendanceOutput(serializers.ModelSerializer[Attendance]):
     present = serializers.BooleanField(
         read_only=True, help_text="still at the game night: they have not left"
     )
-    changed_by = serializers.SerializerMethodField(help_text="the username, null once deleted")
+    changed_by = serializers.SerializerMethodField(
+        help_text="the username; null once deleted, and unless you are a member of the club"
+    )
 
     class Meta:
         model = Attendance
@@ -123,7 +168,9 @@ class AttendanceOutput(serializers.ModelSerializer[Attendance]):
         ]
 
     def get_changed_by(self, row: Attendance) -> str | None:
-        return None if row.changed_by is None else str(row.changed_by.get_username())
+        if row.changed_by is None or not shown_to_member(self, row.player.club_id):
+            return None
+        return str(row.changed_by.get_username())
 
 
 class GuestAddedOutput(serializers.Serializer[dict[str, Any]]):
@@ -385,22 +432,62 @@ class ScopeQuery(serializers.Serializer[dict[str, Any]]):
 # -- inputs -------------------------------------------------------------------
 
 
-class ClubInput(serializers.Serializer[dict[str, Any]]):
+class Input(serializers.Serializer[dict[str, Any]]):
+    """A write's body. A field it does not have is refused (400, named in
+    ``errors`` with the other faults, and in the problem's ``detail``) rather
+    than ignored: a client that misspells a field, or sends one this write
+    does not take, is told."""
+
+    unknown_fields: list[str] = []
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if isinstance(data, Mapping):
+            self.unknown_fields = [str(name) for name in data if name not in self.fields]
+        takes = ", ".join(self.fields)
+        unknown = {name: [f"unknown field: this takes {takes}"] for name in self.unknown_fields}
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as error:
+            if unknown and isinstance(error.detail, dict):
+                raise serializers.ValidationError({**error.detail, **unknown}) from None
+            raise
+        if unknown:
+            raise serializers.ValidationError(unknown)
+        return dict(value)
+
+    def is_valid(self, *, raise_exception: bool = False) -> bool:
+        valid = super().is_valid()
+        if not valid and raise_exception:
+            raise InvalidInput(self.errors, self.unknown_fields)
+        return valid
+
+
+class InvalidInput(serializers.ValidationError):
+    """Invalid input; when it has fields the write does not take, the
+    problem's ``detail`` names them."""
+
+    def __init__(self, errors: Any, unknown: list[str]) -> None:
+        super().__init__(errors)
+        if unknown:
+            self.problem_detail = "unknown fields: " + ", ".join(unknown)
+
+
+class ClubInput(Input):
     name = serializers.CharField(max_length=100)
     slug = serializers.SlugField(max_length=100, required=False, default="")
 
 
-class ClubUpdateInput(serializers.Serializer[dict[str, Any]]):
+class ClubUpdateInput(Input):
     name = serializers.CharField(max_length=100)
 
 
-class MembershipInput(serializers.Serializer[dict[str, Any]]):
+class MembershipInput(Input):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
     user = serializers.PrimaryKeyRelatedField(queryset=get_user_model().objects.all())
     role = serializers.ChoiceField(choices=Membership.Role.choices)
 
 
-class PlayerInput(serializers.Serializer[dict[str, Any]]):
+class PlayerInput(Input):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
     name = serializers.CharField(max_length=100)
     user = serializers.PrimaryKeyRelatedField(
@@ -408,7 +495,7 @@ class PlayerInput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class PlayerUpdateInput(serializers.Serializer[dict[str, Any]]):
+class PlayerUpdateInput(Input):
     name = serializers.CharField(max_length=100, required=False)
     user = serializers.PrimaryKeyRelatedField(
         queryset=get_user_model().objects.all(), required=False, allow_null=True
@@ -418,7 +505,7 @@ class PlayerUpdateInput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class LeagueInput(serializers.Serializer[dict[str, Any]]):
+class LeagueInput(Input):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
     name = serializers.CharField(max_length=100)
     slug = serializers.SlugField(max_length=100, required=False, default="")
@@ -430,14 +517,14 @@ class LeagueInput(serializers.Serializer[dict[str, Any]]):
     table_spill = serializers.ChoiceField(choices=TableSpill.choices, default=TableSpill.SMALLER)
 
 
-class LeagueUpdateInput(serializers.Serializer[dict[str, Any]]):
+class LeagueUpdateInput(Input):
     name = serializers.CharField(max_length=100, required=False)
     options = serializers.DictField(required=False)
     table_size = serializers.IntegerField(min_value=3, max_value=6, required=False)
     table_spill = serializers.ChoiceField(choices=TableSpill.choices, required=False)
 
 
-class EventInput(serializers.Serializer[dict[str, Any]]):
+class EventInput(Input):
     league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
     name = serializers.CharField(max_length=100)
     date = serializers.DateField()
@@ -446,7 +533,7 @@ class EventInput(serializers.Serializer[dict[str, Any]]):
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
-class EventUpdateInput(serializers.Serializer[dict[str, Any]]):
+class EventUpdateInput(Input):
     name = serializers.CharField(max_length=100, required=False)
     date = serializers.DateField(required=False)
     start_time = StartTimeField(required=False, allow_null=True, help_text="null clears it")
@@ -455,7 +542,7 @@ class EventUpdateInput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class AttendanceInput(serializers.Serializer[dict[str, Any]]):
+class AttendanceInput(Input):
     players = serializers.PrimaryKeyRelatedField(
         queryset=Player.objects.all(),
         many=True,
@@ -465,20 +552,20 @@ class AttendanceInput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class AttendancePlayerInput(serializers.Serializer[dict[str, Any]]):
+class AttendancePlayerInput(Input):
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
 
 
-class GuestInput(serializers.Serializer[dict[str, Any]]):
+class GuestInput(Input):
     name = serializers.CharField(max_length=100, help_text="a name the club has no player of")
 
 
-class RoundInput(serializers.Serializer[dict[str, Any]]):
+class RoundInput(Input):
     event = serializers.PrimaryKeyRelatedField(queryset=Event.objects.all())
     number = serializers.IntegerField(min_value=1, max_value=1000)
 
 
-class TableInput(serializers.Serializer[dict[str, Any]]):
+class TableInput(Input):
     round = serializers.PrimaryKeyRelatedField(queryset=Round.objects.all())
     number = serializers.IntegerField(min_value=0, max_value=1000)
     players = serializers.PrimaryKeyRelatedField(
@@ -487,27 +574,27 @@ class TableInput(serializers.Serializer[dict[str, Any]]):
     first_dealer = serializers.IntegerField(min_value=0, max_value=14, default=0)
 
 
-class TableUpdateInput(serializers.Serializer[dict[str, Any]]):
+class TableUpdateInput(Input):
     players = serializers.PrimaryKeyRelatedField(
         queryset=Player.objects.all(), many=True, required=False
     )
     first_dealer = serializers.IntegerField(min_value=0, max_value=14, required=False)
 
 
-class HandInput(serializers.Serializer[dict[str, Any]]):
+class HandInput(Input):
     number = serializers.IntegerField(
         min_value=0,
         max_value=10_000,
         help_text="the hand submitted, from 0: a hand already stored answers 409",
     )
-    record = serializers.JSONField(
+    record = JSONValueField(
         help_text="the hand as a move log or as results only (docs/records.md); game, "
         "dealer and hand size may be left out but must not contradict the table"
     )
 
 
-class RecordInput(serializers.Serializer[dict[str, Any]]):
-    record = serializers.JSONField(
+class RecordInput(Input):
+    record = JSONValueField(
         help_text="a hand record (for a correction) or a whole game record (docs/records.md); "
         "what the table decides may be left out but must agree with it"
     )
@@ -519,14 +606,14 @@ class RecordInput(serializers.Serializer[dict[str, Any]]):
 METHODS = [method.value for method in Method]
 
 
-class PinInput(serializers.Serializer[dict[str, Any]]):
+class PinInput(Input):
     player = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
     table = serializers.IntegerField(
         min_value=0, max_value=1000, help_text="the table's index, largest table first, from 0"
     )
 
 
-class DrawInput(serializers.Serializer[dict[str, Any]]):
+class DrawInput(Input):
     method = serializers.ChoiceField(choices=METHODS, default=Method.BALANCED)
     seed = serializers.IntegerField(
         min_value=0,
@@ -562,12 +649,12 @@ class DrawInput(serializers.Serializer[dict[str, Any]]):
         return {pin["player"]: pin["table"] for pin in pins}
 
 
-class MoveInput(serializers.Serializer[dict[str, Any]]):
+class MoveInput(Input):
     player = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
     table = serializers.IntegerField(min_value=1, max_value=1000, help_text="the table's number")
 
 
-class AdjustInput(serializers.Serializer[dict[str, Any]]):
+class AdjustInput(Input):
     """One change by hand: ``swap`` two players, or ``move`` one to a table."""
 
     swap = serializers.ListField(

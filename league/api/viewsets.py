@@ -8,14 +8,13 @@ table's ETag from its score sheet (:mod:`league.api.etags`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -24,6 +23,7 @@ from league.api import filters
 from league.api import serializers as s
 from league.api.etags import etag, if_match_version
 from league.api.idempotency import idempotent
+from league.api.pagination import IdOrder
 from league.models import Club, Event, Game, League, Membership, Player, Round, Table
 from league.services import attendance, clubs, fixtures, results
 from league.services import seating as seating_service
@@ -42,13 +42,6 @@ IF_MATCH_HEADER = OpenApiParameter(
     description="the table's ETag from its score sheet; 412 when stale",
 )
 GAME_PARAMETER = OpenApiParameter("game", OpenApiTypes.STR, enum=Game.values)
-
-
-class IdOrder(CursorPagination):
-    ordering = "id"
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 200
 
 
 def club_id_along(start: Any, path: str) -> int:
@@ -124,16 +117,48 @@ class ReadWriteViewSet(
             request.user, club_id_along(start, self.club_path), roles=self.write_roles
         )
 
+    def checked_create_input(self, request: Request) -> dict[str, Any]:
+        """The create input, validated, once the caller may write to the
+        club it names. When the input is invalid but names a club, the
+        access check still comes first: a caller with nothing to do with the
+        club gets its 404 whatever else is wrong, so the errors tell no
+        outsider whether, say, a user id exists."""
+        inp = self.input_serializer(data=request.data)
+        if not inp.is_valid():
+            self._check_write_to_named_club(request, inp)
+            inp.is_valid(raise_exception=True)  # the input's own refusal, naming its faults
+        self.check_write(request, inp.validated_data)
+        return dict(inp.validated_data)
+
+    def _check_write_to_named_club(self, request: Request, inp: Any) -> None:
+        """The access check on the club an invalid create input names, when
+        the field naming it (the first hop of ``club_path``) is valid."""
+        hop = self.club_path.split(".")[0]
+        data = request.data
+        if hop in inp.errors or not isinstance(data, Mapping) or hop not in data:
+            return
+        try:
+            owner = inp.fields[hop].run_validation(data[hop])
+        except exceptions.ValidationError:
+            return
+        self.check_write(request, {hop: owner})
+
+    def check_replay_access(self, request: Request, pk: str | None = None, **kwargs: Any) -> None:
+        """The access check of an idempotent POST, before its stored answer
+        is replayed (:mod:`league.api.idempotency`): the object's club for an
+        action on one, the club named by the input for a create."""
+        if pk is None:
+            self.checked_create_input(request)
+        else:
+            self.check_write(request, self.get_object())
+
     def output(self, obj: Any, code: int = status.HTTP_200_OK) -> Response:
         shown = self.get_queryset().get(pk=obj.pk)
         return Response(self.get_serializer(shown).data, status=code)
 
     @idempotent
     def create(self, request: Request) -> Response:
-        inp = self.input_serializer(data=request.data)
-        inp.is_valid(raise_exception=True)
-        self.check_write(request, inp.validated_data)
-        obj = type(self).create_service(**inp.validated_data)
+        obj = type(self).create_service(**self.checked_create_input(request))
         return self.output(obj, status.HTTP_201_CREATED)
 
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
@@ -158,6 +183,11 @@ class ClubViewSet(ReadWriteViewSet):
         # A club owns itself; a new club has no owner to ask (see create).
         access.check_club_role(request.user, start.pk, roles=self.write_roles)
 
+    def check_replay_access(self, request: Request, pk: str | None = None, **kwargs: Any) -> None:
+        # Any signed-in user may found a club; a replay is only ever a signed-in user's.
+        if pk is not None:
+            super().check_replay_access(request, pk, **kwargs)
+
     @idempotent
     def create(self, request: Request) -> Response:
         if not request.user.is_authenticated:
@@ -179,15 +209,21 @@ class ClubViewSet(ReadWriteViewSet):
 
 
 class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
-    """Who holds which role in a club (organisers manage them)."""
+    """Who holds which role in a club (organisers manage them). A club's
+    memberships are shown to its members alone (its organisers, its
+    scorekeepers and the logins of its players): to anyone else the list is
+    empty and a membership is not found, whatever the filter."""
 
     serializer_class = s.MembershipOutput
     input_serializer = s.MembershipInput
     queryset = Membership.objects.select_related("user")
-    filterset_fields = ["club", "user", "role"]
+    filterset_class = filters.MembershipFilter
     http_method_names = ["get", "post", "delete", "head", "options"]
     club_path = "club"
     create_service = clubs.membership_set
+
+    def get_queryset(self) -> Any:
+        return self.queryset.filter(club_id__in=selectors.member_club_ids(self.request.user))
 
     def destroy(self, request: Request, pk: str | None = None) -> Response:
         membership = self.get_object()
@@ -197,6 +233,9 @@ class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
 
 
 class PlayerViewSet(ReadWriteViewSet):
+    """A club's players, for anyone to read; which login a player is linked
+    to (``user``) is shown to the club's members alone."""
+
     serializer_class = s.PlayerOutput
     input_serializer = s.PlayerInput
     update_serializer = s.PlayerUpdateInput
@@ -205,6 +244,9 @@ class PlayerViewSet(ReadWriteViewSet):
     club_path = "club"
     create_service = clubs.player_create
     update_service = clubs.player_update
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        return {**super().get_serializer_context(), **s.members_context(self.request.user)}
 
     @extend_schema(
         parameters=[OpenApiParameter("league", OpenApiTypes.INT), GAME_PARAMETER],
@@ -309,7 +351,8 @@ class EventViewSet(ReadWriteViewSet):
 
     def _attendance(self, event: Event) -> Response:
         rows = selectors.event_attendance(event=event)
-        return Response(s.AttendanceOutput(rows, many=True).data)
+        context = s.members_context(self.request.user)
+        return Response(s.AttendanceOutput(rows, many=True, context=context).data)
 
     def _organisers_event(self, request: Request) -> Event:
         event: Event = self.get_object()
@@ -388,9 +431,10 @@ class EventViewSet(ReadWriteViewSet):
         inp = s.GuestInput(data=request.data)
         inp.is_valid(raise_exception=True)
         row = attendance.guest_add(event=event, name=inp.validated_data["name"], by=request.user)
+        context = s.members_context(request.user)
         body = {
-            "player": s.PlayerOutput(row.player).data,
-            "attendance": s.AttendanceOutput(row).data,
+            "player": s.PlayerOutput(row.player, context=context).data,
+            "attendance": s.AttendanceOutput(row, context=context).data,
         }
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -472,6 +516,13 @@ class TableViewSet(ReadWriteViewSet):
 
     def _table_for_results(self, request: Request, pk: str | None) -> Table:
         return access.access_table_for_results(request.user, int(pk or 0))
+
+    def check_replay_access(self, request: Request, pk: str | None = None, **kwargs: Any) -> None:
+        # Results are the scorekeepers' too: hands and games check as they do.
+        if self.action in ("hands", "game"):
+            self._table_for_results(request, pk)
+        else:
+            super().check_replay_access(request, pk, **kwargs)
 
     def _sheet(self, table: Table, code: int = status.HTTP_200_OK) -> Response:
         sheet = selectors.score_sheet(table=table)

@@ -245,18 +245,23 @@ def table_reseat(
 ) -> Table:
     """Change who sits where, or the first dealer, before the first hand.
 
-    Locks the table row, then replaces its seatings.
+    Locks the table row, then replaces its seatings. A change to what the
+    table has already (the same players in the same seats, the same first
+    dealer) changes nothing: the version stays, the seatings are kept, and
+    it is no refusal once hands are played.
     """
     table = (
         Table.objects.select_for_update(of=("self",))
         .select_related("round__event__league")
         .get(pk=table.pk)
     )
+    seated = [s.player for s in table.seatings.select_related("player").order_by("seat")]
+    players = seated if players is None else players
+    first_dealer = table.first_dealer if first_dealer is None else first_dealer
+    if [p.pk for p in players] == [p.pk for p in seated] and first_dealer == table.first_dealer:
+        return table
     if table.hands_played:
         raise Conflict("seats cannot change once hands are played")
-    if players is None:
-        players = [s.player for s in table.seatings.select_related("player")]
-    first_dealer = table.first_dealer if first_dealer is None else first_dealer
     rules = _check_seating(table.round, players, first_dealer, table=table)
     table.seatings.all().delete()
     table.players, table.first_dealer = len(players), first_dealer

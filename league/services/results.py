@@ -16,6 +16,14 @@ lock (so changes to one table are serialised):
 Nothing is stored when a step raises: the engine's refusal
 (:class:`games.RecordError`, with ``hand`` set to the hand's number),
 :class:`~league.errors.Conflict` or :class:`~league.errors.PreconditionFailed`.
+
+Locks: the table's row only (``of=("self",)``), never its round, event or
+league, so submissions at other tables of a league go on side by side; then,
+when a game completes, the league's rating scopes in the order of their ids
+(:func:`league.ratings.ratings_mark_changed`). A change the database refuses
+as a deadlock's victim is run again (:func:`league.db.retry_on_conflict`); a
+lock it waits for longer than the request's ``lock_timeout`` raises
+``OperationalError``, answered 503.
 """
 
 from __future__ import annotations
@@ -29,11 +37,11 @@ from django.db import transaction
 
 import games
 from league import ratings, selectors
+from league.db import retry_on_conflict
 from league.errors import Conflict, PreconditionFailed, ServiceError
-from league.models import Hand, HandSeat, Seating, Table
+from league.models import Hand, HandSeat, JobOwed, Seating, Table
 from league.services.fixtures import game_rules
-from league.tasks import league_standings_refresh as league_standings_refresh_task
-from league.tasks import ratings_refresh as ratings_refresh_task
+from league.services.jobs import jobs_owe
 
 
 class ResultsMode(StrEnum):
@@ -72,6 +80,7 @@ class Replay:
 # -- the changes ------------------------------------------------------------------
 
 
+@retry_on_conflict
 @transaction.atomic
 def hand_submit(
     *, table: Table, record: dict[str, Any], number: int | None = None
@@ -84,6 +93,7 @@ def hand_submit(
     return _results_change(table=table, mode=ResultsMode.APPEND, number=number, records=[record])
 
 
+@retry_on_conflict
 @transaction.atomic
 def hand_correct(
     *, table: Table, number: int, record: dict[str, Any], version: int | None
@@ -103,6 +113,7 @@ def hand_correct(
     ).table
 
 
+@retry_on_conflict
 @transaction.atomic
 def hand_delete_last(*, table: Table, number: int, version: int | None) -> Table:
     """Delete the table's last hand (``number`` must be it)."""
@@ -111,6 +122,7 @@ def hand_delete_last(*, table: Table, number: int, version: int | None) -> Table
     ).table
 
 
+@retry_on_conflict
 @transaction.atomic
 def game_submit(*, table: Table, record: Any) -> Table:
     """Store a whole game record at a table with no hands yet: all or nothing.
@@ -311,14 +323,14 @@ def _store_places(table: Table, tally: games.GameTally) -> None:
 
 def results_changed(*, table: Table) -> None:
     """A complete game changed (or stopped being complete): mark the ratings
-    from it on, and schedule the league's standings and ratings jobs for
-    when the current transaction commits."""
-    league_id = table.round.event.league_id
+    from it on, and owe the league's standings and ratings jobs, sent when
+    the current transaction commits (:func:`~league.services.jobs.jobs_owe`).
+
+    Lock order: the scopes (marked first) before the work owed on them."""
     scopes = ratings.ratings_mark_changed(table=table)
-
-    def dispatch() -> None:
-        league_standings_refresh_task.delay(league_id)
-        for scope in scopes:
-            ratings_refresh_task.delay(scope.pk)
-
-    transaction.on_commit(dispatch)
+    jobs_owe(
+        jobs=[
+            (JobOwed.Kind.STANDINGS, table.round.event.league_id),
+            *((JobOwed.Kind.RATINGS, scope.pk) for scope in scopes),
+        ]
+    )

@@ -27,9 +27,9 @@ from django.db.models import Q
 
 from league import seating, selectors
 from league.errors import Conflict, ServiceError
-from league.models import Event, Game, League, Player, Round, SitOut, Table, TableSpill
+from league.models import Event, Game, JobOwed, League, Player, Round, SitOut, Table, TableSpill
 from league.services.fixtures import round_reseat, table_create
-from league.tasks import league_standings_refresh as league_standings_refresh_task
+from league.services.jobs import job_owe
 
 MAX_SEED = 2**63 - 1
 """Seeds fit a signed 64-bit column."""
@@ -156,9 +156,8 @@ def _clear_for_draw(where: Q, *, what: str, field: str, replace: bool) -> None:
 
 
 def _standings_owed(event: Event) -> None:
-    """The standings count sit-outs: refresh the league's when this commits."""
-    league_id = event.league_id
-    transaction.on_commit(lambda: league_standings_refresh_task.delay(league_id))
+    """The standings count sit-outs: owe the league's, sent when this commits."""
+    job_owe(kind=JobOwed.Kind.STANDINGS, target_id=event.league_id)
 
 
 def _seed(seed: int | None) -> int:

@@ -31,6 +31,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -252,6 +253,8 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
         "form": form,
         "summary": form.summary(),
         "new": new,
+        "now": timezone.now(),
+        "max_age_days": settings.API_TOKEN_MAX_AGE.days,
     }
     return render(request, "league/accounts/tokens.html", shown, status=status)
 

@@ -40,6 +40,12 @@ class Point:
     sigma: float
 
 
+MOST_POINTS: Final = 200
+"""The most points a chart draws: a player with thousands of games still gets a small page."""
+LATEST_POINTS: Final = 100
+"""The latest games of a thinned chart, every one of them drawn."""
+
+
 @dataclass(frozen=True)
 class Summary:
     """What a chart shows, in words: the first, last, best and lowest values."""
@@ -73,6 +79,37 @@ def summarise(points: Iterable[Point]) -> Summary | None:
         best=max(points, key=lambda p: (p.value, -p.games)),
         lowest=min(points, key=lambda p: (p.value, p.games)),
     )
+
+
+def thin(
+    points: Iterable[Point], *, most: int = MOST_POINTS, latest: int = LATEST_POINTS
+) -> list[Point]:
+    """At most ``most`` of the :func:`usable` points, in the order of games: all
+    of them when they are that few; else every one of the ``latest`` last
+    games, the older ones evenly spaced from the first, and the highest and
+    the lowest (which :func:`describe` names), so the line still reaches them.
+
+    >>> history = [Point(n, float(n % 7), 1.0) for n in range(1, 3001)]
+    >>> drawn = thin(history)
+    >>> len(drawn), drawn[0].games, drawn[-1].games
+    (200, 1, 3000)
+    >>> all(p in drawn for p in history[-100:])
+    True
+    >>> thin(history[:150]) == history[:150]
+    True
+    """
+    points = usable(points)
+    if len(points) <= most:
+        return points
+    older = len(points) - latest
+    summary = summarise(points)
+    assert summary is not None
+    extremes = {points.index(summary.best), points.index(summary.lowest)}
+    # the first of the older games always, the last of them too when there is room
+    spaced = max(most - latest - len(extremes), 2)
+    kept = {round(n * (older - 1) / (spaced - 1)) for n in range(spaced)}
+    kept |= extremes | set(range(older, len(points)))
+    return [points[n] for n in sorted(kept)]
 
 
 def describe(summary: Summary | None, *, value_name: str = "rating") -> str:
@@ -140,8 +177,10 @@ def rating_chart(
     the chart's accessible name and description. All text is escaped.
     Points that are not finite numbers are left out rather than break the
     page; with nothing left the result is empty: the page says so in words.
+    A long history is thinned (:func:`thin`): at most :data:`MOST_POINTS`
+    are drawn.
     """
-    points = usable(points)
+    points = thin(points)
     if not points:
         return mark_safe("")
     plot_w = WIDTH - LEFT - RIGHT

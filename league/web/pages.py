@@ -1,5 +1,6 @@
-"""The read-only pages members open on their phones: the clubs, a league's
-standings and ratings, an event's tables, a player's profile.
+"""The read-only pages members open on their phones: the clubs, an event's
+tables, a player's profile (the league page and its lists are
+:mod:`league.web.lists`).
 
 Views stay thin: the reads are in :mod:`league.selectors` (each page a
 fixed number of queries, whatever the number of games), the chart in
@@ -12,7 +13,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -66,26 +67,6 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def league_page(request: HttpRequest, league_id: int) -> HttpResponse:
-    """A league's stored standings, its rating leaderboard and its events."""
-    league = get_object_or_404(selectors.league_for_page(), pk=league_id)
-    standings = list(selectors.league_standings(league=league))
-    return render(
-        request,
-        "league/league.html",
-        {
-            "league": league,
-            "bluke": league.game == Game.BLUKE,
-            "standings": standings,
-            "computed_at": _computed_at(standings),
-            "board": _board_in_words(selectors.rating_board(scope=selectors.league_scope(league))),
-            "standings_order": STANDINGS_ORDER[league.game == Game.BLUKE],
-            "events": list(selectors.league_events(league=league)),
-        },
-    )
-
-
-@require_safe
 def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
     """An event's rounds and tables (who sat where, how each game stands)
     and the event's own standings."""
@@ -101,7 +82,7 @@ def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
             "rounds": selectors.event_rounds(event=event),
             "standings": standings,
             "standings_order": STANDINGS_ORDER[event.league.game == Game.BLUKE],
-            "computed_at": _computed_at(standings),
+            "computed_at": computed_at_of(standings),
         },
     )
 
@@ -123,23 +104,6 @@ def ratings_explained(request: HttpRequest) -> HttpResponse:
             "buck_euchre_order": STANDINGS_ORDER[False],
         },
     )
-
-
-def _board_in_words(board: dict[str, Any]) -> dict[str, Any]:
-    """The leaderboard with each rating also in words (no query)."""
-    rows = [
-        row
-        | {
-            "words": rating_words(
-                ordinal=row["ordinal"],
-                sigma=row["sigma"],
-                games=row["games"],
-                settling=row["provisional"],
-            )
-        }
-        for row in board["ratings"]
-    ]
-    return board | {"ratings": rows}
 
 
 @dataclass(frozen=True)
@@ -232,6 +196,6 @@ def _by_game(rows: Sequence[Standing]) -> list[GameStandings]:
     ]
 
 
-def _computed_at(standings: Sequence[Standing]) -> datetime.datetime | None:
+def computed_at_of(standings: Sequence[Standing]) -> datetime.datetime | None:
     """When the shown standings were computed (all rows of a refresh share it)."""
     return max((row.computed_at for row in standings), default=None)

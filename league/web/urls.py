@@ -5,17 +5,51 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from league.web import accounts, entry, organise, pads, pages, reading, tonight
+from league.web import (
+    accounts,
+    calendar,
+    entry,
+    exports,
+    lists,
+    organise,
+    organise_imports,
+    pads,
+    pages,
+    reading,
+    tonight,
+)
 
 urlpatterns: list[URLPattern] = [
     path("", pages.home, name="home"),
-    path("leagues/<int:league_id>/", pages.league_page, name="league"),
+    *lists.urlpatterns,
+    path("leagues/<int:league_id>/calendar.ics", calendar.league_calendar, name="league-calendar"),
+    path("clubs/<int:club_id>/calendar.ics", calendar.club_calendar, name="club-calendar"),
+    path(
+        "leagues/<int:league_id>/standings.csv",
+        exports.league_standings_csv,
+        name="league-standings-csv",
+    ),
+    path(
+        "leagues/<int:league_id>/ratings.csv", exports.league_ratings_csv, name="league-ratings-csv"
+    ),
+    path("leagues/<int:league_id>/games.csv", exports.league_games_csv, name="league-games-csv"),
+    path(
+        "leagues/<int:league_id>/games.jsonl", exports.league_games_jsonl, name="league-games-jsonl"
+    ),
+    path(
+        "events/<int:event_id>/standings.csv",
+        exports.event_standings_csv,
+        name="event-standings-csv",
+    ),
+    path("events/<int:event_id>/games.csv", exports.event_games_csv, name="event-games-csv"),
+    path("events/<int:event_id>/games.jsonl", exports.event_games_jsonl, name="event-games-jsonl"),
     path("events/<int:event_id>/", pages.event_page, name="event"),
     path("players/<int:player_id>/", pages.player_page, name="player"),
     path("tables/<int:table_id>/", entry.table_sheet, name="score-sheet"),
     path("tables/<int:table_id>/hands/new/", entry.hand_enter, name="hand-enter"),
     path("tables/<int:table_id>/hands/<int:number>/edit/", entry.hand_correct, name="hand-correct"),
     *organise.urlpatterns,
+    *organise_imports.urlpatterns,
     *tonight.urlpatterns,
     *pads.urlpatterns,
     *accounts.urlpatterns,

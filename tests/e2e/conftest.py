@@ -34,17 +34,28 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+CSP_VIOLATION = "Content Security Policy"
+"""How Chromium's console words a script or style the page's policy refused."""
+
+
 @pytest.fixture
 def page(browser: Any, live_server: Any) -> Iterator[Any]:
     """A fresh browser context (no cookies) the size of a small phone; at
     the end, every request it made must have gone to the server's own
-    origin (no CDN, no outside fonts or scripts)."""
+    origin (no CDN, no outside fonts or scripts), and no page may have had
+    a script or style refused by its Content-Security-Policy."""
     context = browser.new_context(viewport={"width": 375, "height": 740})
     context.set_default_timeout(10_000)
     requested: list[str] = []
+    refused: list[str] = []
     context.on("request", lambda request: requested.append(request.url))
+    context.on(
+        "console",
+        lambda message: refused.append(message.text) if CSP_VIOLATION in message.text else None,
+    )
     page = context.new_page()
     yield page
     context.close()
     elsewhere = [url for url in requested if not url.startswith(f"{live_server.url}/")]
     assert requested and not elsewhere, elsewhere
+    assert not refused, refused

@@ -32,6 +32,17 @@ TIMEOUT = 30
 MEETING_TIMEOUT = 3
 
 
+@pytest.fixture(autouse=True)
+def locks_outwait_the_meeting(settings: Any) -> None:
+    """A request here may wait for a lock held through a whole meeting
+    (:func:`meet_before`), longer than a request's lock timeout in production
+    (3 s, after which it would be answered 503): wait longer."""
+    settings.DATABASE_TIMEOUTS = {
+        **settings.DATABASE_TIMEOUTS,
+        "web": {"statement": 4 * TIMEOUT, "lock": 3 * MEETING_TIMEOUT},
+    }
+
+
 def meet_before(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, parties: int = 2) -> None:
     """Make ``parties`` threads meet before any of them calls ``owner.name``.
 

@@ -197,14 +197,13 @@ def test_an_organiser_may_do_everything(clubs: Clubs, write: str) -> None:
     assert response.status_code == call.ok, response.content
 
 
-def test_anyone_reads_everything(clubs: Clubs) -> None:
+def test_anyone_reads_everything_but_memberships(clubs: Clubs) -> None:
     b = clubs.b
     hand_submit(table=b.table, record=bluke_results(13))
     membership = Membership.objects.filter(club=b.club).first()
     assert membership is not None
     urls = [
         f"/api/clubs/{b.club.pk}/",
-        f"/api/memberships/{membership.pk}/",
         f"/api/players/{b.players[0].pk}/",
         f"/api/leagues/{b.league.pk}/",
         f"/api/leagues/{b.league.pk}/standings/",
@@ -219,6 +218,9 @@ def test_anyone_reads_everything(clubs: Clubs) -> None:
         client = client_for(user)
         for url in urls + [f"/api/{name}/" for name in lists]:
             assert client.get(url).status_code == 200, (user, url)
+        # A club's memberships are its members' to read (tests/league/test_hostile_input.py).
+        shown = client.get(f"/api/memberships/{membership.pk}/").status_code
+        assert shown == (200 if user == b.scorekeeper else 404), user
 
 
 # -- nobody writes to another club's data --------------------------------------------------

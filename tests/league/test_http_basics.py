@@ -103,7 +103,16 @@ def test_the_docs_page_loads_nothing_from_another_origin(client: Client) -> None
     assert any(asset.endswith("swagger-ui-bundle.js") for asset in assets), assets
     assert any(asset.endswith("swagger-ui.css") for asset in assets), assets
     static_url = django_settings.STATIC_URL
+    # The page's own script comes from the page's URL (no inline script: the CSP).
+    script = "/api/docs/?script="
+    assert script in assets, assets
+    script_answer = client.get(script)
+    assert script_answer.status_code == 200
+    assert script_answer["Content-Type"].startswith("application/javascript")
+    assert "/api/schema/" in script_answer.content.decode()
     for asset in assets:
+        if asset == script:
+            continue
         assert asset.startswith(static_url), asset
         assert finders.find(asset.removeprefix(static_url)) is not None, asset
 

@@ -8,13 +8,15 @@ import gc
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from league import rating_model, ratings
 from league.models import Game, Rating, RatingHistory, RatingScope, Table
 from league.services.fixtures import event_create, league_create, table_create
 from league.services.results import hand_correct, hand_delete_last, hand_submit
 from tests.support.factories import ClubFactory, PlayerFactory
-from tests.support.records import buck_takes_all
+from tests.support.records import bluke_results, buck_takes_all
 
 pytestmark = pytest.mark.django_db
 
@@ -192,6 +194,44 @@ def test_one_new_game_at_the_end_writes_only_its_own_rows(
     after = set(rows.all())
     assert before < after
     assert sorted(table for _, _, table, *_ in after - before) == [late.pk] * 4
+
+
+def test_a_bluke_game_at_the_end_reads_the_kept_means_not_the_whole_league() -> None:
+    club = ClubFactory()
+    players = [PlayerFactory(club=club) for _ in range(4)]
+    league = league_create(club=club, name="Bluke", game=Game.BLUKE, options={"max_cards": 1})
+    tables = []
+    for day in (1, 2, 3, 4):
+        event = event_create(league=league, name=f"N{day}", date=datetime.date(2026, 10, day))
+        tables.append(table_create(round=event.rounds.get(), number=1, players=players))
+    for day, table in enumerate(tables[:3]):
+        change(hand_submit, table=table, record=bluke_results(1, winner=day))
+    scope = RatingScope.objects.get(league=league)
+    assert scope.means == {"4/1": [sum(table_totals(t) for t in tables[:3]), 12]}
+    assert scope.means_through == ratings.order_key(tables[2])
+
+    with _on_commit(execute=False):  # stored, its job not run yet
+        hand_submit(table=tables[3], record=bluke_results(1, winner=3))
+    with CaptureQueriesContext(connection) as at_the_end:
+        assert ratings.ratings_refresh(scope_id=scope.pk) == 1
+    assert not any("SUM(" in q["sql"].upper() for q in at_the_end.captured_queries)
+    scope.refresh_from_db()
+    assert scope.means["4/1"][1] == 16 and scope.means_through == ratings.order_key(tables[3])
+    kept = snapshot(scope)
+    ratings.ratings_rebuild(scope=scope)  # from the start: the means added up again
+    assert snapshot(scope) == kept
+
+    # a re-rating from the middle adds up the games before it instead
+    RatingScope.objects.filter(pk=scope.pk).update(rerate_from=ratings.order_key(tables[1]))
+    with CaptureQueriesContext(connection) as in_the_middle:
+        ratings.ratings_refresh(scope_id=scope.pk)
+    assert any("SUM(" in q["sql"].upper() for q in in_the_middle.captured_queries)
+    assert snapshot(scope) == kept
+
+
+def table_totals(table: Table) -> int:
+    table.refresh_from_db()
+    return sum(table.totals)
 
 
 def test_each_rating_remembers_the_key_of_its_players_latest_game() -> None:

@@ -832,7 +832,7 @@ def test_a_wrong_password_is_an_error_on_the_page() -> None:
 def test_logging_out_is_a_post() -> None:
     user = UserFactory()
     client = Client()
-    assert client.login(username=user.username, password=PASSWORD)
+    client.force_login(user)
     assert client.get(reverse("logout")).status_code == 405
     assert "_auth_user_id" in client.session
     response = client.post(reverse("logout"))

@@ -3,6 +3,10 @@
 Every game is played by the engine's simple bot through the state API and
 submitted as move logs through the results service, so every stored game is
 legal and scored by the server. The same ``--seed`` gives the same data.
+
+The demo logins have a published password (``demo-password``), so the
+command refuses to run where ``DEMO_DATA_ALLOWED`` is off: the production
+settings.
 """
 
 from __future__ import annotations
@@ -11,8 +15,9 @@ import datetime
 import random
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 import games
@@ -43,6 +48,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, seed: int, if_empty: bool, **options: Any) -> None:
+        if not getattr(settings, "DEMO_DATA_ALLOWED", True):
+            raise CommandError(
+                "demo_data makes logins whose password is published; these settings "
+                f"({settings.SETTINGS_MODULE}) set DEMO_DATA_ALLOWED = False, as production's do"
+            )
         if if_empty and Club.objects.exists():
             self.stdout.write("demo data: the database already has clubs; nothing done")
             return

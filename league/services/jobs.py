@@ -1,0 +1,68 @@
+"""Background work owed by a change: a transactional outbox.
+
+A service whose change a background job derives from (a game's result: the
+league's standings and its scopes' ratings; a draw's sit-outs: the standings)
+calls :func:`jobs_owe` (or :func:`job_owe`) inside its transaction. The work
+is written as :class:`~league.models.JobOwed` rows in that transaction, so it
+is owed if and only if the change commits, and the jobs are sent once it
+commits. Sending never fails the caller: a broker that is down or silent
+costs at most its short timeout, and the work stays owed until
+:func:`jobs_sweep` (Celery beat, or ``manage.py jobs_sweep``) sends it. How
+jobs are sent, cleared and swept is :mod:`league.outbox`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.utils import timezone
+
+from league import outbox
+from league.models import JobOwed
+from league.tasks import JOBS
+
+
+def jobs_owe(*, jobs: Iterable[tuple[JobOwed.Kind, int]]) -> None:
+    """Record that each ``(kind, target id)`` of ``jobs`` is owed (a league's
+    standings, a rating scope's ratings), and send them, in that order, once
+    the current transaction commits.
+
+    Call inside the transaction of the change that owes the work, after any
+    lock its jobs take (see :mod:`league.outbox`): the rows are written in it,
+    so a rollback owes nothing. One query, an upsert: work owed already is
+    owed again (a new token, not sent since), and stays one row."""
+    owed = sorted(set(jobs))  # one order for every caller: rows are locked in it
+    if not owed:
+        return
+    now = timezone.now()
+    JobOwed.objects.bulk_create(
+        [
+            JobOwed(
+                kind=kind, target_id=target_id, owed_since=now, owed_at=now, token=outbox.token()
+            )
+            for kind, target_id in owed
+        ],
+        update_conflicts=True,
+        unique_fields=["kind", "target_id"],
+        # owed again: a new token (so a job running now leaves the row), not sent since
+        update_fields=["owed_at", "token", "sent_at"],
+    )
+
+    def send() -> None:
+        for kind, target_id in owed:
+            outbox.send(JOBS[kind], kind=kind, target_id=target_id, in_request=True)
+
+    # robust: whatever sending does, the change is committed and the caller answers
+    transaction.on_commit(send, robust=True)
+
+
+def job_owe(*, kind: JobOwed.Kind, target_id: int) -> None:
+    """Owe one job: :func:`jobs_owe` of one."""
+    jobs_owe(jobs=[(kind, target_id)])
+
+
+def jobs_sweep(*, batch: int = outbox.SWEEP_BATCH) -> int:
+    """Send the work owed that is due, at most ``batch`` jobs (see
+    :func:`league.outbox.sweep`); returns how many were sent."""
+    return outbox.sweep(jobs=JOBS, batch=batch)

@@ -1,0 +1,248 @@
+"""The organisers' import page: a players CSV for the club, or a league's past results
+(the games CSV the export writes, or JSON Lines of game records).
+
+Two steps, nothing stored until the second. Uploading a file shows a preview: every
+problem by row, hand and seat, or what the import would store. The preview's
+confirmation asks for the same file again (a browser keeps no file from one page to
+the next) with the SHA-256 of the file checked in a hidden field; the import service
+refuses any other file (:class:`~league.services.imports.NotThePreviewedFile`),
+checks it again inside its transaction and stores all of it or nothing. So what is
+imported is exactly what was previewed, whichever process serves either step, and
+nothing is kept on the server between them.
+
+Only the club's organisers may open the page (:func:`league.web.access.club_page_refusal`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from django.contrib import messages
+from django.db import IntegrityError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import URLPattern, path
+from django.views.decorators.http import require_http_methods, require_POST
+
+import games
+from league.errors import ServiceError
+from league.models import Club, League
+from league.services import imports
+from league.services.imports import (
+    ImportRefused,
+    NotThePreviewedFile,
+    PlayersCheck,
+    Problem,
+    ResultsCheck,
+)
+from league.web.access import club_page_refusal
+from league.web.forms import SummaryItem
+from league.web.messages import EnteredHand, HandFacts, engine_message
+from league.web.organise import RACED
+from league.web.organise_forms import sentence
+from league.web.organise_imports_forms import PLAYERS, ConfirmForm, ImportForm
+
+PROBLEMS_SHOWN: Final = 500
+"""The most problems a preview lists; the command lists every one."""
+
+FILE_PROBLEMS: Final = frozenset({"encoding", "not_csv", "header", "empty"})
+"""Problems of a file that cannot be read at all: shown by the form's file field."""
+
+
+@dataclass(frozen=True)
+class ProblemRow:
+    """A line of the preview's table of problems."""
+
+    row: int | None
+    hand: int | None
+    seat: int | None
+    name: str
+    """The player in that seat, when the file says."""
+    text: str
+
+
+def problem_text(problem: Problem) -> str:
+    """A problem in the page's words: the engine's refusals worded by their code and
+    what the file says of the hand (:func:`league.web.messages.engine_message`),
+    never from the engine's English; the import's own problems as it words them."""
+    facts = problem.facts
+    if problem.error is None or facts is None:
+        return sentence(problem.message)
+    entered = None
+    if facts.results_only:
+        entered = EnteredHand(
+            bids=facts.bids,
+            tricks=facts.tricks,
+            trump=games.Suit(facts.trump) if facts.trump else None,
+            no_trump=facts.trump is None,
+            maker=facts.maker,
+            drops=facts.drops,
+        )
+    return engine_message(
+        problem.error,
+        HandFacts(game=facts.game, names=facts.names, cards=facts.cards, entered=entered),
+    )
+
+
+def problem_rows(problems: tuple[Problem, ...]) -> list[ProblemRow]:
+    """The first :data:`PROBLEMS_SHOWN` problems as the preview lists them."""
+    return [
+        ProblemRow(p.row, p.hand, p.seat, p.player, problem_text(p))
+        for p in problems[:PROBLEMS_SHOWN]
+    ]
+
+
+def _summary(form: ImportForm) -> list[SummaryItem]:
+    if not form.is_bound:
+        return []
+    return [SummaryItem(target=target, text=text) for target, text in form.summary()]
+
+
+def _form_page(request: HttpRequest, club: Club, form: ImportForm) -> HttpResponse:
+    return render(
+        request,
+        "league/organise/import_form.html",
+        {"club": club, "form": form, "summary": _summary(form)},
+    )
+
+
+def _preview(
+    request: HttpRequest,
+    club: Club,
+    form: ImportForm,
+    check: ResultsCheck | PlayersCheck,
+    *,
+    refused: bool = False,
+) -> HttpResponse:
+    """The preview of a check: its problems, or what the import stores and the
+    confirmation; ``refused``: an import that found problems when it checked again."""
+    league = check.league if isinstance(check, ResultsCheck) else None
+    confirm = ConfirmForm(
+        initial={
+            "what": form.cleaned_data["what"],
+            "league": league.pk if league is not None else "",
+            "digest": check.digest,
+        },
+        club=club,
+    )
+    nothing_new = check.ok and (
+        check.summary.new_tables == 0 if isinstance(check, ResultsCheck) else not check.new_players
+    )
+    return render(
+        request,
+        "league/organise/import_preview.html",
+        {
+            "club": club,
+            "league": league,
+            "check": check,
+            "filename": form.cleaned_data["file"].name,
+            "problems": problem_rows(check.problems),
+            "problems_shown": PROBLEMS_SHOWN,
+            "confirm": confirm,
+            "nothing_new": nothing_new,
+            "refused": refused,
+        },
+    )
+
+
+def _check(form: ImportForm, club: Club, data: bytes) -> ResultsCheck | PlayersCheck:
+    if form.cleaned_data["what"] == PLAYERS:
+        return imports.check_players_import(club=club, data=data)
+    league: League = form.cleaned_data["league"]
+    return imports.check_results_import(league=league, data=data, format=form.format)
+
+
+def _unreadable(form: ImportForm, check: ResultsCheck | PlayersCheck) -> bool:
+    """Show a file that cannot be read at all by the file field, not as a preview."""
+    unreadable = [p for p in check.problems if p.code in FILE_PROBLEMS]
+    for problem in unreadable:
+        form.add_error("file", sentence(problem.message))
+    return bool(unreadable)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def club_import(request: HttpRequest, club_id: int) -> HttpResponse:
+    """Upload a file (``?league=<id>`` chooses the league); POST shows its preview."""
+    club = get_object_or_404(Club, pk=club_id)
+    if refusal := club_page_refusal(request, club):
+        return refusal
+    if request.method != "POST":
+        initial: dict[str, Any] = {}
+        if (league := request.GET.get("league", "")).isdigit():
+            initial["league"] = int(league)
+        return _form_page(request, club, ImportForm(initial=initial, club=club))
+    form = ImportForm(request.POST, request.FILES, club=club)
+    if not form.is_valid():
+        return _form_page(request, club, form)
+    check = _check(form, club, form.read())
+    if _unreadable(form, check):
+        return _form_page(request, club, form)
+    return _preview(request, club, form, check)
+
+
+@require_POST
+def club_import_confirm(request: HttpRequest, club_id: int) -> HttpResponse:
+    """Import the file the preview checked (the same file chosen again), all or nothing."""
+    club = get_object_or_404(Club, pk=club_id)
+    if refusal := club_page_refusal(request, club):
+        return refusal
+    form = ConfirmForm(request.POST, request.FILES, club=club)
+    if not form.is_valid():
+        # A confirmation without its file, or with its hidden fields changed: back to
+        # the upload form, which says what is missing.
+        tampered = "digest" in form.errors or "what" in form.errors
+        error = "The page was changed: choose the file and check it again." if tampered else None
+        return _form_page(request, club, _again(form, club, error=error))
+    data, digest = form.read(), form.cleaned_data["digest"]
+    try:
+        if form.cleaned_data["what"] == PLAYERS:
+            done: ResultsCheck | PlayersCheck = imports.players_import(
+                club=club, data=data, digest=digest
+            )
+        else:
+            done = imports.results_import(
+                league=form.cleaned_data["league"], data=data, format=form.format, digest=digest
+            )
+    except NotThePreviewedFile as error:
+        message = f"{sentence(error.message)} Check this file first."
+        return _form_page(request, club, _again(form, club, error=message))
+    except ImportRefused as error:
+        return _preview(request, club, form, error.check, refused=True)
+    except ServiceError as error:
+        # another service's refusal: something changed since the check (a table drawn)
+        message = f"{sentence(error.message)} Nothing was imported: check the file again."
+        return _form_page(request, club, _again(form, club, error=message))
+    except IntegrityError:
+        return _form_page(request, club, _again(form, club, error=RACED))
+    if isinstance(done, PlayersCheck):
+        count = len(done.new_players)
+        messages.success(request, f"{count} player{'s' if count != 1 else ''} imported.")
+        return redirect("club-players", club_id=club.pk)
+    summary = done.summary
+    messages.success(
+        request,
+        f"Imported into {done.league.name}: {summary.hands} hand{'s' if summary.hands != 1 else ''}"
+        f" at {summary.new_tables} table{'s' if summary.new_tables != 1 else ''}"
+        f" ({len(summary.new_players)} new player{'s' if len(summary.new_players) != 1 else ''}).",
+    )
+    return redirect("league", league_id=done.league.pk)
+
+
+def _again(form: ConfirmForm, club: Club, *, error: str | None = None) -> ImportForm:
+    """The upload form again, with what the confirmation said: the file is to be
+    chosen (and checked) again. ``error``, if given, is shown instead of "choose the
+    file": by the file field, or for the form as a whole when ``whole``."""
+    data = {"what": form.data.get("what", ""), "league": form.data.get("league", "")}
+    again = ImportForm(data, {}, club=club)
+    again.is_valid()  # binds the choices; without a file it is never valid
+    if error is not None:
+        again.errors.pop("file", None)
+        again.add_error("file", error)
+    return again
+
+
+urlpatterns: list[URLPattern] = [
+    path("clubs/<int:club_id>/import/", club_import, name="club-import"),
+    path("clubs/<int:club_id>/import/confirm/", club_import_confirm, name="club-import-confirm"),
+]

@@ -1,0 +1,207 @@
+"""Locks held by another connection, and real deadlocks (PostgreSQL only:
+SQLite locks the whole database and has neither row locks nor deadlocks).
+
+- A submission locks its table's row and nothing above it: the league, event
+  and round rows stay free for every other table's submissions.
+- A table locked elsewhere (an organiser's psql, a stuck process) makes a
+  submission wait no longer than the request's ``lock_timeout``; it is
+  answered 503 problem+json with ``Retry-After`` and stores nothing.
+- Two transactions that deadlock: PostgreSQL aborts one, which is run again
+  and succeeds, whether it is a transaction of its own or a savepoint in
+  another (an ``Idempotency-Key``'s).
+
+Timed assertions are generous upper bounds, only to show a wait was bounded.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.db import OperationalError, connection, transaction
+from django.db.models import F
+from django.test import override_settings
+
+from league import db
+from league.models import Club, Event, Hand, League, Round, Table
+from league.services import results
+from tests.support.api import assert_problem, client_for
+from tests.support.factories import make_table
+from tests.support.records import bluke_results
+from tests.support.setups import club_setup
+
+pytestmark = [
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),
+    pytest.mark.django_db(transaction=True),
+]
+
+WAIT = 30
+"""Seconds any thread of these tests may wait for another before the test fails."""
+
+
+@contextmanager
+def in_thread(work: Callable[[], Any]) -> Iterator[list[Any]]:
+    """Run ``work`` in a thread of its own (a connection of its own) for the
+    ``with`` block; the list holds its answer or its error once it ends."""
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append(work())
+        except BaseException as error:  # reported in the test's thread
+            outcome.append(error)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    try:
+        yield outcome
+    finally:
+        thread.join(WAIT)
+        assert not thread.is_alive(), "a thread of the test never finished"
+
+
+def lock_is_free(model: type[Any], pk: int) -> bool:
+    """Whether this connection can lock the row at once (``NOWAIT``)."""
+    try:
+        with transaction.atomic():
+            model.objects.select_for_update(nowait=True).get(pk=pk)
+    except OperationalError as error:
+        assert db.failure_kind(error) is db.Failure.BUSY, error
+        return False
+    return True
+
+
+def test_a_submission_locks_its_table_and_nothing_above_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    setup = club_setup()
+    locked, release = threading.Event(), threading.Event()
+    check = results.check_results_change
+
+    def check_while_the_test_looks(**kwargs: Any) -> int:
+        locked.set()  # the service holds its locks now
+        assert release.wait(WAIT)
+        return check(**kwargs)
+
+    monkeypatch.setattr(results, "check_results_change", check_while_the_test_looks)
+
+    def submit() -> Any:
+        return results.hand_submit(table=setup.table, record=bluke_results(13), number=0)
+
+    with in_thread(submit) as outcome:
+        assert locked.wait(WAIT)
+        try:
+            free = {
+                "league": lock_is_free(League, setup.league.pk),
+                "event": lock_is_free(Event, setup.event.pk),
+                "round": lock_is_free(Round, setup.round.pk),
+                "club": lock_is_free(Club, setup.club.pk),
+                "table": lock_is_free(Table, setup.table.pk),
+            }
+        finally:
+            release.set()
+
+    assert free == {"league": True, "event": True, "round": True, "club": True, "table": False}
+    assert isinstance(outcome[0], results.ResultsChange), outcome
+    assert Hand.objects.filter(table=setup.table).count() == 1
+
+
+@contextmanager
+def table_locked_elsewhere(table: Table) -> Iterator[None]:
+    """The table's row locked by another connection until the block ends."""
+    locked, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with transaction.atomic():
+            Table.objects.select_for_update().get(pk=table.pk)
+            locked.set()
+            assert release.wait(WAIT)
+
+    with in_thread(hold):
+        assert locked.wait(WAIT)
+        try:
+            yield
+        finally:
+            release.set()
+
+
+LOCK_TIMEOUT = 1.0
+"""The request's lock timeout in these tests, in seconds (3 s in production)."""
+
+
+@pytest.mark.parametrize("key", [None, "locked-key"], ids=["plain", "idempotency-key"])
+def test_a_table_locked_elsewhere_answers_503_within_the_lock_timeout(key: str | None) -> None:
+    setup = club_setup()
+    client = client_for(setup.scorekeeper)
+    url = f"/api/tables/{setup.table.pk}/hands/"
+    body = {"number": 0, "record": bluke_results(13)}
+    extra = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    limits = {**settings.DATABASE_TIMEOUTS, "web": {"statement": 5.0, "lock": LOCK_TIMEOUT}}
+
+    with override_settings(DATABASE_TIMEOUTS=limits), table_locked_elsewhere(setup.table):
+        started = time.monotonic()
+        refused = client.post(url, body, **extra)
+        waited = time.monotonic() - started
+
+    problem = assert_problem(refused, 503)
+    assert problem["type"] == "/api/problems/database-busy"
+    assert refused["Retry-After"] == str(db.RETRY_AFTER[db.Failure.BUSY])
+    assert LOCK_TIMEOUT * 0.9 <= waited < LOCK_TIMEOUT + 4, waited  # waited for the lock, no more
+    assert not Hand.objects.filter(table=setup.table).exists()
+    # once the lock is gone the same request goes through (the key was not kept)
+    accepted = client.post(url, body, **extra)
+    assert accepted.status_code == 201, accepted.content
+    assert Hand.objects.filter(table=setup.table).count() == 1
+
+
+# -- real deadlocks ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("nested", [False, True], ids=["own-transaction", "savepoint"])
+def test_a_deadlock_victim_is_run_again_and_both_transactions_succeed(nested: bool) -> None:
+    """Two transactions lock two tables' rows in opposite orders, each
+    having taken its first lock before either asks for its second: PostgreSQL
+    aborts one (after its ``deadlock_timeout``, 1 s), which runs again once
+    the other has committed."""
+    setup = club_setup()
+    second = make_table(round=setup.round, players=setup.players[4:], number=2)
+    first_locks = threading.Barrier(2)
+    attempts: list[str] = []
+
+    @db.retry_on_conflict
+    @transaction.atomic
+    def lock_both(name: str, first: Table, then: Table) -> str:
+        attempts.append(name)
+        Table.objects.select_for_update().get(pk=first.pk)
+        if attempts.count(name) == 1:  # only the first attempts meet: one deadlock
+            first_locks.wait(WAIT)
+        Table.objects.select_for_update().get(pk=then.pk)
+        Table.objects.filter(pk__in=[first.pk, then.pk]).update(version=F("version") + 1)
+        return name
+
+    def run(name: str, first: Table, then: Table) -> Callable[[], str]:
+        def work() -> str:
+            if not nested:
+                return lock_both(name, first, then)
+            with transaction.atomic():  # an outer transaction, as an Idempotency-Key's
+                Club.objects.filter(pk=setup.club.pk).exists()
+                return lock_both(name, first, then)
+
+        return work
+
+    with (
+        in_thread(run("a", setup.table, second)) as a,
+        in_thread(run("b", second, setup.table)) as b,
+    ):
+        pass
+
+    assert (a, b) == (["a"], ["b"]), (a, b)
+    assert sorted(attempts) == ["a", "a", "b"] or sorted(attempts) == ["a", "b", "b"], attempts
+    assert set(Table.objects.filter(round=setup.round).values_list("version", flat=True)) == {2}

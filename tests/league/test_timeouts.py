@@ -1,0 +1,285 @@
+"""Bounded waits: the connection settings, the database errors that say "try
+again", the retry of a deadlock's victim, and the 503 answers (problem+json
+on the API, a page elsewhere) that replace a 500.
+
+The failures here are made by hand (an ``OperationalError`` caused by the
+psycopg error PostgreSQL raises), so these tests run on either database;
+``tests/faults/test_locks.py`` makes real ones on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import psycopg.errors
+import pytest
+from django.conf import settings
+from django.db import IntegrityError, OperationalError, ProgrammingError, connection
+from django.test import Client
+
+from league import db, health
+from league.models import Hand, Standing
+from league.services import results
+from tests.support.api import assert_problem, client_for
+from tests.support.records import bluke_results
+from tests.support.setups import club_setup
+
+GUNICORN_CONF = Path(__file__).resolve().parents[2] / "config" / "gunicorn.conf.py"
+
+
+def database_error(cause: Exception) -> OperationalError:
+    """The ``OperationalError`` Django raises for ``cause``, as its wrapper does."""
+    error = OperationalError(*cause.args)
+    error.__cause__ = cause
+    return error
+
+
+def failing(monkeypatch: pytest.MonkeyPatch, cause: type[Exception], times: int) -> list[int]:
+    """Make the results service's replay step fail ``times`` times with
+    ``cause``, then work; the list counts the calls."""
+    calls: list[int] = []
+    original = results.replay_results
+
+    def replay(**kwargs: Any) -> results.Replay:
+        calls.append(1)
+        if len(calls) <= times:
+            raise database_error(cause("made to fail by the test"))
+        return original(**kwargs)
+
+    monkeypatch.setattr(results, "replay_results", replay)
+    return calls
+
+
+def post_hand(client: Any, table_id: int, **extra: Any) -> Any:
+    body = {"number": 0, "record": bluke_results(13)}
+    return client.post(f"/api/tables/{table_id}/hands/", body, **extra)
+
+
+# -- settings ------------------------------------------------------------------------------
+
+
+def test_connections_are_kept_briefly_checked_and_bounded() -> None:
+    database = settings.DATABASES["default"]
+    # sync workers hold one connection each; kept a minute, checked before reuse
+    assert 0 < database["CONN_MAX_AGE"] <= 300
+    assert database["CONN_HEALTH_CHECKS"] is True
+    if connection.vendor == "postgresql":
+        assert 0 < database["OPTIONS"]["connect_timeout"] <= health.PROBE_TIMEOUT + 1
+
+
+def test_the_waits_of_a_request_end_before_gunicorn_gives_up_on_it() -> None:
+    gunicorn = runpy.run_path(str(GUNICORN_CONF))
+    web, job = settings.DATABASE_TIMEOUTS["web"], settings.DATABASE_TIMEOUTS["job"]
+    assert 0 < web["lock"] < web["statement"] < gunicorn["timeout"]
+    assert job["lock"] >= web["lock"] and job["statement"] >= web["statement"]
+    assert gunicorn["worker_class"] == "sync"  # one request, one connection: see the config
+    assert not gunicorn["bind"][0].startswith("0.0.0.0")  # behind the proxy only
+    assert health.PROBE_TIMEOUT < 3
+
+
+def test_limits_for_a_role_are_in_milliseconds() -> None:
+    web = settings.DATABASE_TIMEOUTS["web"]
+    assert db.limits_for(db.Role.WEB) == (web["statement"] * 1000, web["lock"] * 1000)
+
+
+# -- what a database error means ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cause", "kind"),
+    [
+        (psycopg.errors.DeadlockDetected("deadlock detected"), db.Failure.CONFLICT),
+        (psycopg.errors.SerializationFailure("could not serialize"), db.Failure.CONFLICT),
+        (psycopg.errors.LockNotAvailable("lock timeout"), db.Failure.BUSY),
+        (psycopg.errors.QueryCanceled("statement timeout"), db.Failure.BUSY),
+        (psycopg.errors.AdminShutdown("terminating connection"), db.Failure.UNAVAILABLE),
+        (psycopg.errors.TooManyConnections("too many clients"), db.Failure.UNAVAILABLE),
+        (psycopg.OperationalError("connection refused"), db.Failure.UNAVAILABLE),
+        (psycopg.errors.DiskFull("could not extend file"), None),
+    ],
+)
+def test_the_database_errors_that_say_try_again(cause: Exception, kind: db.Failure | None) -> None:
+    assert db.failure_kind(database_error(cause)) is kind
+
+
+def test_a_broken_rule_or_a_bug_is_not_a_failure_to_retry() -> None:
+    integrity = IntegrityError("duplicate key")
+    integrity.__cause__ = psycopg.errors.UniqueViolation("duplicate key")
+    programming = ProgrammingError("relation does not exist")
+    programming.__cause__ = psycopg.errors.UndefinedTable("relation does not exist")
+    assert db.failure_kind(integrity) is None
+    assert db.failure_kind(programming) is None
+    assert db.failure_kind(None) is None
+
+
+# -- a deadlock's victim is retried ----------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("key", [None, "retry-key"], ids=["plain", "idempotency-key"])
+def test_a_submission_chosen_as_a_deadlock_victim_is_run_again(
+    monkeypatch: pytest.MonkeyPatch, key: str | None
+) -> None:
+    """With an ``Idempotency-Key`` the service runs inside the key's
+    transaction, and its attempts are rolled back to a savepoint."""
+    setup = club_setup()
+    calls = failing(monkeypatch, psycopg.errors.DeadlockDetected, times=db.CONFLICT_ATTEMPTS - 1)
+    extra = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+
+    response = post_hand(client_for(setup.scorekeeper), setup.table.pk, **extra)
+
+    assert response.status_code == 201, response.content
+    assert len(calls) == db.CONFLICT_ATTEMPTS
+    assert Hand.objects.filter(table=setup.table).count() == 1
+    setup.table.refresh_from_db()
+    assert setup.table.version == 1  # the failed attempts left nothing behind
+
+
+@pytest.mark.django_db
+def test_a_deadlock_that_persists_is_a_503_with_retry_after_and_stores_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    setup = club_setup()
+    calls = failing(monkeypatch, psycopg.errors.DeadlockDetected, times=db.CONFLICT_ATTEMPTS)
+
+    response = post_hand(client_for(setup.scorekeeper), setup.table.pk)
+
+    body = assert_problem(response, 503)
+    assert body["type"] == "/api/problems/database-conflict"
+    assert response["Retry-After"] == str(db.RETRY_AFTER[db.Failure.CONFLICT])
+    assert body["retry_after"] == db.RETRY_AFTER[db.Failure.CONFLICT]
+    assert len(calls) == db.CONFLICT_ATTEMPTS
+    assert not Hand.objects.filter(table=setup.table).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("cause", "kind"),
+    [
+        (psycopg.errors.LockNotAvailable, "database-busy"),
+        (psycopg.errors.QueryCanceled, "database-busy"),
+        (psycopg.errors.AdminShutdown, "database-unavailable"),
+    ],
+)
+def test_a_timeout_is_answered_at_once_not_retried(
+    monkeypatch: pytest.MonkeyPatch, cause: type[Exception], kind: str
+) -> None:
+    setup = club_setup()
+    calls = failing(monkeypatch, cause, times=1)
+
+    response = post_hand(client_for(setup.scorekeeper), setup.table.pk)
+
+    body = assert_problem(response, 503)
+    assert body["type"] == f"/api/problems/{kind}"
+    assert int(response["Retry-After"]) >= 1
+    assert len(calls) == 1
+    assert not Hand.objects.filter(table=setup.table).exists()
+
+
+@pytest.mark.django_db
+def test_any_other_database_error_is_not_turned_into_a_503(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    setup = club_setup()
+    failing(monkeypatch, psycopg.errors.DiskFull, times=1)
+
+    response = post_hand(client_for(setup.scorekeeper, crash_as_500=True), setup.table.pk)
+
+    assert response.status_code == 500
+
+
+# -- pages ------------------------------------------------------------------------------------
+
+
+def busy(*args: Any, **kwargs: Any) -> Any:
+    raise database_error(psycopg.errors.LockNotAvailable("canceling statement: lock timeout"))
+
+
+def unreachable(*args: Any, **kwargs: Any) -> Any:
+    raise database_error(psycopg.OperationalError("connection refused"))
+
+
+@pytest.mark.django_db
+def test_a_page_that_times_out_is_a_503_page_that_says_to_try_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("league.selectors.clubs_with_leagues", busy)
+
+    response = Client(raise_request_exception=False).get("/")
+
+    assert response.status_code == 503
+    assert response["Content-Type"].startswith("text/html")
+    assert response["Retry-After"] == str(db.RETRY_AFTER[db.Failure.BUSY])
+    page = response.content.decode()
+    assert "<h1>Busy for a moment</h1>" in page
+    assert "busy" in page and "sending it again is safe" in page
+
+
+@pytest.mark.django_db
+def test_a_page_without_its_database_is_a_503_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("league.selectors.clubs_with_leagues", unreachable)
+
+    response = Client(raise_request_exception=False).get("/")
+
+    assert response.status_code == 503
+    assert response["Retry-After"] == str(db.RETRY_AFTER[db.Failure.UNAVAILABLE])
+    page = response.content.decode()
+    assert "<h1>Unavailable for a moment</h1>" in page and "cannot be reached" in page
+
+
+# -- which limits a connection has (PostgreSQL) ---------------------------------------------
+
+
+def shown_limits() -> tuple[str, str]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT current_setting('statement_timeout'), current_setting('lock_timeout')"
+        )
+        statement, lock = cursor.fetchone()
+    return statement, lock
+
+
+def as_shown(seconds: float) -> str:
+    """PostgreSQL's way of showing a duration of whole seconds or minutes."""
+    whole = int(seconds)
+    return f"{whole // 60}min" if whole % 60 == 0 else f"{whole}s"
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the limits are PostgreSQL's")
+@pytest.mark.django_db(transaction=True)
+def test_a_request_has_the_web_limits_and_a_job_it_runs_has_the_job_limits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The standings job runs eagerly in the request that completes a game
+    (there is no broker in the tests) and has the job limits while it runs."""
+    web, job = settings.DATABASE_TIMEOUTS["web"], settings.DATABASE_TIMEOUTS["job"]
+    connection.close()
+    assert shown_limits() == (as_shown(job["statement"]), as_shown(job["lock"]))  # no request
+
+    seen: dict[str, tuple[str, str]] = {}
+    check = results.check_results_change
+
+    def checked_in_the_request(**kwargs: Any) -> int:
+        seen["request"] = shown_limits()
+        return check(**kwargs)
+
+    def standings_job(**kwargs: Any) -> int:
+        seen["job"] = shown_limits()
+        return 0
+
+    monkeypatch.setattr(results, "check_results_change", checked_in_the_request)
+    monkeypatch.setattr("league.standings.standings_refresh", standings_job)
+    setup = club_setup(options={"max_cards": 1})  # one hand completes the game
+
+    response = client_for(setup.scorekeeper).post(
+        f"/api/tables/{setup.table.pk}/hands/", {"number": 0, "record": bluke_results(1)}
+    )
+
+    assert response.status_code == 201, response.content
+    assert response.json()["table"]["status"] == "complete"
+    assert seen["request"] == (as_shown(web["statement"]), as_shown(web["lock"]))
+    assert seen["job"] == (as_shown(job["statement"]), as_shown(job["lock"]))
+    assert not Standing.objects.exists()  # the job was the test's stand-in
