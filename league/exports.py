@@ -24,10 +24,17 @@ from django.db.models import QuerySet
 from league import ratings, standings
 from league.models import Event, Game, HandSeat, League, RatingScope, Standing, Table
 
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r", "'")
+"""The first characters of a text cell that a CSV download guards with a leading
+apostrophe: what a spreadsheet would run as a formula, and an apostrophe itself (so
+that a guarded cell and a name that really begins with one stay apart). The import
+(:mod:`league.services.imports`) takes the guard off again."""
+
 CHUNK: Final = 2_000
 """Rows fetched per round trip of the server-side cursor."""
 
-STANDINGS_COLUMNS: Final = ("rank", "player", *standings.STORED_FIELDS)
+STANDING_FIGURES: Final = tuple(f for f in standings.STORED_FIELDS if f != "rank")
+STANDINGS_COLUMNS: Final = ("rank", "player", *STANDING_FIGURES)
 RATINGS_COLUMNS: Final = (
     "rank",
     "player",
@@ -75,7 +82,7 @@ def standings_rows(*, league: League, event: Event | None = None) -> Iterator[tu
         yield (
             row.rank,
             row.player.name,
-            *(getattr(row, field) for field in standings.STORED_FIELDS),
+            *(getattr(row, field) for field in STANDING_FIGURES),
         )
 
 

@@ -51,17 +51,12 @@ from django.db import transaction
 
 import games
 from league.errors import ServiceError
-from league.exports import HAND_COLUMNS
+from league.exports import FORMULA_STARTS, HAND_COLUMNS
 from league.models import Club, Event, Game, Hand, HandSeat, League, Player, Round, Seating, Table
 from league.services import clubs, fixtures, results
 
 PLAYER_COLUMNS: Final = ("name",)
 """The columns of a players file."""
-
-FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
-"""The first characters the export (:mod:`league.web.exports`) protects with a
-leading apostrophe, so that a spreadsheet does not run a cell as a formula; the
-import takes the apostrophe off again."""
 
 MAX_NAME: Final = 100
 """The longest name of a player or a game night (the models' ``max_length``)."""
@@ -588,8 +583,8 @@ def _unescape(cell: str) -> str:
     """A cell as the export meant it: stripped, and without the apostrophe it puts
     before text a spreadsheet would run as a formula.
 
-    >>> _unescape(" '=HYPERLINK(1) "), _unescape("'Tis"), _unescape(" Ann ")
-    ('=HYPERLINK(1)', "'Tis", 'Ann')
+    >>> _unescape(" '=HYPERLINK(1) "), _unescape("''Tis"), _unescape("'Tis"), _unescape(" Ann ")
+    ('=HYPERLINK(1)', "'Tis", "'Tis", 'Ann')
     """
     cell = cell.strip()
     if cell.startswith("'") and cell[1:2] and cell[1] in FORMULA_STARTS:

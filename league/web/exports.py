@@ -6,7 +6,8 @@ memory (:mod:`league.exports` reads them). Public, like the pages they mirror.
 The CSV files are UTF-8 with a header row, written by :mod:`csv` (RFC 4180 quoting).
 A text cell that a spreadsheet would run as a formula (one starting ``=``, ``+``,
 ``-``, ``@``, a tab or a carriage return: a player named ``=HYPERLINK(...)``) is
-written with a leading apostrophe, as OWASP advises; numbers are written as they are.
+written with a leading apostrophe, as OWASP advises, and so is one that starts with an
+apostrophe, so the import can tell them apart; numbers are written as they are.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Final
+from typing import Any
 
 from django.http import HttpRequest, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
@@ -24,17 +25,16 @@ from django.views.decorators.http import require_safe
 from league import exports, selectors
 from league.models import Event, League
 
-FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
-
 
 def safe_cell(value: Any) -> Any:
-    """``value`` as a spreadsheet should read it: text that would start a formula
-    gets a leading apostrophe; anything else is unchanged.
+    """``value`` as a spreadsheet should read it: text that would start a formula,
+    or that starts with an apostrophe, gets a leading apostrophe; anything else is
+    unchanged.
 
-    >>> safe_cell("=1+1"), safe_cell("-Ann"), safe_cell("Ann"), safe_cell(-10), safe_cell(None)
-    ("'=1+1", "'-Ann", 'Ann', -10, None)
+    >>> safe_cell("=1+1"), safe_cell("-Ann"), safe_cell("'Tis"), safe_cell("Ann"), safe_cell(-10)
+    ("'=1+1", "'-Ann", "''Tis", 'Ann', -10)
     """
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    if isinstance(value, str) and value.startswith(exports.FORMULA_STARTS):
         return "'" + value
     return value
 

@@ -160,8 +160,11 @@ def test_tables_the_league_has_without_hands_are_filled(client: Client, jobs_run
     assert download(client, "league-games-csv", copy.pk) == data
 
 
-def test_the_apostrophe_that_guards_a_formula_is_the_exports_own() -> None:
-    assert imports.FORMULA_STARTS == web_exports.FORMULA_STARTS
+def test_the_apostrophe_that_guards_a_formula_comes_off_and_names_stay_apart() -> None:
+    names = ["=HYPERLINK(1)", "'=HYPERLINK(1)", "'Tis", "''", "-Ann", "Ann", "@home"]
+    written = [web_exports.safe_cell(name) for name in names]
+    assert len(set(written)) == len(names)
+    assert [imports._unescape(cell) for cell in written] == names
 
 
 def test_a_confirmation_names_the_file_checked() -> None:
