@@ -39,10 +39,15 @@ SETTINGS = settings(
 )
 
 
-def build(games: list[tuple[int, tuple[int, ...], int]]) -> tuple[Any, list[Table]]:
+def build(
+    games: list[tuple[int, tuple[int, ...], int]],
+    *,
+    game: str = Game.BUCK_EUCHRE,
+    options: dict[str, Any] | None = None,
+) -> tuple[Any, list[Table]]:
     club = ClubFactory()
     players = [PlayerFactory(club=club, name=f"P{n}") for n in range(PLAYERS)]
-    league = league_create(club=club, name="L", game=Game.BUCK_EUCHRE)
+    league = league_create(club=club, name="L", game=game, options=options)
     tables = []
     for number, (day, seats, _) in enumerate(games, start=1):
         event = event_create(league=league, name=f"N{number}", date=datetime.date(2026, 10, day))
@@ -141,19 +146,6 @@ bluke_games_strategy = st.lists(
 )
 
 
-def build_bluke(games: list[tuple[int, tuple[int, ...], int]]) -> tuple[Any, list[Table]]:
-    club = ClubFactory()
-    players = [PlayerFactory(club=club, name=f"P{n}") for n in range(PLAYERS)]
-    league = league_create(club=club, name="L", game=Game.BLUKE, options={"max_cards": 1})
-    tables = []
-    for number, (day, seats, _) in enumerate(games, start=1):
-        event = event_create(league=league, name=f"N{number}", date=datetime.date(2026, 10, day))
-        tables.append(
-            table_create(round=event.rounds.get(), number=1, players=[players[s] for s in seats])
-        )
-    return league, tables
-
-
 @SETTINGS
 @given(games=bluke_games_strategy, data=st.data())
 def test_bluke_ratings_against_the_league_mean_equal_a_rating_from_scratch(
@@ -161,7 +153,7 @@ def test_bluke_ratings_against_the_league_mean_equal_a_rating_from_scratch(
     data: st.DataObject,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    league, tables = build_bluke(games)
+    league, tables = build(games, game=Game.BLUKE, options={"max_cards": 1})
     for index in data.draw(st.permutations(range(len(games)))):
         _, seats, maker = games[index]
         with django_capture_on_commit_callbacks(execute=True):
