@@ -17,7 +17,11 @@ What runs:
    runs, the two alternating):
 
    a. ``python -m games check -j 1 FILE`` (one core), which must exit 0 with one answer line
-      per hand, and the same with ``-j`` the machine's cores (the parallel check);
+      per hand, and the same with ``-j`` the machine's cores (the parallel check); each on the
+      engine's two builds: the pure one (a copy of ``games/*.py`` in the scratch directory,
+      which is where it runs) and the compiled one (the repository's, after ``make``, or
+      ``make engine-compiled``; left out, with a note, when the repository has no compiled
+      build);
    b. this script with ``--replay-openspiel FILE``: it reads the same file, and turns each record
       into ``oh_hell`` actions (chance: number of tricks, dealer, the deal one card at a time in
       OpenSpiel's order, card k to player k % n, then the trump card; then the bids from the
@@ -39,8 +43,10 @@ How the comparison is kept fair:
   records.
 
 Usage: ``python benchmarks/check_vs_openspiel.py [--hands N] [--repeat R] [--seed S]
-[--keep DIR] [--profile]``. ``--profile`` also runs ``python -m games check`` under cProfile and
-prints the 15 most expensive functions by own time.
+[--keep DIR] [--profile]``. ``--profile`` also runs ``python -m games check -j 1`` on the pure
+build under cProfile (which cannot see into compiled functions) and prints the 15 most expensive
+functions by own time: the profile that chose the modules mypyc compiles (``games/native.py``).
+Every time is also printed as a ratio to OpenSpiel's.
 """
 
 from __future__ import annotations
@@ -49,6 +55,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -157,10 +164,10 @@ def replay_openspiel(path: str) -> int:
 # -- timing ---------------------------------------------------------------------------------------
 
 
-def timed(command: Sequence[str], expected_lines: int) -> float:
+def timed(command: Sequence[str], expected_lines: int, cwd: Path = REPO) -> float:
     """Wall-clock seconds of one run of ``command``, which must exit 0 with one line a hand."""
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited {done.returncode}:\n{done.stderr[-2000:]}")
@@ -170,19 +177,45 @@ def timed(command: Sequence[str], expected_lines: int) -> float:
     return elapsed
 
 
-def profile(path: Path, out: Path) -> None:
-    """Run ``python -m games check`` under cProfile and print its 15 costliest functions."""
+def pure_copy(out: Path) -> Path:
+    """A directory holding a copy of the engine's sources only, no compiled
+    modules: ``python -m games`` run there (the current directory comes first
+    on the import path) is the pure build, whichever build the repository has."""
+    root = out / "pure"
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(
+        REPO / "games", root / "games", ignore=shutil.ignore_patterns("*.so", "__pycache__")
+    )
+    return root
+
+
+def compiled_in_repo() -> bool:
+    """Whether the repository's engine is the compiled build (``make engine-compiled``)."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import games; print(games.compiled())"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip() == "True"
+
+
+def profile(path: Path, out: Path, pure: Path) -> None:
+    """Run ``python -m games check -j 1`` on the pure build under cProfile and
+    print its 15 costliest functions (cProfile sees into Python functions only,
+    so it profiles the pure build: the functions mypyc compiles)."""
     import pstats
 
     stats_file = out / "check.prof"
     command = [sys.executable, "-m", "cProfile", "-o", str(stats_file)]
     subprocess.run(
-        [*command, "-m", "games", "check", str(path)],
-        cwd=REPO,
+        [*command, "-m", "games", "check", "-j", "1", str(path)],
+        cwd=pure,
         stdout=subprocess.DEVNULL,
         check=True,
     )
-    print("\nprofile of python -m games check (top 15 by tottime):")
+    print("\nprofile of python -m games check -j 1, pure build (top 15 by tottime):")
     pstats.Stats(str(stats_file), stream=sys.stdout).sort_stats("tottime").print_stats(15)
 
 
@@ -200,32 +233,44 @@ def run(hands: int, repeat: int, seed: int, out: Path, *, with_profile: bool) ->
     )
 
     cores = os.cpu_count() or 1
-    ours = [sys.executable, "-m", "games", "check", "-j", "1", str(path)]
-    ours_all = [sys.executable, "-m", "games", "check", "-j", str(cores), str(path)]
+    pure = pure_copy(out)
+    builds = [("pure", pure)]
+    if compiled_in_repo():
+        builds.append(("compiled", REPO))
+    else:
+        print("the compiled build is not built (make engine-compiled): timing the pure one only")
+    ours = {
+        (build, jobs): ([sys.executable, "-m", "games", "check", "-j", str(jobs), str(path)], cwd)
+        for build, cwd in builds
+        for jobs in sorted({1, cores})
+    }
     theirs = [sys.executable, str(Path(__file__).resolve()), "--replay-openspiel", str(path)]
     baseline = min(timed([sys.executable, "-c", "print()"], 1) for _ in range(repeat))
-    ours_times, ours_all_times, theirs_times = [], [], []
-    for _ in range(repeat):
-        ours_times.append(timed(ours, hands))
-        ours_all_times.append(timed(ours_all, hands))
-        theirs_times.append(timed(theirs, hands))
-    best_ours, best_all, best_theirs = min(ours_times), min(ours_all_times), min(theirs_times)
+    times: dict[tuple[str, int] | None, list[float]] = {key: [] for key in [*ours, None]}
+    for _ in range(repeat):  # the runs alternate, so that a noisy moment spreads over all
+        for run_key, (command, cwd) in ours.items():
+            times[run_key].append(timed(command, hands, cwd))
+        times[None].append(timed(theirs, hands))
+    best = {key: min(runs) for key, runs in times.items()}
 
     print(f"python start-up alone: {baseline:.3f} s; best of {repeat} runs each:")
-    print(f"  {'':36} {'seconds':>8} {'hands/s':>9}   all runs")
-    for name, best, times in (
-        ("python -m games check -j 1", best_ours, ours_times),
-        (f"python -m games check -j {cores} (all cores)", best_all, ours_all_times),
-        ("OpenSpiel oh_hell replay (one core)", best_theirs, theirs_times),
-    ):
-        runs = " ".join(f"{t:.2f}" for t in times)
-        print(f"  {name:36} {best:8.2f} {hands / best:9.0f}   {runs}")
-    for label, best in (("one core", best_ours), (f"{cores} cores", best_all)):
-        ratio = best / best_theirs
+    print(f"  {'':44} {'seconds':>8} {'hands/s':>9} {'ratio':>6}   all runs")
+    for row, runs in times.items():
+        if row is None:
+            name = "OpenSpiel oh_hell replay (one core)"
+        else:
+            cores_named = "one core" if row[1] == 1 else f"{row[1]} cores"
+            name = f"{row[0]}: games check -j {row[1]} ({cores_named})"
+        ratio = best[row] / best[None]
+        shown = " ".join(f"{t:.2f}" for t in runs)
+        print(f"  {name:44} {best[row]:8.2f} {hands / best[row]:9.0f} {ratio:6.2f}   {shown}")
+    print("ratio: ours / OpenSpiel's time (the target is 0.5 or less on one core)")
+    for build, jobs in ours:
+        ratio = best[build, jobs] / best[None]
         verdict = "meets" if ratio <= 0.5 else "misses"
-        print(f"ratio ours/OpenSpiel, {label}: {ratio:.2f} ({verdict} the target of 0.5)")
+        print(f"  {build}, -j {jobs}: {ratio:.2f} ({verdict} the target)")
     if with_profile:
-        profile(path, out)
+        profile(path, out, pure)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

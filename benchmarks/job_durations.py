@@ -21,7 +21,9 @@ What runs:
    Loading is timed but not measured.
 2. Each job as a worker runs it, through its Celery task (eagerly, in this
    process: the same code, its lock and the work owed included), owed afresh
-   before each run: the standings job (``league_standings_refresh``) and a
+   before each run: the standings job (``league_standings_refresh``) owed a
+   full rebuild of the league (its longest run: a completed game costs it
+   milliseconds, see ``scale.py``) and a
    full re-rating of the league's scope (``ratings_refresh`` after
    ``rerate_from`` is set to the first game, as a correction of the league's
    first game does). Best and worst of ``--repeat`` runs.
@@ -81,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         from django.utils import timezone
 
         from league import outbox, tasks
-        from league.models import Club, HandSeat, JobOwed, Player, RatingScope
+        from league.models import Club, HandSeat, JobOwed, Player, RatingScope, StandingsOwed
         from league.ratings import EARLIEST
 
         began = time.perf_counter()
@@ -118,6 +120,9 @@ def run(args: argparse.Namespace) -> int:
             )
 
         def owe_standings() -> None:
+            # a full rebuild, the longest the standings job runs (a correction
+            # of many nights at once, or a repair): a completed game costs milliseconds
+            StandingsOwed.objects.create(league_id=league.league.pk, owed_at=timezone.now())
             owe(JobOwed.Kind.STANDINGS, league.league.pk)
 
         def owe_ratings() -> None:
@@ -125,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
             owe(JobOwed.Kind.RATINGS, league.scope.pk)
 
         figures = {
-            "standings job (league_standings_refresh)": timed(
+            "standings job, full rebuild (league_standings_refresh)": timed(
                 args.repeat, owe_standings, lambda: tasks.league_standings_refresh(league.league.pk)
             ),
             "full re-rating (ratings_refresh)": timed(

@@ -52,11 +52,13 @@ What runs:
 5. Then each page, ``--requests`` times after two unmeasured requests: the league page, the
    full standings and the full leaderboard (their first pages), the game nights, the last
    complete night's event page, the score sheet of a game entered card by card, the page of the
-   player with the most games, and the API's standings and ratings of the league. Median time,
-   bytes of the body as sent (without and with ``Accept-Encoding: gzip``; ``*`` where the
-   answer was not compressed) and the queries of one request in this process (Django's test
-   client).
-6. Prints one Markdown table, a column per size, after each size (with the sizes before it).
+   player with the most games, and the API's standings and ratings of the league (their first
+   pages, and one player's rows). Median time, bytes of the body as sent (without and with
+   ``Accept-Encoding: gzip``; ``*`` where the answer was not compressed) and the queries of one
+   request in this process (Django's test client).
+6. Prints one Markdown table, a column per size, after each size (with the sizes before it),
+   ending with the largest answer (raw bytes) and the slowest (median), each named, against
+   the issue's targets.
 
 The database is dropped and gunicorn stopped at the end, whatever happens.
 
@@ -985,8 +987,10 @@ def pages(loaded: Loaded) -> dict[str, str | None]:
         "event page (a night of the league)": url("event", event_id=loaded.event_id),
         "score sheet (card by card)": url("score-sheet", table_id=loaded.sheet_table_id),
         "player page (most games)": url("player", player_id=loaded.player_id),
-        "API standings": f"/api/leagues/{league}/standings/",
-        "API ratings": f"/api/leagues/{league}/ratings/",
+        "API standings, page 1": f"/api/leagues/{league}/standings/",
+        "API ratings, page 1": f"/api/leagues/{league}/ratings/",
+        "API standings, one player": f"/api/leagues/{league}/standings/?player={loaded.player_id}",
+        "API ratings, one player": f"/api/leagues/{league}/ratings/?player={loaded.player_id}",
     }
 
 
@@ -1101,6 +1105,24 @@ def kb(size: int) -> str:
     return f"{size / 1024:,.1f} KB"
 
 
+def largest(figures: Figures) -> str:
+    """The page or API answer of the most bytes as sent uncompressed, named."""
+    shown = {label: page for label, page in figures.pages.items() if page is not None}
+    if not shown:
+        return "-"
+    label = max(shown, key=lambda name: shown[name].raw)
+    return f"{kb(shown[label].raw)}: {label}"
+
+
+def slowest(figures: Figures) -> str:
+    """The page or API answer of the longest median time, named."""
+    shown = {label: page for label, page in figures.pages.items() if page is not None}
+    if not shown:
+        return "-"
+    label = max(shown, key=lambda name: statistics.median(shown[name].seconds))
+    return f"{ms(statistics.median(shown[label].seconds))}: {label}"
+
+
 def counted(values: Sequence[int]) -> str:
     low, high = min(values), max(values)
     return f"{low:,} q" if low == high else f"{low:,}-{high:,} q"
@@ -1152,6 +1174,8 @@ def report(measured: Sequence[Figures], *, web_name: str) -> str:
                 f"({kb(page.sent_gzip)}{star} gzip), {page.queries} q"
             )
         rows.append([label, *cells])
+    rows.append(["largest answer (raw; target under 150 KB)", *map(largest, measured)])
+    rows.append(["slowest answer (median; target under 100 ms)", *map(slowest, measured)])
     widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
 
     def line(cells: Sequence[str]) -> str:

@@ -7,6 +7,7 @@ from rest_framework.routers import DefaultRouter
 
 from league import health
 from league.api import viewsets
+from league.api import webhooks as webhooks_api
 from league.api.problems import api_not_found
 
 router = DefaultRouter()
@@ -17,6 +18,7 @@ router.register("leagues", viewsets.LeagueViewSet, basename="league")
 router.register("events", viewsets.EventViewSet, basename="event")
 router.register("rounds", viewsets.RoundViewSet, basename="round")
 router.register("tables", viewsets.TableViewSet, basename="table")
+router.register("webhooks", webhooks_api.WebhookEndpointViewSet, basename="webhook")
 
 urlpatterns = [
     path("", include("league.web.urls")),

@@ -13,6 +13,11 @@ Three levels, each usable on its own:
   A :class:`GameTally` adds a game's hands one at a time.
 - The command line: ``python -m games check [FILE ...]``.
 
+The engine is pure Python; where a C compiler is present ``make`` also
+compiles its hot modules with mypyc (see :mod:`games.native`), and
+:func:`compiled` tells which build this process runs. Both builds give the
+same answers.
+
 Example::
 
     >>> from games import Bluke, cards, card
@@ -28,6 +33,7 @@ from games.bluke import Bluke, BlukeHand
 from games.buck_euchre import BuckEuchre, BuckEuchreHand
 from games.cards import ALL_CARDS, BLUKE_DECK, EUCHRE_DECK, Card, Suit, card, cards
 from games.errors import ERROR_CODES, IllegalMove, InvalidRecord, RecordError
+from games.native import compiled
 from games.records import (
     check_record,
     evaluate_game,
@@ -63,6 +69,7 @@ __all__ = [
     "card",
     "cards",
     "check_record",
+    "compiled",
     "evaluate_game",
     "evaluate_hand",
     "evaluate_record",

@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Final, Literal
+from typing import Any, Final, Literal
 
 from games.cards import ALL_CARDS, BLUKE_DECK, HI_BLUKE, LO_BLUKE, Card, Suit
 from games.errors import IllegalMove, InvalidRecord, check_seat, shown
@@ -51,8 +51,6 @@ class Bluke:
     bluke_lead: Literal["trump", "free"] = "trump"
     max_cards: int | None = None
 
-    name: ClassVar[str] = NAME
-
     def __post_init__(self) -> None:
         if type(self.players) is not int or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise InvalidRecord(
@@ -73,6 +71,12 @@ class Bluke:
                 f"option max_cards must be 1..{limit} for {self.players} players, "
                 f"not {shown(self.max_cards)}",
             )
+
+    @property
+    def name(self) -> str:
+        """``"bluke"``: the ``game`` of its records. (A property, not a class
+        attribute: a dataclass compiled by mypyc cannot hold a ``ClassVar``.)"""
+        return NAME
 
     @property
     def largest_hand(self) -> int:
@@ -213,11 +217,12 @@ class BlukeHand:
         for seat in clockwise(self.game.players, (self.dealer + 1) % self.game.players):
             self.bid(bids[seat])
 
-    def play(self, card: Card) -> None:
-        """Play one card for the seat to play (see :meth:`play_many`)."""
+    def play(self, card: object) -> None:
+        """Play one card for the seat to play (see :meth:`play_many`); a value
+        that is not a :class:`Card` is refused as ``bad_card``."""
         self.play_many((card,))
 
-    def play_many(self, cards: Sequence[Card]) -> None:
+    def play_many(self, cards: Sequence[object]) -> None:
         """Play cards in order; raises :class:`IllegalMove` at the first illegal one."""
         if self._bidder is not None:
             raise IllegalMove("bad_bid", f"seat {self._bidder} has not bid yet", seat=self._bidder)
@@ -225,16 +230,61 @@ class BlukeHand:
 
     def result(self) -> HandResult:
         """Tricks, points and trick winners of a finished hand."""
-        if not self.is_terminal():
-            raise IllegalMove("wrong_number_of_plays", "the hand is not finished")
-        tricks = self.tricks.tricks
         return HandResult(
             game=NAME,
             trump=self.trump,
-            tricks=tuple(tricks),
-            points=tuple([hand_points(b, t) for b, t in zip(self.bids, tricks, strict=True)]),  # type: ignore[arg-type]
+            points=tuple(self._points()),
+            tricks=tuple(self.tricks.tricks),
             winners=tuple(self.tricks.winners),
         )
+
+    def answer(self) -> dict[str, Any]:
+        """``self.result().to_json()``, the answer to the hand's record, built
+        without the :class:`HandResult` (checking a record needs only this)."""
+        return {
+            "ok": True,
+            "game": NAME,
+            "trump": self.trump,
+            "tricks": list(self.tricks.tricks),
+            "points": self._points(),
+            "winners": list(self.tricks.winners),
+        }
+
+    def answer_json(self) -> str:
+        """``json.dumps(self.answer())``, written directly: what ``games check``
+        prints for the hand. The values are known (a one-letter suit or
+        ``None``, lists of ints), so nothing needs escaping."""
+        # A Suit is a str (its letter): concatenated as one, not through .value.
+        trump = "null" if self.trump is None else '"' + self.trump + '"'
+        return (
+            f'{{"ok": true, "game": "{NAME}", "trump": {trump}, '
+            f'"tricks": [{_ints(self.tricks.tricks)}], "points": [{_ints(self._points())}], '
+            f'"winners": [{_ints(self.tricks.winners)}]}}'
+        )
+
+    def _points(self) -> list[int]:
+        """Each seat's points of a finished hand; raises :class:`IllegalMove` before."""
+        if not self.is_terminal():
+            raise IllegalMove("wrong_number_of_plays", "the hand is not finished")
+        bids, tricks = self.bids, self.tricks.tricks
+        points: list[int] = []
+        for seat in range(len(bids)):
+            bid = bids[seat]
+            assert bid is not None  # every seat bid before the first card was played
+            points.append(hand_points(bid, tricks[seat]))
+        return points
+
+
+def _ints(values: list[int]) -> str:
+    """Integers as the items of a JSON array, spaced as ``json.dumps`` spaces
+    them. (Not ``str(values)``: a list's repr costs twice as much, compiled.)"""
+    texts = _INT_TEXTS
+    return ", ".join([texts[value] if 0 <= value < len(texts) else str(value) for value in values])
+
+
+_INT_TEXTS: Final[list[str]] = [str(value) for value in range(256)]
+"""The text of the small ints an answer is made of (seats, tricks, most points),
+made once rather than for every answer."""
 
 
 def _check_deal(game: Bluke, deal: Sequence[Sequence[Card]], turn_up: Card) -> list[int]:

@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Final, Literal
+from typing import Final, Literal
 
 from games.cards import EUCHRE_DECK, Card, Suit
 from games.errors import IllegalMove, InvalidRecord, check_seat, shown, shown_card
@@ -54,13 +54,18 @@ class BuckEuchre:
     """Buck Euchre; it has no rule options."""
 
     players: int = PLAYERS
-    name: ClassVar[str] = NAME
 
     def __post_init__(self) -> None:
         if self.players != PLAYERS:
             raise InvalidRecord(
                 "invalid", f"Buck Euchre is for {PLAYERS} players, not {shown(self.players)}"
             )
+
+    @property
+    def name(self) -> str:
+        """``"buck_euchre"``: the ``game`` of its records (a property, as
+        :attr:`games.Bluke.name` is)."""
+        return NAME
 
     @property
     def options(self) -> dict[str, object]:
@@ -189,9 +194,9 @@ class BuckEuchreHand:
         """Apply the next action of whichever phase the hand is in."""
         phase = self._phase
         if phase is Phase.CALL:
-            self.call(action)  # type: ignore[arg-type]
+            self.call(action)
         elif phase is Phase.DISCARD:
-            self.discard(action)  # type: ignore[arg-type]
+            self.discard(action)
         elif phase is Phase.DROP:
             if action not in ("drop", "stay"):
                 raise IllegalMove(
@@ -199,14 +204,15 @@ class BuckEuchreHand:
                 )
             self.decide_drop(action == "drop")
         elif phase is Phase.PLAY:
-            self.play(action)  # type: ignore[arg-type]
+            self.play(action)
         else:
             raise IllegalMove("wrong_number_of_plays", "the hand is over")
 
     # -- calls --------------------------------------------------------------
 
-    def call(self, call: str | Suit) -> None:
-        """``"pass"``, ``"order"`` in round one, or a suit in round two."""
+    def call(self, call: object) -> None:
+        """``"pass"``, ``"order"`` in round one, or a suit in round two; any
+        other value (a record's ``calls`` may hold anything) is ``bad_call``."""
         seat = self._turn
         if self._phase is not Phase.CALL or seat is None:
             raise IllegalMove("bad_call", "trump is already settled")
@@ -249,12 +255,13 @@ class BuckEuchreHand:
         self.calls.append(normal)
         self._settle(trump=normal, maker=seat)
 
-    def discard(self, card: Card) -> None:
-        """The dealer's discard after an order; any of their six cards."""
+    def discard(self, card: object) -> None:
+        """The dealer's discard after an order; any of their six cards (any
+        other value is ``bad_discard``)."""
         if self._phase is not Phase.DISCARD:
             raise IllegalMove("bad_discard", "nobody ordered up, so the dealer does not discard")
         held = self.hands[self.dealer]
-        if card not in held:
+        if not isinstance(card, Card) or card not in held:
             raise IllegalMove(
                 "bad_discard",
                 f"the dealer (seat {self.dealer}) does not hold {_shown_card(card)} to discard",
@@ -307,10 +314,11 @@ class BuckEuchreHand:
         self.tricks = TrickPlay(self.game.trick_rules(self.trump), hands, playing, playing[0])
         self._phase = Phase.PLAY
 
-    def play(self, card: Card) -> None:
+    def play(self, card: object) -> None:
+        """Play one card; a value that is not a :class:`Card` is ``bad_card``."""
         self.play_many((card,))
 
-    def play_many(self, cards: Sequence[Card]) -> None:
+    def play_many(self, cards: Sequence[object]) -> None:
         """Play cards in order; raises :class:`IllegalMove` at the first illegal one."""
         if self._phase is Phase.PLAY:
             try:
@@ -367,11 +375,14 @@ def _result(
     )
 
 
-def _check_drops(seats: Sequence[int], *, club_turned: bool, maker: int | None) -> set[int]:
-    """The seats that drop, once known to be distinct seats allowed to drop."""
+def _check_drops(seats: Sequence[object], *, club_turned: bool, maker: int | None) -> set[int]:
+    """The seats that drop, once known to be distinct seats allowed to drop.
+
+    ``seats`` is typed ``object`` a seat because a record's ``drops`` may hold
+    anything: compiled code would refuse a non-int before ``check_seat`` could."""
     dropped: set[int] = set()
-    for seat in seats:
-        check_seat(seat, PLAYERS, field="drops", code="bad_drop", listed=True)
+    for value in seats:
+        seat = check_seat(value, PLAYERS, field="drops", code="bad_drop", listed=True)
         if seat in dropped:
             raise InvalidRecord("bad_drop", f"seat {seat} drops twice", seat=seat)
         if club_turned:

@@ -24,11 +24,14 @@ import os
 import sys
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Final, TextIO
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from games.errors import InvalidRecord
+from games.lines import answer_chunk
 from games.records import check_record, parse_record
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 CHUNK_LINES: Final = 2_000
@@ -57,20 +60,6 @@ def _is_json(line: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def _answer_line(line: str, number: int) -> dict[str, Any] | None:
-    """The answer for one line of JSON Lines (``invalid`` if it is not JSON),
-    or ``None`` for a blank line."""
-    if not line.strip():
-        return None
-    try:
-        return check_record(parse_record(line))
-    except InvalidRecord as error:
-        return {"ok": False, "error": error.to_json()}
-    except ValueError as error:
-        message = f"line {number} is not JSON: {error}"
-        return {"ok": False, "error": {"code": "invalid", "message": message}}
 
 
 def main(
@@ -215,10 +204,9 @@ def _up_to_second_record(source: Iterator[str]) -> list[str]:
 
 def _answer_chunk(chunk: list[tuple[int, str]]) -> tuple[str, bool]:
     """The answers for numbered lines of JSON Lines, as JSON Lines text, and
-    whether all of them are valid. What each worker process runs."""
-    answers = [answer for number, line in chunk if (answer := _answer_line(line, number))]
-    text = "".join(json.dumps(answer) + "\n" for answer in answers)
-    return text, all(answer["ok"] for answer in answers)
+    whether all of them are valid. What each worker process runs (a Python
+    function, so that it reaches the workers by name whichever the build)."""
+    return answer_chunk(chunk)
 
 
 def _in_workers(
@@ -226,6 +214,9 @@ def _in_workers(
 ) -> Generator[tuple[str, bool], None, None]:
     """Each chunk's answers, checked in ``jobs`` processes, in input order; at most
     :data:`CHUNKS_PER_WORKER` chunks per worker are read ahead."""
+    # Imported here: multiprocessing costs a check with -j 1 time at start-up.
+    from concurrent.futures import ProcessPoolExecutor
+
     pending: deque[Future[tuple[str, bool]]] = deque()
     with ProcessPoolExecutor(max_workers=jobs, initializer=gc.disable) as pool:
         for chunk in chunks:

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+import json.scanner
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
 from games import bluke, buck_euchre
 from games.bluke import Bluke, BlukeHand
@@ -63,11 +64,38 @@ _GAME_CHOICES = " or ".join(repr(name) for name in GAME_NAMES)
 
 
 def check_record(record: object) -> dict[str, Any]:
-    """The answer object for one record (a hand or a whole game)."""
+    """The answer object for one record (a hand or a whole game):
+    ``evaluate_record(record).to_json()``, or the error answer."""
     try:
+        if isinstance(record, dict) and "hands" not in record:
+            # A hand: its answer straight from the replayed state, without a
+            # HandResult in between (what `games check` does most, per record).
+            outcome = _hand_outcome(record)
+            if isinstance(outcome, BlukeHand):
+                return outcome.answer()
+            return (outcome if isinstance(outcome, HandResult) else outcome.result()).to_json()
         return evaluate_record(record).to_json()
     except RecordError as error:
         return {"ok": False, "error": error.to_json()}
+
+
+def answer_json(record: object) -> tuple[str, bool]:
+    """``json.dumps(check_record(record))``, and whether that answer is ``ok``:
+    one line of ``games check``'s output. The answer to a Bluke move log, the
+    usual record, is written out directly rather than by ``json.dumps``."""
+    outcome: HandResult | BlukeHand | BuckEuchreHand | None = None
+    if isinstance(record, dict) and "hands" not in record:
+        try:
+            outcome = _hand_outcome(record)
+        except RecordError as error:
+            return json.dumps({"ok": False, "error": error.to_json()}), False
+    if isinstance(outcome, BlukeHand):
+        return outcome.answer_json(), True
+    if outcome is None:
+        answer = check_record(record)
+    else:
+        answer = (outcome if isinstance(outcome, HandResult) else outcome.result()).to_json()
+    return json.dumps(answer), bool(answer["ok"])
 
 
 def evaluate_record(record: object) -> HandResult | GameResult:
@@ -87,7 +115,7 @@ def parse_record(text: str | bytes) -> object:
             "too_large", f"a record is at most {MAX_RECORD_CHARS} characters, not {len(text)}"
         )
     try:
-        return _DECODER.decode(text if isinstance(text, str) else text.decode())
+        return _decode(text if isinstance(text, str) else text.decode())
     except ValueError as error:
         # Python refuses to convert integer literals of more than
         # sys.get_int_max_str_digits() digits; nothing in a record needs them.
@@ -102,8 +130,31 @@ def _refuse_constant(name: str) -> float:
     raise ValueError(f"{name} is not JSON")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+_DECODER: Final = json.JSONDecoder(parse_constant=_refuse_constant)
 """Strict JSON: Python's reader otherwise accepts NaN and Infinity."""
+
+_make_scanner: Any = json.scanner.make_scanner  # typeshed describes the class, not the factory
+_SCAN: Final[Callable[[str, int], tuple[object, int]]] = _make_scanner(_DECODER)
+"""The scanner that ``_DECODER.decode`` calls (the C one), called directly."""
+
+
+def _decode(text: str) -> object:
+    """``_DECODER.decode(text)``, faster for a JSON Lines line: a value from
+    the first character on, then at most JSON whitespace (a line end). Any
+    other text, and any text that is not JSON, goes through ``decode`` itself,
+    so the errors are its own."""
+    if text[:1] == "{":
+        try:
+            value, end = _SCAN(text, 0)
+        except StopIteration:
+            return _DECODER.decode(text)
+        if end == len(text) or not text[end:].strip(_JSON_SPACE):
+            return value
+    return _DECODER.decode(text)
+
+
+_JSON_SPACE: Final = " \t\n\r"
+"""The characters JSON counts as whitespace (``str.strip()`` would take more)."""
 
 
 # -- hands -----------------------------------------------------------------
@@ -111,9 +162,17 @@ _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 def evaluate_hand(record: Mapping[str, Any]) -> HandResult:
     """The result of a hand record standing alone."""
+    outcome = _hand_outcome(record)
+    return outcome if isinstance(outcome, HandResult) else outcome.result()
+
+
+def _hand_outcome(record: Mapping[str, Any]) -> HandResult | BlukeHand | BuckEuchreHand:
+    """A hand record standing alone, checked: the finished hand for a move
+    log (its ``result()`` is the record's result), the result for a hand given
+    as results. Raises :class:`RecordError`."""
     name = _game_name(record)
     form = "deal" in record
-    _check_fields(record, *_STANDALONE_FIELDS[name, form])
+    _check_fields(record, _STANDALONE_FIELDS[name, form])
     options = _options(record.get("options", {}))
     if name == buck_euchre.NAME:
         rules: Rules = _rules(name, buck_euchre.PLAYERS, options)
@@ -130,7 +189,7 @@ def evaluate_hand(record: Mapping[str, Any]) -> HandResult:
             )
         rules = _rules(name, players, options)
     dealer = check_seat(_int(record["dealer"], "dealer"), rules.players, field="dealer")
-    return _evaluate_hand_body(rules, record, dealer=dealer, cards=None)
+    return _hand_body(rules, record, dealer=dealer, cards=None)
 
 
 def evaluate_game_hand(
@@ -150,7 +209,7 @@ def evaluate_game_hand(
 def _check_in_game_header(rules: Rules, record: Mapping[str, Any], *, dealer: int) -> None:
     """A hand in a game may repeat ``game`` and ``dealer`` but must not
     contradict them; its other fields are those of its form."""
-    _check_fields(record, *_IN_GAME_FIELDS[rules.name, "deal" in record])
+    _check_fields(record, _IN_GAME_FIELDS[rules.name, "deal" in record])
     if "game" in record and record["game"] != rules.name:
         raise InvalidRecord("invalid", f"a hand of {rules.name} says game {_shown(record['game'])}")
     if "dealer" in record and _int(record["dealer"], "dealer") != dealer:
@@ -166,12 +225,20 @@ def _evaluate_hand_body(
 
     ``cards`` is the hand size a game's schedule requires (Bluke), or
     ``None`` for a hand standing alone."""
+    outcome = _hand_body(rules, record, dealer=dealer, cards=cards)
+    return outcome if isinstance(outcome, HandResult) else outcome.result()
+
+
+def _hand_body(
+    rules: Rules, record: Mapping[str, Any], *, dealer: int, cards: int | None
+) -> HandResult | BlukeHand | BuckEuchreHand:
+    """As :func:`_evaluate_hand_body`, but a move log's finished hand itself."""
     if isinstance(rules, Bluke):
         if "deal" in record:
-            return _replayed_bluke(rules, record, dealer=dealer, cards=cards).result()
+            return _replayed_bluke(rules, record, dealer=dealer, cards=cards)
         return _score_bluke(rules, record, cards=cards)
     if "deal" in record:
-        return _replayed_buck_euchre(rules, record, dealer=dealer).result()
+        return _replayed_buck_euchre(rules, record, dealer=dealer)
     return _score_buck_euchre(rules, record)
 
 
@@ -302,7 +369,7 @@ def evaluate_game(record: Mapping[str, Any]) -> GameResult:
     from games.tally import GameTally
 
     name = _game_name(record)
-    _check_fields(record, *_GAME_FIELDS[name])
+    _check_fields(record, _GAME_FIELDS[name])
     players = _int(record.get("players", buck_euchre.PLAYERS), "players")
     rules = _rules(name, players, _options(record.get("options", {})))
     tally = GameTally(rules, first_dealer=_int(record["first_dealer"], "first_dealer"))
@@ -344,6 +411,11 @@ def rules_for(name: object, players: object, options: object = None) -> Rules:
 def _rules(name: str, players: int, options: dict[str, Any]) -> Rules:
     """The rules object for a game, players and options (cached: records
     repeat the same few)."""
+    if not options:  # most records: no cache key to build
+        found = _PLAIN_RULES.get((name, players))
+        if found is None:  # made (or refused) once; only valid rules are kept
+            found = _PLAIN_RULES[name, players] = _make_rules(name, players, options)
+        return found
     # The key carries each value's type: True == 1 == 1.0 in Python, but
     # only the int is a valid max_cards.
     key = tuple(sorted((option, type(value), value) for option, value in options.items()))
@@ -351,6 +423,10 @@ def _rules(name: str, players: int, options: dict[str, Any]) -> Rules:
         return _cached_rules(name, players, key)
     except TypeError:  # an option value that cannot be a cache key
         return _make_rules(name, players, options)
+
+
+_PLAIN_RULES: Final[dict[tuple[str, int], Rules]] = {}
+"""The rules without options, by game and players (at most one a valid count)."""
 
 
 @functools.lru_cache(maxsize=256)
@@ -379,9 +455,15 @@ def _options(value: object) -> dict[str, Any]:
     return value
 
 
-def _check_fields(
-    record: Mapping[str, Any], required: frozenset[str], allowed: frozenset[str]
-) -> None:
+def _check_fields(record: Mapping[str, Any], fields: tuple[frozenset[str], frozenset[str]]) -> None:
+    """Every ``required`` field of ``fields = (required, allowed)`` is present
+    and nothing else than the ``allowed``. (One argument, not ``*fields``: a
+    compiled call with ``*`` goes through Python's generic call.)"""
+    required, allowed = fields
+    # Most records hold exactly the required fields: that needs only look-ups
+    # (compiled, comparing the key sets would go through Python's generic compare).
+    if len(record) == len(required) and all([name in record for name in required]):
+        return
     keys = record.keys()
     if required <= keys and keys <= allowed:
         return
@@ -429,17 +511,18 @@ def _card(value: object, name: str, *, code: str = "bad_card") -> Card:
     return found
 
 
-_lookup: Callable[[object], Card | None] = CARD_BY_CODE.get  # type: ignore[assignment]
-
-
-def _fast_cards(values: Sequence[object]) -> list[Card] | None:
-    """The cards for canonical and lower-case codes, or ``None`` if any value
-    needs the slower, checked parse."""
-    try:
-        found = list(map(_lookup, values))
-    except TypeError:  # an unhashable value such as a list
-        return None
-    return None if None in found else cast(list[Card], found)
+def _fast_cards(values: list[Any]) -> list[Card] | None:
+    """The cards for the codes ``CARD_BY_CODE`` holds (canonical, lower-case,
+    ``10``), or ``None`` if any value needs the slower, checked parse."""
+    # A plain loop (not list(map(CARD_BY_CODE.get, values))): compiled, each
+    # look-up is a direct dictionary call.
+    found: list[Card] = []
+    for value in values:
+        card = CARD_BY_CODE.get(value) if isinstance(value, str) else None
+        if card is None:
+            return None
+        found.append(card)
+    return found
 
 
 def _deal(value: object) -> list[list[Card]]:

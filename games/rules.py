@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final, TypeAlias
 
+from games import bluke, buck_euchre
 from games.bluke import Bluke
 from games.buck_euchre import BuckEuchre
 
@@ -17,6 +18,6 @@ Rules: TypeAlias = Bluke | BuckEuchre
 :class:`BuckEuchre`. Code that handles either game takes a ``Rules`` and
 tells them apart with ``isinstance``."""
 
-GAME_NAMES: Final[tuple[str, ...]] = (Bluke.name, BuckEuchre.name)
+GAME_NAMES: Final[tuple[str, ...]] = (bluke.NAME, buck_euchre.NAME)
 """The ``game`` of every record the engine reads, one per rules class of
 :data:`Rules`."""

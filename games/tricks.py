@@ -15,21 +15,22 @@ card played and it is the engine's hot path.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Container, Iterable, Mapping, Sequence
-from typing import Final, cast
+from typing import Final, cast, final
 
 from games.cards import ALL_CARDS, Card, Suit
 from games.errors import IllegalMove, InvalidRecord, shown, shown_card
 
-BITS: Final[tuple[int, ...]] = tuple(1 << card.index for card in ALL_CARDS)
 BIT_OF: Final[dict[Card, int]] = {card: 1 << card.index for card in ALL_CARDS}
-_INDEX_OF: Final[dict[object, int]] = {card: card.index for card in ALL_CARDS}
 
 
 def mask_of(cards: Iterable[Card]) -> int:
     """The bit mask of a set of distinct cards."""
-    return sum(map(BIT_OF.__getitem__, cards))
+    # A plain loop, not sum(map(...)): compiled, it runs on native ints.
+    mask = 0
+    for card in cards:
+        mask += 1 << card.index
+    return mask
 
 
 def cards_of(mask: int) -> list[Card]:
@@ -42,11 +43,18 @@ def cards_of(mask: int) -> list[Card]:
     return found
 
 
-@functools.cache
 def clockwise(players: int, first: int) -> tuple[int, ...]:
     """Seats ``0..players-1`` in turn order from ``first``: the order of bids,
     calls, drops and every trick's play."""
-    return tuple((first + k) % players for k in range(players))
+    # Cached in a plain dictionary (a few shapes recur), not functools.cache:
+    # compiled, a dictionary look-up costs a fraction of a call through its wrapper.
+    found = _CLOCKWISE.get((players, first))
+    if found is None:
+        found = _CLOCKWISE[players, first] = tuple((first + k) % players for k in range(players))
+    return found
+
+
+_CLOCKWISE: Final[dict[tuple[int, int], tuple[int, ...]]] = {}
 
 
 def dealt_hands(
@@ -58,15 +66,22 @@ def dealt_hands(
     Raises ``bad_card`` or ``duplicate_card`` for the first fault in dealing
     order; the deal's shape (seats, hand sizes) is the game's to check.
     """
-    masks = []
+    masks: list[int] = []
     dealt = 0
     for cards in deal:
-        mask = mask_of(cards)
-        if mask.bit_count() != len(cards) or mask & dealt or mask & ~deck:
+        # One loop over the cards, run on native ints when compiled: a card
+        # already in the mask is dealt twice.
+        mask = 0
+        twice = False
+        for card in cards:
+            bit = 1 << card.index
+            twice = twice or bool(mask & bit)
+            mask |= bit
+        if twice or mask & dealt or mask & ~deck:
             _raise_first_bad_card(deal, deck, deck_name)
         dealt |= mask
         masks.append(mask)
-    turned = BIT_OF[turn_up]
+    turned = 1 << turn_up.index
     if not turned & deck:
         raise InvalidRecord(
             "bad_card", f"the turned-up {turn_up} is not in the {deck_name} deck", card=turn_up.code
@@ -120,6 +135,7 @@ def _raise_first_bad_card(deal: Sequence[Sequence[Card]], deck: int, deck_name: 
             seen |= bit
 
 
+@final
 class TrickRules:
     """How the cards of one deck behave in trick play for one choice of trump.
 
@@ -167,6 +183,7 @@ class TrickRules:
             self.strength[c.index] = by_led_suit[suit_of[c]]
 
 
+@final
 class TrickPlay:
     """The trick play of one hand, one card at a time.
 
@@ -205,7 +222,7 @@ class TrickPlay:
         self.tricks = [0] * len(hands)
         self.winners: list[int] = []
         self.plays_made = 0
-        self._history: list[int] = []
+        self._history: list[Card] = []
         self._pos = 0
         self._leader = self._first_leader = leader
         self._next = _next_seats(self.seats)
@@ -230,7 +247,7 @@ class TrickPlay:
     @property
     def current_trick(self) -> list[Card]:
         """The cards played to the trick in progress, in order."""
-        return [ALL_CARDS[index] for index in self._history[len(self._history) - self._pos :]]
+        return self._history[len(self._history) - self._pos :]
 
     def completed_tricks(self) -> list[tuple[int, list[tuple[int, Card]], int]]:
         """Each finished trick: the seat that led it, the cards in the order
@@ -239,8 +256,8 @@ class TrickPlay:
         leaders = [self._first_leader, *self.winners]
         for number, winner in enumerate(self.winners):
             seat, plays = leaders[number], []
-            for index in self._history[number * size : (number + 1) * size]:
-                plays.append((seat, ALL_CARDS[index]))
+            for played in self._history[number * size : (number + 1) * size]:
+                plays.append((seat, played))
                 seat = self._next[seat]
             done.append((leaders[number], plays, winner))
         return done
@@ -262,24 +279,19 @@ class TrickPlay:
         rules forbid, with ``play`` set to its index among the hand's plays;
         the cards before it stay played.
         """
-        if not isinstance(cards, list):
-            cards = list(cards)
-        try:
-            indices = list(map(_INDEX_OF.get, cards))
-        except TypeError:  # an unhashable value such as a list
-            indices = [_INDEX_OF.get(c) if isinstance(c, Card) else None for c in cards]
-        if None in indices:
-            bad = indices.index(None)
-            self.play(cards[:bad])
-            raise InvalidRecord(
-                "bad_card",
-                f"play {self.plays_made} is not a card: {shown(cards[bad])}",
-                play=self.plays_made,
-                card=shown_card(cards[bad]),
-            )
-        self._play_indices(cast(list[int], indices))
+        values: list[object] = cards if isinstance(cards, list) else list(cards)
+        for number, value in enumerate(values):
+            if not isinstance(value, Card):
+                self._play_cards(cast(list[Card], values[:number]))
+                raise InvalidRecord(
+                    "bad_card",
+                    f"play {self.plays_made} is not a card: {shown(value)}",
+                    play=self.plays_made,
+                    card=shown_card(value),
+                )
+        self._play_cards(cast(list[Card], values))
 
-    def _play_indices(self, indices: list[int]) -> None:
+    def _play_cards(self, cards: list[Card]) -> None:
         rules = self.rules
         follow_masks, allowed_masks, strengths = (
             rules.follow_mask,
@@ -288,23 +300,37 @@ class TrickPlay:
         )
         hands, next_seat, tricks, winners = self._hands, self._next, self.tricks, self.winners
         size = len(self.seats)
-        seat, index, leader, pos = self.to_play, self.plays_made, self._leader, self._pos
+        # Locals of plain int types (the seat to play is -1 once the hand is
+        # over, not None) so that, compiled, the loop runs on native ints.
+        to_play = self.to_play
+        seat: int = -1 if to_play is None else to_play
+        index: int = self.plays_made
+        leader: int = self._leader
+        pos: int = self._pos
         start = index
-        follow, allowed, strength = self._follow, self._allowed, self._strength
-        best, best_seat = self._best, self._best_seat
+        follow: int = self._follow
+        allowed: int = self._allowed
+        strength = self._strength
+        best: int = self._best
+        best_seat: int = self._best_seat
+        # The cards played by this call, taken out of ``hands`` only at the end:
+        # compiled, a local int costs nothing to update, a list item (a Python
+        # int object for a mask this large) an allocation each time.
+        played: int = 0
         try:
-            for card_index in indices:
-                bit = BITS[card_index]
-                if seat is None:
+            for card in cards:
+                card_index = card.index
+                bit: int = 1 << card_index
+                if seat < 0:
                     raise IllegalMove(
                         "wrong_number_of_plays",
                         f"play {index} comes after the last trick",
                         play=index,
-                        card=ALL_CARDS[card_index].code,
+                        card=card.code,
                     )
-                hand = hands[seat]
+                hand: int = hands[seat] & ~played
                 if not hand & bit:
-                    code = ALL_CARDS[card_index].code
+                    code = card.code
                     raise IllegalMove(
                         "not_in_hand",
                         f"seat {seat} does not hold {code}",
@@ -323,7 +349,7 @@ class TrickPlay:
                     allowed = allowed_masks[card_index]
                     strength = strengths[card_index]
                     best, best_seat = strength[card_index], seat
-                hands[seat] = hand ^ bit
+                played |= bit
                 index += 1
                 pos += 1
                 if pos < size:
@@ -333,10 +359,14 @@ class TrickPlay:
                     winners.append(best_seat)
                     pos = 0
                     leader = best_seat
-                    seat = best_seat if hands[best_seat] else None
+                    seat = best_seat if hands[best_seat] & ~played else -1
         finally:
-            self._history.extend(indices[: index - start])
-            self.to_play, self.plays_made, self._pos = seat, index, pos
+            if played:
+                for held in range(len(hands)):
+                    hands[held] = hands[held] & ~played
+            self._history.extend(cards[: index - start])
+            self.to_play = None if seat < 0 else seat
+            self.plays_made, self._pos = index, pos
             self._leader = leader
             self._follow, self._allowed, self._strength = follow, allowed, strength
             self._best, self._best_seat = best, best_seat
@@ -355,13 +385,16 @@ class TrickPlay:
         )
 
 
-_NEXT_SEATS: dict[tuple[int, ...], dict[int, int]] = {}
+_NEXT_SEATS: Final[dict[tuple[int, ...], list[int]]] = {}
 
 
-def _next_seats(seats: tuple[int, ...]) -> dict[int, int]:
-    """Each playing seat's successor clockwise (cached: a few shapes recur)."""
+def _next_seats(seats: tuple[int, ...]) -> list[int]:
+    """Each seat's successor clockwise among the playing ``seats``, indexed by
+    seat (-1 for a seat that sits out); cached: a few shapes recur."""
     found = _NEXT_SEATS.get(seats)
     if found is None:
-        found = {s: seats[(i + 1) % len(seats)] for i, s in enumerate(seats)}
+        found = [-1] * (max(seats) + 1)
+        for i, s in enumerate(seats):
+            found[s] = seats[(i + 1) % len(seats)]
         _NEXT_SEATS[seats] = found
     return found

@@ -60,3 +60,18 @@ def access_table_for_results(user: Any, table_id: int) -> Table:
         raise NotFound("no such table") from None
     check_club_role(user, table.round.event.league.club_id, roles=RESULTS)
     return table
+
+
+def access_table_history(user: Any, table_id: int) -> Table:
+    """The table (with its round, event, league and club) whose audit trail
+    ``user`` may read: a member of its club (a role in it, or linked to one
+    of its players), as for the club's memberships, since the trail names
+    the club's users. :class:`NotFound` for a missing table and for anyone
+    else alike, the anonymous included."""
+    try:
+        table = selectors.sheet_table(table_id)
+    except Table.DoesNotExist:
+        raise NotFound("no such table") from None
+    if table.round.event.league.club_id not in selectors.member_club_ids(user):
+        raise NotFound("no such table")
+    return table

@@ -27,7 +27,8 @@ Read-only, because only the services and jobs may write them:
 - hands and their seat lines: they change only through the results services,
   which replay the game in the engine;
 - standings and ratings: recomputed by the background jobs;
-- the work owed to those jobs: written by the services, cleared by the jobs.
+- the work owed to those jobs: written by the services, cleared by the jobs;
+- the audit trail: written by the services, never edited (league/audit.py).
 
 Deleting clubs, players, leagues, events or tables is not offered (the
 services offer no such delete); nor is adding leagues, events or tables,
@@ -433,6 +434,31 @@ class JobOwedAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     list_display = ["kind", "target_id", "owed_since", "sent_at", "attempts", "last_error"]
     list_filter = ["kind"]
+
+
+@admin.register(models.AuditEntry)
+class AuditEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Read-only, as everywhere: the trail is append-only (:mod:`league.audit`).
+    The table, round and event are shown as ids: they may have been drawn
+    again, and so be gone, since."""
+
+    list_display = ["at", "action", "via", "actor_name", "club", "table_id", "hand_number"]
+    list_filter = ["action", "via"]
+    list_select_related = ["club"]
+    readonly_fields = (
+        "at",
+        "action",
+        "via",
+        "actor_name",
+        "club",
+        "event_id",
+        "round_id",
+        "table_id",
+        "hand_number",
+        "before",
+        "after",
+    )
+    fields = readonly_fields
 
 
 @admin.register(models.RatingScope)

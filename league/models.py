@@ -8,6 +8,7 @@ are never negative. Writes go through :mod:`league.services`.
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -423,6 +424,44 @@ class Standing(models.Model):
         ]
 
 
+class StandingsOwed(models.Model):
+    """Standings that a change made stale, for the league's standings job
+    (:func:`league.standings.standings_catch_up`) to recompute: a player's line
+    in one event and in the league (``event`` and ``player`` given), or, both
+    null, every line of the league (a full rebuild, for repair).
+
+    Written in the transaction of the change (a game completed or corrected, a
+    draw's sit-outs) beside the :class:`JobOwed` row that sends the job; the
+    job deletes the rows it read once it has recomputed them. Rows are not
+    unique: the same line owed twice is recomputed once.
+    """
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    owed_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = "standings owed"
+        verbose_name_plural = "standings owed"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(event__isnull=True, player__isnull=True)
+                | Q(event__isnull=False, player__isnull=False),
+                name="standings_owed_a_line_or_the_whole_league",
+            )
+        ]
+
+    def __str__(self) -> str:
+        if self.event_id is None:
+            return f"all standings of league {self.league_id}"
+        return f"player {self.player_id} in event {self.event_id}"
+
+
 class IdempotencyKey(models.Model):
     """The first response to a POST sent with an ``Idempotency-Key``, so that
     a retry gets the same answer and changes nothing."""
@@ -589,15 +628,21 @@ class JobOwed(models.Model):
     does. The job clears the row when it has done the work, unless the work
     was owed again meanwhile (``token`` changed); until then the sweep
     (:func:`~league.services.jobs.jobs_sweep`) sends it again.
+
+    A webhook delivery's row is owed from when its next attempt is due: its
+    job sets ``owed_since`` to that time, so the sweep sends it then, not
+    before (:mod:`league.webhooks`).
     """
 
     class Kind(models.TextChoices):
         STANDINGS = "standings", "a league's standings"
         RATINGS = "ratings", "a rating scope's ratings"
+        WEBHOOK = "webhook", "a webhook delivery"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     target_id = models.BigIntegerField(
-        help_text="the league (standings) or the rating scope (ratings) to work on"
+        help_text="the league (standings), the rating scope (ratings) or the delivery "
+        "(webhook) to work on"
     )
     owed_since = models.DateTimeField(help_text="when the work was first owed, since last done")
     owed_at = models.DateTimeField(help_text="when it was last owed")
@@ -620,9 +665,242 @@ class JobOwed(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["kind", "target_id"], name="job_owed_once_per_target"),
             models.CheckConstraint(
-                condition=Q(kind__in=["standings", "ratings"]), name="job_owed_known_kind"
+                condition=Q(kind__in=["standings", "ratings", "webhook"]),
+                name="job_owed_known_kind",
             ),
         ]
 
     def __str__(self) -> str:
         return f"{self.kind} of {self.target_id}"
+
+
+def _loose_reference(to: type[models.Model]) -> Any:
+    """A reference the audit trail keeps as a bare id: no database constraint
+    and no cascade, so an entry outlives what it names (a table drawn again,
+    a night deleted), and no index of its own (the trail's indexes cover it)."""
+    return models.ForeignKey(
+        to,
+        on_delete=models.DO_NOTHING,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
+    )
+
+
+class AuditEntry(models.Model):
+    """One change of results, seatings, attendance or roles: who made it,
+    when, through what, and the record before and after (:mod:`league.audit`).
+
+    Append-only: written by the services in the transaction of the change,
+    never updated (a database trigger refuses an UPDATE on both backends),
+    deleted only with the club. The table, round, event and actor are kept
+    as ids the database does not check, so an entry outlives a table drawn
+    again or a user deleted (``actor_name`` keeps the name it was made by).
+    """
+
+    class Action(models.TextChoices):
+        HAND_SUBMITTED = "hand.submitted", "hand submitted"
+        HAND_CORRECTED = "hand.corrected", "hand corrected"
+        HAND_DELETED = "hand.deleted", "hand deleted"
+        GAME_SUBMITTED = "game.submitted", "whole game submitted"
+        TABLE_CREATED = "table.created", "table made by hand"
+        TABLE_RESEATED = "table.reseated", "table reseated"
+        SEATING_DRAWN = "seating.drawn", "round drawn"
+        SEATING_ADJUSTED = "seating.adjusted", "round adjusted by hand"
+        ATTENDANCE_CHANGED = "attendance.changed", "attendance changed"
+        MEMBERSHIP_SET = "membership.set", "role given"
+        MEMBERSHIP_REMOVED = "membership.removed", "role taken away"
+
+    class Via(models.TextChoices):
+        API = "api", "the API"
+        PAGE = "page", "the pages"
+        IMPORT = "import", "an import"
+        COMMAND = "command", "a command or job"
+
+    # indexed by audit_of_club, which starts with it
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
+    event = _loose_reference(Event)
+    round = _loose_reference(Round)
+    table = _loose_reference(Table)
+    hand_number = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="from 0, as stored; for a change of one hand"
+    )
+    action = models.CharField(max_length=30, choices=Action.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.DO_NOTHING,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
+        help_text="null for a command or job",
+    )
+    actor_name = models.CharField(max_length=150, blank=True, default="")
+    via = models.CharField(max_length=10, choices=Via.choices)
+    at = models.DateTimeField()
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = "audit entry"
+        verbose_name_plural = "audit trail"
+        indexes = [
+            models.Index(fields=["table", "-id"], name="audit_of_table"),
+            models.Index(fields=["round", "-id"], name="audit_of_round"),
+            models.Index(fields=["club", "-id"], name="audit_of_club"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(
+                    action__in=[
+                        "hand.submitted",
+                        "hand.corrected",
+                        "hand.deleted",
+                        "game.submitted",
+                        "table.created",
+                        "table.reseated",
+                        "seating.drawn",
+                        "seating.adjusted",
+                        "attendance.changed",
+                        "membership.set",
+                        "membership.removed",
+                    ]
+                ),
+                name="audit_known_action",
+            ),
+            models.CheckConstraint(
+                condition=Q(via__in=["api", "page", "import", "command"]), name="audit_known_via"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.action} by {self.actor_name or 'a command'} at {self.at}"
+
+
+class WebhookEvent(models.TextChoices):
+    """What a webhook delivery tells of: the four events an endpoint may
+    subscribe to, and the ping an organiser sends to try an endpoint."""
+
+    GAME_COMPLETED = "game.completed", "A game completed"
+    RESULT_CORRECTED = "result.corrected", "A result corrected"
+    STANDINGS_UPDATED = "standings.updated", "Standings updated"
+    ROUND_SEATED = "round.seated", "A round seated"
+    PING = "ping", "A test ping"
+
+
+class WebhookEndpoint(models.Model):
+    """A URL of a club's to which the league POSTs the events it subscribes to
+    (:mod:`league.services.webhooks`, :mod:`league.webhooks`).
+
+    ``secret`` signs every delivery; it is stored because signing needs it,
+    and shown once, when the endpoint is made. ``active`` is false when the
+    organiser paused the endpoint, or when the league disabled it after
+    failing deliveries: then ``disabled_at`` and ``disabled_reason`` say when
+    and why. ``consecutive_failures`` counts the failed attempts since the
+    last success.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="webhook_endpoints")
+    url = models.URLField(max_length=500)
+    events = models.JSONField(
+        default=list, help_text="the event types subscribed to (league.models.WebhookEvent)"
+    )
+    secret = models.CharField(max_length=100)
+    active = models.BooleanField(default=True)
+    disabled_at = models.DateTimeField(null=True, blank=True)
+    disabled_reason = models.TextField(blank=True, default="")
+    consecutive_failures = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "url"], name="webhook_url_once_per_club"),
+            models.CheckConstraint(condition=~Q(secret=""), name="webhook_has_a_secret"),
+            models.CheckConstraint(
+                condition=Q(disabled_at__isnull=True, disabled_reason="")
+                | (Q(disabled_at__isnull=False, active=False) & ~Q(disabled_reason="")),
+                name="webhook_disabled_inactive_with_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.url} ({self.club})"
+
+
+class WebhookDelivery(models.Model):
+    """One event sent, or to be sent, to one endpoint.
+
+    ``event_id`` is the event's, the same in every endpoint's delivery of it
+    (a receiver drops one it has seen). While ``pending``, ``next_attempt_at``
+    says when the next attempt is due; ``attempts`` counts those made.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DELIVERED = "delivered", "Delivered"
+        FAILED = "failed", "Failed"
+
+    endpoint = models.ForeignKey(
+        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    event_id = models.UUIDField()
+    event = models.CharField(max_length=30, choices=WebhookEvent.choices)
+    payload = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.TextField(blank=True, default="")
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "webhook deliveries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["endpoint", "event_id"], name="webhook_delivery_once_per_endpoint"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "delivered", "failed"]),
+                name="webhook_delivery_known_status",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    event__in=[
+                        "game.completed",
+                        "result.corrected",
+                        "standings.updated",
+                        "round.seated",
+                        "ping",
+                    ]
+                ),
+                name="webhook_delivery_known_event",
+            ),
+            # due again exactly while pending; delivered exactly when delivered
+            models.CheckConstraint(
+                condition=Q(status="pending", next_attempt_at__isnull=False)
+                | (~Q(status="pending") & Q(next_attempt_at__isnull=True)),
+                name="webhook_delivery_due_while_pending",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="delivered", delivered_at__isnull=False)
+                | (~Q(status="delivered") & Q(delivered_at__isnull=True)),
+                name="webhook_delivery_delivered_at_when_delivered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} {self.event_id} to {self.endpoint_id}: {self.status}"

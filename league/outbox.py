@@ -11,8 +11,10 @@ this module sends the jobs and keeps the rows:
   to the sweep, and the caller goes on (the change is committed). After a
   failed publish a web request publishes nothing for :data:`BROKER_BACKOFF`
   seconds, so that during an outage one request in that time waits for the
-  broker's timeout, not each. Without a broker (eager mode: ``make run``) the
-  job runs in this process; a job that raises is logged and its row kept.
+  broker's timeout, not each. Without a broker (eager mode: ``make run``) a
+  request's job goes to the process's job thread (:mod:`league.background`),
+  or, with ``JOBS_WITHOUT_BROKER = "inline"``, runs at once, as the sweep's
+  do; a job that raises is logged and its row kept.
 - :func:`running` wraps a job's transaction: it clears the row when the job
   has done the work, unless the work was owed again while it ran.
 - :func:`sweep` sends every job owed for longer than :data:`SWEEP_GRACE` that
@@ -37,6 +39,7 @@ needs.
 
 from __future__ import annotations
 
+import atexit
 import datetime
 import logging
 import secrets
@@ -46,11 +49,13 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from typing import Any, Final
 
+from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from config.celery import app as celery_app
+from league.background import JobThread
 from league.models import JobOwed
 
 logger = logging.getLogger(__name__)
@@ -79,7 +84,11 @@ def send(task: Any, *, kind: JobOwed.Kind, target_id: int, in_request: bool) -> 
     request, was not asked, having failed moments ago); never raises for the
     broker."""
     if celery_app.conf.task_always_eager:
-        # in this process, as before the outbox; the task counts a failure on the row
+        if in_request and settings.JOBS_WITHOUT_BROKER == "thread":
+            # after the response, in this process's job thread (league.background)
+            _job_thread.submit(kind, target_id)
+            return True
+        # here and now; the task counts a failure on the row
         result = task.apply(args=[target_id], throw=False)
         if result.failed():
             logger.error(
@@ -212,3 +221,22 @@ class _Backoff:
 
 
 _backoff = _Backoff()
+
+
+def _run_in_thread(kind: str, target_id: int) -> None:
+    from league.tasks import JOBS  # the tasks import this module
+
+    send(JOBS[kind], kind=JobOwed.Kind(kind), target_id=target_id, in_request=False)
+
+
+def _sweep_in_thread() -> None:
+    from league.tasks import JOBS
+
+    sweep(jobs=JOBS)
+
+
+_job_thread = JobThread(run=_run_in_thread, sweep=_sweep_in_thread, sweep_every=SWEEP_EVERY)
+"""This process's job thread, without a broker (:mod:`league.background`)."""
+# a command that owed jobs (an import) finishes them before it exits; bounded
+# as a worker's job is, by the broker's visibility timeout
+atexit.register(lambda: _job_thread.drain(visibility_timeout()))

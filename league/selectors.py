@@ -10,13 +10,22 @@ from typing import Any
 from django.db.models import (
     Count,
     Exists,
+    ExpressionWrapper,
+    F,
+    FloatField,
+    Func,
+    IntegerField,
+    Max,
     OuterRef,
     Prefetch,
     Q,
     QuerySet,
+    Subquery,
+    Value,
     Window,
     prefetch_related_objects,
 )
+from django.db.models.functions import Cast, Greatest, Least, RowNumber, Sqrt
 from django.utils import timezone
 
 import games
@@ -99,32 +108,125 @@ def next_hand_of(tally: games.GameTally) -> dict[str, int] | None:
     return {"number": tally.hands_played, "dealer": tally.next_dealer, "cards": size}
 
 
-def rating_board(*, scope: RatingScope | None) -> dict[str, Any]:
-    """The leaderboard of a scope (``None``: nothing rated yet)."""
-    if scope is None:
-        return {
-            "status": "up_to_date",
-            "rated_at": None,
-            "provisional_above_sigma": None,
-            "ratings": [],
-        }
-    rows = [
-        {
-            "player_id": rating.player_id,
-            "player": rating.player,
-            "ordinal": rating.ordinal,
-            "mu": rating.mu,
-            "sigma": rating.sigma,
-            "games": rating.games,
-            "provisional": ratings.is_provisional(rating, game=scope.game),
-        }
-        for rating in ratings.leaderboard(scope=scope)
+class _DayNumber(Func):
+    """The day number of the date an order key begins with (``YYYY-MM-DD``):
+    days since 0001-01-01, so two of them differ as Python's
+    ``date.toordinal()`` of the two dates do (:func:`league.ratings.as_of`)."""
+
+    output_field = IntegerField()
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        # julianday() of two midnights differ by a whole number, exactly
+        template = (
+            "CAST(julianday(SUBSTR(%(expressions)s, 1, 10)) - julianday('0001-01-01') AS INTEGER)"
+        )
+        return self.as_sql(compiler, connection, template=template, **extra)
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        template = "(CAST(SUBSTRING(%(expressions)s FROM 1 FOR 10) AS date) - DATE '0001-01-01')"
+        return self.as_sql(compiler, connection, template=template, **extra)
+
+
+class _ByCodePoint(Func):
+    """A text compared by code point, as Python's sort compares it (the "C"
+    collation on PostgreSQL; SQLite's default already)."""
+
+    template = "%(expressions)s"
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, template='%(expressions)s COLLATE "C"', **extra)
+
+
+def leaderboard_ranked(*, scope: RatingScope) -> QuerySet[Rating]:
+    """The scope's leaderboard in the database's hands: its ratings with the
+    player, best first, each annotated with ``sigma_now`` and ``ordinal_now``
+    (the rating as of the scope's latest game) and ``rank`` (1 = best).
+
+    The order and the figures are those of :func:`league.ratings.leaderboard`,
+    which Python computes from the whole board: the same arithmetic on the same
+    doubles, the names by code point, then the player's id for a tie it leaves
+    open. So a page of the board, or a few players' rows with their ranks, is
+    read without reading the rest (one query: the latest game and the ranks are
+    computed in it). Slice it, or filter it by ``rank``, by ``board_player_id``
+    (a player's id) or ``board_name`` (the player's name): a filter on a column
+    would be applied before the ranking, and rank the rows it keeps among
+    themselves, where these are windows too, so filters on them are applied
+    after it (Django puts them in an outer query)."""
+    model = model_for(scope.game)
+
+    def double(value: float) -> Cast:
+        # a literal of the text of a float is an exact decimal to PostgreSQL
+        # (0.05, not the double nearest it) and would be multiplied as one
+        return Cast(Value(value), FloatField())
+
+    latest = Rating.objects.filter(scope_id=scope.pk).order_by("-last_order_key")
+    days = Greatest(
+        Value(0),
+        _DayNumber(Subquery(latest.values("last_order_key")[:1])) - _DayNumber(F("last_order_key")),
+        output_field=IntegerField(),
+    )
+    variance = ExpressionWrapper(
+        F("sigma") * F("sigma") + double(model.idle) * days, output_field=FloatField()
+    )
+    sigma_now = Least(double(model.sigma), Sqrt(variance), output_field=FloatField())
+    ordinal_now = ExpressionWrapper(F("mu") - double(3.0) * sigma_now, output_field=FloatField())
+    order = [
+        F("ordinal_now").desc(),
+        F("mu").desc(),
+        _ByCodePoint(F("player__name")).asc(),
+        F("player_id").asc(),
     ]
+    return (
+        Rating.objects.filter(scope_id=scope.pk)
+        .select_related("player")
+        .annotate(sigma_now=sigma_now, ordinal_now=ordinal_now)
+        .annotate(rank=Window(RowNumber(), order_by=order))
+        .alias(
+            # one rating a player in a scope: each window holds one row
+            board_player_id=Window(Max("player_id"), partition_by=[F("player_id")]),
+            board_name=Window(Max("player__name"), partition_by=[F("player_id")]),
+        )
+        .order_by("rank")
+    )
+
+
+def leaderboard_of_players(ranked: QuerySet[Rating], player_ids: list[int]) -> QuerySet[Rating]:
+    """The rows of ``ranked`` (:func:`leaderboard_ranked`) of those players,
+    with their ranks on the whole board."""
+    # by keyword: the alias is a window, which the type stubs do not see as a field
+    return ranked.filter(**{"board_player_id__in": player_ids})
+
+
+def leaderboard_matching(ranked: QuerySet[Rating], query: str) -> QuerySet[Rating]:
+    """The rows of ``ranked`` (:func:`leaderboard_ranked`) of the players whose
+    name holds ``query`` in any case, with their ranks on the whole board."""
+    return ranked.filter(**{"board_name__icontains": query})
+
+
+def leaderboard_row(rating: Rating, *, game: str) -> dict[str, Any]:
+    """A rating of :func:`leaderboard_ranked` as a leaderboard row (no query)."""
+    rating.sigma, rating.ordinal = rating.sigma_now, rating.ordinal_now  # type: ignore[attr-defined]
+    return {
+        "rank": rating.rank,  # type: ignore[attr-defined]
+        "player_id": rating.player_id,
+        "player": rating.player,
+        "ordinal": rating.ordinal,
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "games": rating.games,
+        "provisional": ratings.is_provisional(rating, game=game),
+    }
+
+
+def rating_board_about(*, scope: RatingScope | None) -> dict[str, Any]:
+    """What a leaderboard says beside its rows: whether it is up to date
+    (``status``), when it was rated and the provisional threshold (no query)."""
+    if scope is None:
+        return {"status": "up_to_date", "rated_at": None, "provisional_above_sigma": None}
     return {
         "status": "pending" if ratings.is_pending(scope) else "up_to_date",
         "rated_at": scope.rated_at,
         "provisional_above_sigma": model_for(scope.game).provisional_sigma,
-        "ratings": rows,
     }
 
 
@@ -151,18 +253,15 @@ def player_rating_history(
     return ratings.history_of(scope=scope, player=player) if scope is not None else []
 
 
-def standing_rows_stored(*, league: League, event: Event | None = None) -> list[dict[str, Any]]:
-    """The stored standings of a league (or one of its events), best first,
-    as rows with the player's name and when they were computed."""
-    return [
-        {
-            **{field: getattr(row, field) for field in standings.STORED_FIELDS},
-            "player_id": row.player_id,
-            "player_name": row.player.name,
-            "computed_at": row.computed_at,
-        }
-        for row in league_standings(league=league, event=event)
-    ]
+def standing_row(row: Standing) -> dict[str, Any]:
+    """A stored standings row (with its player) as the API's row: its
+    figures, the player's name and when it was computed (no query)."""
+    return {
+        **{field: getattr(row, field) for field in standings.STORED_FIELDS},
+        "player_id": row.player_id,
+        "player_name": row.player.name,
+        "computed_at": row.computed_at,
+    }
 
 
 def standing_rows_between(
@@ -172,7 +271,7 @@ def standing_rows_between(
     date_before: datetime.date | None = None,
 ) -> list[dict[str, Any]]:
     """The standings of the league's games played in a date range, computed
-    now (they are not stored), in the rows of :func:`standing_rows_stored`."""
+    now (they are not stored), in the rows of :func:`standing_row`."""
     now = timezone.now()
     return [
         {**row, "player_name": row["name"], "computed_at": now}

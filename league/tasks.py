@@ -9,10 +9,11 @@ no cycle.
 Every job is safe to run twice, at the same time too: a league's standings
 jobs take the league's standings lock (:func:`league.standings.standings_lock`)
 and a scope's ratings jobs the scope's row lock, so they run one after the
-other, and the second finds the work done (no :class:`~league.models.JobOwed`
-row for the standings, no ``rerate_from`` for the ratings) and returns at
-once. That makes the broker's redelivery after its visibility timeout, and the
-sweep's sending again, harmless.
+other, and the second finds the work done (no
+:class:`~league.models.StandingsOwed` rows for the standings, no
+``rerate_from`` for the ratings) and returns at once. That makes the broker's
+redelivery after its visibility timeout, and the sweep's sending again,
+harmless.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any, Final
 from celery import shared_task
 from django.db import OperationalError
 
-from league import outbox, ratings, standings
+from league import outbox, ratings, standings, webhooks
 from league.models import JobOwed, League, RatingScope
 
 JOB_OPTIONS: dict[str, Any] = {
@@ -43,19 +44,22 @@ JOB_OPTIONS: dict[str, Any] = {
 
 @shared_task(**JOB_OPTIONS)
 def league_standings_refresh(league_id: int) -> int:
-    """Recompute a league's standings (see :mod:`league.standings`) if they
-    are owed; returns the number of players in them (0 when nothing was owed)."""
+    """Recompute the standings a league owes (see
+    :func:`league.standings.standings_catch_up`); returns how many lines owed
+    it recomputed (0 when nothing was owed).
+
+    The league's :class:`~league.models.StandingsOwed` rows say what is owed,
+    so this runs whether or not a :class:`~league.models.JobOwed` row is there:
+    a second run finds nothing owed."""
 
     def lock() -> None:
         standings.standings_lock(league_id=league_id)
 
-    with outbox.running(JobOwed.Kind.STANDINGS, league_id, lock=lock) as token:
-        if token is None:  # done by an earlier run (or never owed): nothing to do
-            return 0
+    with outbox.running(JobOwed.Kind.STANDINGS, league_id, lock=lock):
         league = League.objects.filter(pk=league_id).first()
         if league is None:  # deleted since it was owed: its row goes, nothing else
             return 0
-        return standings.standings_refresh(league=league)
+        return standings.standings_catch_up(league=league)
 
 
 @shared_task(**JOB_OPTIONS)
@@ -74,6 +78,8 @@ def ratings_refresh(scope_id: int) -> int:
 JOBS: Final[dict[str, Any]] = {
     JobOwed.Kind.STANDINGS: league_standings_refresh,
     JobOwed.Kind.RATINGS: ratings_refresh,
+    # a webhook delivery's attempt (its task lives with the delivery code)
+    JobOwed.Kind.WEBHOOK: webhooks.webhook_deliver,
 }
 """The task of each kind of work owed."""
 

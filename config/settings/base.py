@@ -7,6 +7,7 @@
 | ``DB_JOB_STATEMENT_TIMEOUT``, ``DB_JOB_LOCK_TIMEOUT`` | a job's or command's, seconds | 600, 120 |
 | ``DB_CONNECT_TIMEOUT`` | seconds to wait for PostgreSQL to accept a connection | 3 |
 | ``CELERY_BROKER_URL`` | e.g. ``redis://127.0.0.1:6379/0`` | none: tasks run in the web process |
+| ``JOBS_WITHOUT_BROKER`` | no broker: ``thread`` (after the response), ``inline`` | ``thread`` |
 | ``SECRET_KEY`` | Django's signing key | required in production |
 | ``DEBUG`` | ``1``/``true`` to show debug pages | off (on in ``local``) |
 | ``ALLOWED_HOSTS`` | comma-separated host names | ``localhost,127.0.0.1`` |
@@ -28,6 +29,7 @@ from urllib.parse import unquote, urlsplit
 
 import dj_database_url
 from csp import constants as csp
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -75,6 +77,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # who changed what, and through what, for the audit trail (league/audit.py)
+    "league.audit.AuditMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # last, as django-axes asks: it turns a lockout into the page that says so
@@ -306,11 +310,22 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "TableStatusEnum": "league.models.TableStatus",
         "LeaderboardStatusEnum": ["up_to_date", "pending"],
+        # webhooks: a delivery's event (ping too), the events subscribed to, a delivery's status
+        "WebhookEventEnum": "league.models.WebhookEvent",
+        "WebhookSubscribedEventEnum": "league.api.webhooks.EVENT_CHOICES",
+        "WebhookDeliveryStatusEnum": "league.models.WebhookDelivery.Status",
     },
 }
 
-# Celery: without a broker, tasks run eagerly where they are dispatched.
+# Celery: without a broker, tasks run eagerly in the web process: a request's
+# in its job thread, after the response ("thread"), or at once after its commit
+# ("inline", the tests'); see league.background.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or None
+JOBS_WITHOUT_BROKER = os.environ.get("JOBS_WITHOUT_BROKER", "thread")
+if JOBS_WITHOUT_BROKER not in ("thread", "inline"):
+    raise ImproperlyConfigured(
+        f"JOBS_WITHOUT_BROKER is {JOBS_WITHOUT_BROKER!r}: it takes thread or inline"
+    )
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
@@ -357,6 +372,13 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 30.0},
     },
 }
+
+# Webhooks (league.webhooks, docs/webhooks.md): whether an endpoint may be a
+# loopback or private address. Off, the league refuses such URLs when they are
+# registered and checks every address again when it delivers, so that a club's
+# URL cannot reach the servers' own network (SSRF). The local settings turn it
+# on, to try a receiver on one's own machine.
+WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", False)
 
 LOGGING = {
     "version": 1,

@@ -7,3 +7,5 @@ from config.settings.base import env_bool
 
 DEBUG = env_bool("DEBUG", True)
 SECRET_KEY = os.environ.get("SECRET_KEY") or "local-development-key-never-used-in-production"
+# A webhook receiver on this machine may be tried (never in production).
+WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", True)

@@ -10,3 +10,5 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
 ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
+# The tests read what a submission owed right after it: jobs run after the commit, not in a thread.
+JOBS_WITHOUT_BROKER = "inline"

@@ -1,4 +1,4 @@
-"""Lists are paginated by cursor, in id order.
+"""Lists are paginated by cursor: in id order, and ranked lists in rank order.
 
 A cursor is the client's to send back as it was given, but nothing stops a
 client from crafting one: DRF decodes it and filters by the position inside
@@ -9,11 +9,17 @@ query is made.
 
 from __future__ import annotations
 
+import base64
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Q, QuerySet
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
+from rest_framework.utils.urls import replace_query_param
 
 from league.api.problems import InvalidField
 
@@ -48,3 +54,182 @@ class IdOrder(CursorPagination):
         if not -ID_LIMIT <= position <= ID_LIMIT:
             raise InvalidField(self.cursor_query_param, INVALID_CURSOR)
         return Cursor(offset=cursor.offset, reverse=cursor.reverse, position=position)
+
+
+PLAYER_LOOKUP_LIMIT = 200
+"""Players one ``player=`` lookup may name (a page's most rows)."""
+
+
+@dataclass(frozen=True)
+class RankCursor:
+    """A position in a ranked list: the rows after (or, ``before``, ahead of)
+    the row of ``rank`` and ``player``."""
+
+    rank: int
+    player: int
+    before: bool = False
+
+    def encode(self) -> str:
+        text = f"{'b' if self.before else 'a'}:{self.rank}:{self.player}"
+        return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+    @classmethod
+    def decode(cls, token: str) -> RankCursor:
+        """The cursor ``token`` encodes; :class:`InvalidField` (``cursor``)
+        for one :meth:`encode` cannot have given."""
+        try:
+            text = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode("ascii")
+        except (ValueError, UnicodeDecodeError):
+            raise InvalidField("cursor", INVALID_CURSOR) from None
+        found = _CURSOR_TEXT.fullmatch(text)
+        if found is None or not all(1 <= int(part) <= ID_LIMIT for part in found.group(2, 3)):
+            raise InvalidField("cursor", INVALID_CURSOR)
+        return cls(rank=int(found[2]), player=int(found[3]), before=found[1] == "b")
+
+
+_CURSOR_TEXT = re.compile(r"([ab]):([0-9]{1,19}):([0-9]{1,19})")
+
+
+@dataclass(frozen=True)
+class RankedPage:
+    """A page of a ranked list, best first, and the links to its neighbours
+    (``None`` where there is none; a lookup of players is one page)."""
+
+    rows: list[Any]
+    next: str | None
+    previous: str | None
+
+
+class RankOrder:
+    """Pages of a ranked list (standings, a rating leaderboard) in rank order:
+    up to ``page_size`` rows (50, at most 200), by a cursor over the last row's
+    rank and player id, so a page costs what it shows whatever its depth (no
+    offset). ``player=`` (repeated, or ids joined by commas) asks for those
+    players' rows alone, with their ranks in the whole list.
+
+    The rows come as a query set whose rows have ``rank`` and ``player_id``
+    (stored, or annotated), or as a list of mappings with those keys, best
+    first. Where ranks may tie, the player id orders the tied rows; a list
+    whose ranks are unique by construction (a window's row numbers, which a
+    query cannot compare together with a column in one disjunction) says so
+    with ``ranks_unique``; and where a filter on ``player_id`` would not keep
+    the ranks of the whole list (a window's), ``player_field`` names the field
+    that does."""
+
+    page_size = 50
+    max_page_size = 200
+    cursor_query_param = "cursor"
+    page_size_query_param = "page_size"
+    player_query_param = "player"
+
+    def paginate(
+        self,
+        rows: Any,
+        request: Request,
+        *,
+        ranks_unique: bool = False,
+        player_field: str = "player_id",
+    ) -> RankedPage:
+        """The page of ``rows`` the request asks for (400 problems for a bad
+        ``cursor``, ``player`` or the two together)."""
+        params = request.query_params
+        players = self.players_wanted(request)
+        token = params.get(self.cursor_query_param)
+        if players is not None:
+            if token is not None:
+                raise InvalidField(self.player_query_param, "a lookup of players has no pages")
+            found = self._of_players(rows, players, player_field)
+            return RankedPage(found, next=None, previous=None)
+        size = self.page_size_of(request)
+        cursor = RankCursor.decode(token) if token is not None else None
+        if isinstance(rows, QuerySet):
+            rows = rows.order_by("rank") if ranks_unique else rows.order_by("rank", "player_id")
+        if cursor is None or not cursor.before:
+            got = self._after(rows, cursor, size + 1, ranks_unique)
+            more, got = len(got) > size, got[:size]
+            behind = cursor is not None and bool(got)
+            ahead = more
+        else:
+            got = self._ahead(rows, cursor, size + 1, ranks_unique)
+            behind, got = len(got) > size, got[:size][::-1]
+            ahead = bool(got)
+        return RankedPage(
+            got,
+            next=self._link(request, got[-1], before=False) if ahead else None,
+            previous=self._link(request, got[0], before=True) if behind else None,
+        )
+
+    def players_wanted(self, request: Request) -> list[int] | None:
+        """The ids of ``player=``, ``None`` without it; 400 when one is not an id."""
+        values = request.query_params.getlist(self.player_query_param)
+        if not values:
+            return None
+        ids = [part.strip() for value in values for part in value.split(",")]
+        if not all(part.isascii() and part.isdigit() and len(part) <= 19 for part in ids):
+            raise InvalidField(self.player_query_param, "player ids are whole numbers")
+        wanted = sorted({int(part) for part in ids})
+        if not all(1 <= pk <= ID_LIMIT for pk in wanted):
+            raise InvalidField(self.player_query_param, "not a player id")
+        if len(wanted) > PLAYER_LOOKUP_LIMIT:
+            raise InvalidField(
+                self.player_query_param, f"at most {PLAYER_LOOKUP_LIMIT} players a lookup"
+            )
+        return wanted
+
+    def page_size_of(self, request: Request) -> int:
+        """``page_size`` as DRF's paginations read it: the default when it is
+        not a positive number, at most :attr:`max_page_size`."""
+        value = request.query_params.get(self.page_size_query_param, "")
+        if not (value.isascii() and value.isdigit()) or int(value) == 0:
+            return self.page_size
+        return min(int(value), self.max_page_size)
+
+    def _link(self, request: Request, row: Any, *, before: bool) -> str:
+        rank, player = _key(row)
+        token = RankCursor(rank=rank, player=player, before=before).encode()
+        return replace_query_param(request.build_absolute_uri(), self.cursor_query_param, token)
+
+    @staticmethod
+    def _of_players(rows: Any, players: list[int], field: str) -> list[Any]:
+        if isinstance(rows, QuerySet):
+            return list(rows.filter(**{f"{field}__in": players}))
+        wanted = set(players)
+        return [row for row in rows if _key(row)[1] in wanted]
+
+    @staticmethod
+    def _after(rows: Any, cursor: RankCursor | None, limit: int, ranks_unique: bool) -> list[Any]:
+        """Up to ``limit`` rows past ``cursor`` (from the top without one), best first."""
+        if cursor is None:
+            return list(rows[:limit])
+        if isinstance(rows, QuerySet):
+            past = Q(rank__gt=cursor.rank)
+            if not ranks_unique:
+                past |= Q(rank=cursor.rank, player_id__gt=cursor.player)
+            return list(rows.filter(past)[:limit])
+        mark = (cursor.rank, cursor.player)
+        return [row for row in rows if _key(row) > mark][:limit]
+
+    @staticmethod
+    def _ahead(rows: Any, cursor: RankCursor, limit: int, ranks_unique: bool) -> list[Any]:
+        """Up to ``limit`` rows ahead of ``cursor``, nearest first."""
+        if isinstance(rows, QuerySet):
+            ahead = Q(rank__lt=cursor.rank)
+            if not ranks_unique:
+                ahead |= Q(rank=cursor.rank, player_id__lt=cursor.player)
+            order = ["-rank"] if ranks_unique else ["-rank", "-player_id"]
+            return list(rows.filter(ahead).order_by(*order)[:limit])
+        mark = (cursor.rank, cursor.player)
+        return [row for row in reversed(rows) if _key(row) < mark][:limit]
+
+
+def _key(row: Any) -> tuple[int, int]:
+    """A row's place in its ranked list: its rank, then its player's id."""
+    if isinstance(row, Mapping):
+        return int(row["rank"]), int(row["player_id"])
+    return int(row.rank), int(row.player_id)
+
+
+class NewestFirst(IdOrder):
+    """Pages as :class:`IdOrder`'s, newest (highest id) first: a history."""
+
+    ordering = "-id"

@@ -14,6 +14,7 @@ from league import selectors
 from league.api import parsers
 from league.models import (
     Attendance,
+    AuditEntry,
     Club,
     Event,
     Game,
@@ -230,6 +231,21 @@ class StandingOutput(serializers.Serializer[Any]):
     computed_at = serializers.DateTimeField()
 
 
+class RankedPageOutput(serializers.Serializer[Any]):
+    """The links of a page of a ranked list (:class:`league.api.pagination.RankOrder`)."""
+
+    next = serializers.URLField(
+        allow_null=True, help_text="the page after this one; null on the last page"
+    )
+    previous = serializers.URLField(
+        allow_null=True, help_text="the page before this one; null on the first page"
+    )
+
+
+class StandingsPageOutput(RankedPageOutput):
+    results = StandingOutput(many=True, source="rows")
+
+
 class StandingsQuery(serializers.Serializer[dict[str, Any]]):
     date_after = serializers.DateField(required=False)
     date_before = serializers.DateField(required=False)
@@ -373,7 +389,43 @@ def hand_submitted_data(change: Any) -> dict[str, Any]:
     }
 
 
+class AuditEntryOutput(serializers.ModelSerializer[AuditEntry]):
+    """An entry of the audit trail: what changed, who changed it (the login
+    it was made by, kept should the user go), when, through what, and the
+    record before and after (a hand as :class:`HandOutput` shows it, a
+    table's seats, a round's draw)."""
+
+    event = serializers.IntegerField(source="event_id", allow_null=True, read_only=True)
+    round = serializers.IntegerField(source="round_id", allow_null=True, read_only=True)
+    table = serializers.IntegerField(source="table_id", allow_null=True, read_only=True)
+    actor = serializers.IntegerField(
+        source="actor_id", allow_null=True, read_only=True, help_text="null for a command or job"
+    )
+    before = serializers.JSONField(
+        allow_null=True, read_only=True, help_text="null: nothing before"
+    )
+    after = serializers.JSONField(allow_null=True, read_only=True, help_text="null: nothing after")
+
+    class Meta:
+        model = AuditEntry
+        fields = [
+            "id",
+            "at",
+            "action",
+            "via",
+            "actor",
+            "actor_name",
+            "event",
+            "round",
+            "table",
+            "hand_number",
+            "before",
+            "after",
+        ]
+
+
 class RatingRowOutput(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(help_text="1 = first on the leaderboard")
     player = serializers.IntegerField(source="player_id")
     player_name = serializers.CharField(source="player.name")
     ordinal = serializers.FloatField(
@@ -387,7 +439,7 @@ class RatingRowOutput(serializers.Serializer[Any]):
     provisional = serializers.BooleanField(help_text="sigma is above provisional_above_sigma")
 
 
-class LeaderboardOutput(serializers.Serializer[dict[str, Any]]):
+class LeaderboardOutput(RankedPageOutput):
     status = serializers.ChoiceField(
         choices=["up_to_date", "pending"],
         help_text="pending while a change of results waits for the ratings job",
@@ -396,7 +448,7 @@ class LeaderboardOutput(serializers.Serializer[dict[str, Any]]):
     provisional_above_sigma = serializers.FloatField(
         allow_null=True, help_text="ratings whose sigma is above this are provisional"
     )
-    ratings = RatingRowOutput(many=True)
+    results = RatingRowOutput(many=True, source="rows")
 
 
 class RatingPointOutput(serializers.Serializer[Any]):

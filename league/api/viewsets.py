@@ -9,8 +9,10 @@ table's ETag from its score sheet (:mod:`league.api.etags`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
+from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
@@ -18,13 +20,24 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from league import access, selectors
+from league import access, audit, selectors
 from league.api import filters
 from league.api import serializers as s
 from league.api.etags import etag, if_match_version
 from league.api.idempotency import idempotent
-from league.api.pagination import IdOrder
-from league.models import Club, Event, Game, League, Membership, Player, Round, Table
+from league.api.pagination import ID_LIMIT, PLAYER_LOOKUP_LIMIT, IdOrder, NewestFirst, RankOrder
+from league.models import (
+    Club,
+    Event,
+    Game,
+    League,
+    Membership,
+    Player,
+    RatingScope,
+    Round,
+    Standing,
+    Table,
+)
 from league.services import attendance, clubs, fixtures, results
 from league.services import seating as seating_service
 
@@ -42,6 +55,58 @@ IF_MATCH_HEADER = OpenApiParameter(
     description="the table's ETag from its score sheet; 412 when stale",
 )
 GAME_PARAMETER = OpenApiParameter("game", OpenApiTypes.STR, enum=Game.values)
+
+
+RANKED_PARAMETERS = [
+    OpenApiParameter(
+        "cursor", OpenApiTypes.STR, description="the position of a page: follow next and previous"
+    ),
+    OpenApiParameter(
+        "page_size",
+        OpenApiTypes.INT,
+        description=f"rows a page (at most {RankOrder.max_page_size})",
+    ),
+    OpenApiParameter(
+        "player",
+        {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 1, "maximum": ID_LIMIT},
+            "maxItems": PLAYER_LOOKUP_LIMIT,
+        },
+        style="form",
+        explode=True,
+        description=(
+            "only these players' rows, with their ranks in the whole list (repeated, or ids "
+            f"joined by commas; at most {PLAYER_LOOKUP_LIMIT}); no pages then"
+        ),
+    ),
+]
+
+
+def standings_page(request: Request, rows: QuerySet[Standing]) -> Response:
+    """A page of stored standings (``rows``: ranked, with their players)."""
+    page = RankOrder().paginate(rows, request)
+    shown = replace(page, rows=[selectors.standing_row(row) for row in page.rows])
+    return Response(s.StandingsPageOutput(shown).data)
+
+
+def leaderboard_page(request: Request, scope: RatingScope | None) -> Response:
+    """A page of the scope's rating leaderboard (``None``: nothing rated yet),
+    with what the board says beside its rows (one query for the rows)."""
+    about = selectors.rating_board_about(scope=scope)
+    if scope is None:
+        page = RankOrder().paginate([], request)
+    else:
+        page = RankOrder().paginate(
+            selectors.leaderboard_ranked(scope=scope),
+            request,
+            ranks_unique=True,
+            player_field="board_player_id",
+        )
+        page = replace(
+            page, rows=[selectors.leaderboard_row(row, game=scope.game) for row in page.rows]
+        )
+    return Response(s.LeaderboardOutput({**about, **vars(page)}).data)
 
 
 def club_id_along(start: Any, path: str) -> int:
@@ -197,15 +262,16 @@ class ClubViewSet(ReadWriteViewSet):
         club = clubs.club_create(organiser=request.user, **inp.validated_data)
         return self.output(club, status.HTTP_201_CREATED)
 
-    @extend_schema(parameters=[GAME_PARAMETER], responses=s.LeaderboardOutput)
+    @extend_schema(parameters=[GAME_PARAMETER, *RANKED_PARAMETERS], responses=s.LeaderboardOutput)
     @action(detail=True, pagination_class=None, filter_backends=[])
     def ratings(self, request: Request, pk: str | None = None) -> Response:
-        """The club-wide rating leaderboard of one game, across its leagues."""
+        """The club-wide rating leaderboard of one game, across its leagues,
+        a page at a time (or ``player=`` rows alone)."""
         club = self.get_object()
         query = s.GameQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         scope = selectors.club_game_scope(club=club, game=query.validated_data["game"])
-        return Response(s.LeaderboardOutput(selectors.rating_board(scope=scope)).data)
+        return leaderboard_page(request, scope)
 
 
 class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
@@ -277,33 +343,35 @@ class LeagueViewSet(ReadWriteViewSet):
     create_service = fixtures.league_create
     update_service = fixtures.league_update
 
-    @extend_schema(responses=s.LeaderboardOutput)
+    @extend_schema(parameters=RANKED_PARAMETERS, responses=s.LeaderboardOutput)
     @action(detail=True, pagination_class=None, filter_backends=[])
     def ratings(self, request: Request, pk: str | None = None) -> Response:
-        """The league's rating leaderboard, and whether it is up to date."""
+        """The league's rating leaderboard, a page at a time (or ``player=``
+        rows alone), and whether it is up to date."""
         scope = selectors.league_scope_of(league=self.get_object())
-        return Response(s.LeaderboardOutput(selectors.rating_board(scope=scope)).data)
+        return leaderboard_page(request, scope)
 
     @extend_schema(
         parameters=[
             OpenApiParameter("date_after", OpenApiTypes.DATE),
             OpenApiParameter("date_before", OpenApiTypes.DATE),
+            *RANKED_PARAMETERS,
         ],
-        responses=s.StandingOutput(many=True),
+        responses=s.StandingsPageOutput,
     )
     @action(detail=True, pagination_class=None, filter_backends=[])
     def standings(self, request: Request, pk: str | None = None) -> Response:
-        """The league's standings, best first, with when they were computed;
-        with ``date_after``/``date_before``, those of the games in that range
-        (computed now)."""
+        """The league's standings, best first, a page at a time (or
+        ``player=`` rows alone), each row with when it was computed; with
+        ``date_after``/``date_before``, those of the games in that range
+        (computed now, whole, then cut into pages)."""
         league = self.get_object()
         query = s.StandingsQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         if query.validated_data:
             rows = selectors.standing_rows_between(league=league, **query.validated_data)
-        else:
-            rows = selectors.standing_rows_stored(league=league)
-        return Response(s.StandingOutput(rows, many=True).data)
+            return Response(s.StandingsPageOutput(RankOrder().paginate(rows, request)).data)
+        return standings_page(request, selectors.league_standings(league=league))
 
 
 class EventViewSet(ReadWriteViewSet):
@@ -438,13 +506,13 @@ class EventViewSet(ReadWriteViewSet):
         }
         return Response(body, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses=s.StandingOutput(many=True))
+    @extend_schema(parameters=RANKED_PARAMETERS, responses=s.StandingsPageOutput)
     @action(detail=True, pagination_class=None, filter_backends=[])
     def standings(self, request: Request, pk: str | None = None) -> Response:
-        """The standings of the event's complete games, best first."""
+        """The standings of the event's complete games, best first, a page at
+        a time (or ``player=`` rows alone)."""
         event = self.get_object()
-        rows = selectors.standing_rows_stored(league=event.league, event=event)
-        return Response(s.StandingOutput(rows, many=True).data)
+        return standings_page(request, selectors.league_standings(league=event.league, event=event))
 
 
 class RoundViewSet(ReadWriteViewSet):
@@ -585,6 +653,17 @@ class TableViewSet(ReadWriteViewSet):
         inp.is_valid(raise_exception=True)
         table = results.game_submit(table=table, record=inp.validated_data["record"])
         return self._sheet(table, status.HTTP_201_CREATED)
+
+    @extend_schema(responses=s.AuditEntryOutput(many=True))
+    @action(detail=True, pagination_class=NewestFirst, filter_backends=[])
+    def history(self, request: Request, pk: str | None = None) -> Response:
+        """The table's audit trail, newest first: every change of its hands
+        and seats, and the draws of its round, with who made it, when,
+        through what, and the record before and after. For the club's
+        members; 404 for anyone else, as for a missing table."""
+        table = access.access_table_history(request.user, int(pk or 0))
+        page = self.paginate_queryset(audit.table_history(table=table))
+        return self.get_paginated_response(s.AuditEntryOutput(page, many=True).data)
 
     @extend_schema(responses=s.ScoreSheetOutput)
     @action(detail=True)

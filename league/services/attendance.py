@@ -36,7 +36,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from league import selectors
+from league import audit, selectors
 from league.errors import Conflict, ServiceError
 from league.models import Attendance, Event, Player
 from league.selectors import DrawState
@@ -57,7 +57,7 @@ def attendance_set(*, event: Event, players: Sequence[Player], by: Any) -> list[
         _check_in(event, player, rows.get(player.pk), state, by=by, field="players")
     for row in rows.values():
         if row.present and row.player_id not in listed:
-            _leave(row, state, by=by)
+            _leave(event, row, state, by=by)
     return selectors.event_attendance(event=event)
 
 
@@ -80,7 +80,7 @@ def attendance_leave(*, event: Event, player: Player, by: Any) -> Attendance | N
     row = Attendance.objects.filter(event=event, player=player).first()
     if row is None:
         raise Conflict(f"{player.name} is not checked in", field="player")
-    return _leave(row, selectors.event_draw_state(event=event), by=by)
+    return _leave(event, row, selectors.event_draw_state(event=event), by=by)
 
 
 @transaction.atomic
@@ -135,24 +135,50 @@ def _check_in(
     first = _check_round_to_join(state, field=field)
     changed = {"changed_by": by, "changed_at": timezone.now()}
     if row is None:
-        return Attendance.objects.create(
+        row = Attendance.objects.create(
             event=event, player=player, from_round=first, until_round=None, **changed
         )
+        _audit(event, player.pk, before=None, after=row)
+        return row
+    before = _rounds(row)
     if row.until_round is not None and row.until_round < state.last_drawn:
         row.from_round = first  # rounds were drawn while they were away
     row.until_round = None
     row.changed_by, row.changed_at = changed["changed_by"], changed["changed_at"]
     row.save(update_fields=["from_round", "until_round", "changed_by", "changed_at"])
+    _audit(event, player.pk, before=before, after=row)
     return row
 
 
-def _leave(row: Attendance, state: DrawState, *, by: Any) -> Attendance | None:
+def _leave(event: Event, row: Attendance, state: DrawState, *, by: Any) -> Attendance | None:
     if not row.present:
         return row
+    before = _rounds(row)
     if state.last_drawn < row.from_round:
         row.delete()
+        _audit(event, row.player_id, before=before, after=None)
         return None
     row.until_round = state.last_drawn
     row.changed_by, row.changed_at = by, timezone.now()
     row.save(update_fields=["until_round", "changed_by", "changed_at"])
+    _audit(event, row.player_id, before=before, after=row)
     return row
+
+
+def _rounds(row: Attendance) -> dict[str, int | None]:
+    """The rounds a player plays, as the audit trail keeps them."""
+    return {"from_round": row.from_round, "until_round": row.until_round}
+
+
+def _audit(
+    event: Event, player_id: int, *, before: dict[str, int | None] | None, after: Attendance | None
+) -> None:
+    """One entry a player whose attendance changed: the rounds they played
+    before and play after (``None``: not on the list)."""
+    audit.audit_record(
+        action=audit.Action.ATTENDANCE_CHANGED,
+        club_id=event.league.club_id,
+        event_id=event.pk,
+        before=None if before is None else {"player": player_id, **before},
+        after=None if after is None else {"player": player_id, **_rounds(after)},
+    )

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.text import slugify
 
+from league import audit
 from league.errors import Conflict, ServiceError
 from league.models import Club, Membership, Player
 
@@ -59,6 +60,13 @@ def membership_set(*, club: Club, user: Any, role: str) -> Membership:
     membership, _ = Membership.objects.update_or_create(
         club=club, user=user, defaults={"role": role}
     )
+    if current is None or current.role != role:  # giving the role held already changes nothing
+        audit.audit_record(
+            action=audit.Action.MEMBERSHIP_SET,
+            club_id=club.pk,
+            before=None if current is None else _role_record(user, current.role),
+            after=_role_record(user, role),
+        )
     return membership
 
 
@@ -68,7 +76,16 @@ def membership_remove(*, membership: Membership) -> None:
     Club.objects.select_for_update().get(pk=membership.club_id)
     if membership.role == Membership.Role.ORGANISER:
         _check_not_last_organiser(membership.club_id)
+    before = _role_record(membership.user, membership.role)
     membership.delete()
+    audit.audit_record(
+        action=audit.Action.MEMBERSHIP_REMOVED, club_id=membership.club_id, before=before
+    )
+
+
+def _role_record(user: Any, role: str) -> dict[str, Any]:
+    """A role as the audit trail keeps it: whose (id and login) and which."""
+    return {"user": user.pk, "username": user.get_username(), "role": role}
 
 
 def _check_not_last_organiser(club_id: int) -> None:

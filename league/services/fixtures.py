@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 import games
+from league import audit
 from league.errors import Conflict, ServiceError
 from league.models import Club, Event, Game, Hand, League, Player, Round, Seating, Table, TableSpill
 
@@ -236,6 +237,8 @@ def table_create(
         first_dealer=first_dealer,
     )
     _seat(table, players, rules)
+    after = audit.seats_record(players, first_dealer)
+    audit.table_record(table, action=audit.Action.TABLE_CREATED, before=None, after=after)
     return table
 
 
@@ -263,11 +266,14 @@ def table_reseat(
     if table.hands_played:
         raise Conflict("seats cannot change once hands are played")
     rules = _check_seating(table.round, players, first_dealer, table=table)
+    before = audit.seats_record(seated, table.first_dealer)
     table.seatings.all().delete()
     table.players, table.first_dealer = len(players), first_dealer
     table.version += 1
     table.save(update_fields=["players", "first_dealer", "version"])
     _seat(table, players, rules)
+    after = audit.seats_record(players, first_dealer)
+    audit.table_record(table, action=audit.Action.TABLE_RESEATED, before=before, after=after)
     return table
 
 
@@ -292,15 +298,22 @@ def round_reseat(*, round: Round, seats: Mapping[int, Sequence[Player]]) -> list
         raise ServiceError("every table must be one of the round's", field="tables")
     if any(table.hands_played for table in tables):
         raise Conflict("seats cannot change once hands are played", field="tables")
+    seated = Seating.objects.filter(table__in=tables).select_related("player").order_by("seat")
+    before: dict[int, list[Player]] = {table.pk: [] for table in tables}
+    for seating in seated:
+        before[seating.table_id].append(seating.player)
     Seating.objects.filter(table__in=tables).delete()
     for table in tables:
         players = seats[table.pk]
         first_dealer = table.first_dealer if table.first_dealer < len(players) else 0
         rules = _check_seating(round, players, first_dealer, table=table)
+        was = audit.seats_record(before[table.pk], table.first_dealer)
         table.players, table.first_dealer = len(players), first_dealer
         table.version += 1
         table.save(update_fields=["players", "first_dealer", "version"])
         _seat(table, players, rules)
+        after = audit.seats_record(players, first_dealer)
+        audit.table_record(table, action=audit.Action.TABLE_RESEATED, before=was, after=after)
     return tables
 
 

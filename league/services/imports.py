@@ -50,6 +50,7 @@ from typing import Any, Final
 from django.db import transaction
 
 import games
+from league import audit
 from league.errors import ServiceError
 from league.exports import FORMULA_STARTS, HAND_COLUMNS
 from league.models import Club, Event, Game, Hand, HandSeat, League, Player, Round, Seating, Table
@@ -1483,6 +1484,7 @@ def _fits_the_deal(
 
 
 @transaction.atomic
+@audit.audited_via(audit.Via.IMPORT)
 def results_import(
     *,
     league: League,

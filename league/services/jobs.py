@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from league import outbox
-from league.models import JobOwed
+from league.models import JobOwed, StandingsOwed
 from league.tasks import JOBS
 
 
@@ -55,6 +55,34 @@ def jobs_owe(*, jobs: Iterable[tuple[JobOwed.Kind, int]]) -> None:
 
     # robust: whatever sending does, the change is committed and the caller answers
     transaction.on_commit(send, robust=True)
+
+
+def standings_owe(
+    *,
+    league_id: int,
+    event_id: int | None = None,
+    player_ids: Iterable[int] = (),
+    more_jobs: Iterable[tuple[JobOwed.Kind, int]] = (),
+) -> None:
+    """Owe the standings ``player_ids`` have in the event ``event_id`` and in
+    the league (or, with no event, every line of the league: a full rebuild),
+    and the league's standings job that recomputes them
+    (:func:`league.standings.standings_catch_up`), with ``more_jobs`` (sent
+    together). Call inside the change's transaction, as :func:`jobs_owe`: one
+    insert, then its upsert."""
+    now = timezone.now()
+    if event_id is None:
+        lines = [StandingsOwed(league_id=league_id, owed_at=now)]
+    else:
+        lines = [
+            StandingsOwed(league_id=league_id, event_id=event_id, player_id=player_id, owed_at=now)
+            for player_id in sorted(set(player_ids))
+        ]
+    jobs = list(more_jobs)
+    if lines:
+        StandingsOwed.objects.bulk_create(lines)
+        jobs.append((JobOwed.Kind.STANDINGS, league_id))
+    jobs_owe(jobs=jobs)
 
 
 def job_owe(*, kind: JobOwed.Kind, target_id: int) -> None:

@@ -36,12 +36,13 @@ from typing import Any
 from django.db import transaction
 
 import games
-from league import ratings, selectors
+from league import audit, ratings, selectors
 from league.db import retry_on_conflict
 from league.errors import Conflict, PreconditionFailed, ServiceError
 from league.models import Hand, HandSeat, JobOwed, Seating, Table
 from league.services.fixtures import game_rules
-from league.services.jobs import jobs_owe
+from league.services.jobs import standings_owe
+from league.services.webhooks import webhooks_table_changed
 
 
 class ResultsMode(StrEnum):
@@ -90,7 +91,13 @@ def hand_submit(
     A client that says which hand it submits (``number``) is told 409 when
     that hand is already stored, so a submission sent twice counts once.
     """
-    return _results_change(table=table, mode=ResultsMode.APPEND, number=number, records=[record])
+    return _results_change(
+        table=table,
+        mode=ResultsMode.APPEND,
+        number=number,
+        records=[record],
+        action=audit.Action.HAND_SUBMITTED,
+    )
 
 
 @retry_on_conflict
@@ -110,6 +117,7 @@ def hand_correct(
         number=number,
         records=[record, *later],
         version=version,
+        action=audit.Action.HAND_CORRECTED,
     ).table
 
 
@@ -118,7 +126,12 @@ def hand_correct(
 def hand_delete_last(*, table: Table, number: int, version: int | None) -> Table:
     """Delete the table's last hand (``number`` must be it)."""
     return _results_change(
-        table=table, mode=ResultsMode.DELETE_LAST, number=number, records=[], version=version
+        table=table,
+        mode=ResultsMode.DELETE_LAST,
+        number=number,
+        records=[],
+        version=version,
+        action=audit.Action.HAND_DELETED,
     ).table
 
 
@@ -152,7 +165,13 @@ def game_submit(*, table: Table, record: Any) -> Table:
     hands = record.get("hands")
     if not isinstance(hands, list):
         raise ServiceError("hands must be an array of hand records", field="hands")
-    return _results_change(table=table, mode=ResultsMode.APPEND, number=0, records=hands).table
+    return _results_change(
+        table=table,
+        mode=ResultsMode.APPEND,
+        number=0,
+        records=hands,
+        action=audit.Action.GAME_SUBMITTED,
+    ).table
 
 
 def _results_change(
@@ -162,8 +181,11 @@ def _results_change(
     number: int | None,
     records: Sequence[Any],
     version: int | None = None,
+    action: audit.Action,
 ) -> ResultsChange:
-    """Lock the table, then check, replay and store (see the module's docstring).
+    """Lock the table, then check, replay and store (see the module's docstring),
+    and record the change in the audit trail as ``action``
+    (:func:`_audit_results`).
 
     Queries: a constant number, whatever the number of hands.
     """
@@ -176,7 +198,32 @@ def _results_change(
         table=table, mode=mode, number=number, version=version, records=records
     )
     replay = replay_results(table=table, keep=keep, records=records)
-    return store_results(table=table, keep=keep, replay=replay)
+    before = None if mode is ResultsMode.APPEND else audit.stored_hand(table=table, number=keep)
+    change = store_results(table=table, keep=keep, replay=replay)
+    _audit_results(change, action=action, keep=keep, before=before)
+    return change
+
+
+def _audit_results(
+    change: ResultsChange, *, action: audit.Action, keep: int, before: dict[str, Any] | None
+) -> None:
+    """One entry a change: a hand submitted, corrected or deleted is that
+    hand before and after (as the API shows it; the later hands a
+    correction replays follow from it); a whole game is its count of hands
+    and final totals, which bounds the entry whatever the game's length."""
+    table = change.table
+    if action is audit.Action.GAME_SUBMITTED:
+        after: dict[str, Any] | None = {
+            "hands": table.hands_played,
+            "totals": list(table.totals),
+            "status": table.status.value,
+        }
+        audit.table_record(table, action=action, before=None, after=after)
+        return
+    after = None
+    if change.hands:  # the hand ``keep``: the one appended or put in place
+        after = audit.hand_record(change.hands[0], change.lines[0])
+    audit.table_record(table, action=action, hand_number=keep, before=before, after=after)
 
 
 # -- the steps ---------------------------------------------------------------------
@@ -300,8 +347,10 @@ def store_results(*, table: Table, keep: int, replay: Replay) -> ResultsChange:
     table.version += 1
     table.save(update_fields=["complete", "hands_played", "totals", "version"])
     if table.complete or was_complete:
-        _store_places(table, tally)
-        results_changed(table=table)
+        players = _store_places(table, tally)
+        results_changed(table=table, player_ids=players)
+        # game.completed or result.corrected, to the club's webhooks
+        webhooks_table_changed(table=table, was_complete=was_complete)
     return ResultsChange(
         table=table,
         hands=replay.hands,
@@ -310,27 +359,30 @@ def store_results(*, table: Table, keep: int, replay: Replay) -> ResultsChange:
     )
 
 
-def _store_places(table: Table, tally: games.GameTally) -> None:
+def _store_places(table: Table, tally: games.GameTally) -> list[int]:
     """The seatings' final totals and places, which standings and ratings
-    count (cleared when the game is no longer complete)."""
+    count (cleared when the game is no longer complete). Returns the players
+    seated."""
     ranks = tally.ranks()
     seatings = list(table.seatings.all())
     for seating in seatings:
         seating.total = tally.totals[seating.seat] if ranks is not None else None
         seating.place = ranks[seating.seat] if ranks is not None else None
     Seating.objects.bulk_update(seatings, ["total", "place"])
+    return [seating.player_id for seating in seatings]
 
 
-def results_changed(*, table: Table) -> None:
+def results_changed(*, table: Table, player_ids: Sequence[int]) -> None:
     """A complete game changed (or stopped being complete): mark the ratings
-    from it on, and owe the league's standings and ratings jobs, sent when
-    the current transaction commits (:func:`~league.services.jobs.jobs_owe`).
+    from it on, owe the lines of its players (``player_ids``) in the event's
+    and the league's standings, and owe the standings and ratings jobs, sent
+    when the current transaction commits (:func:`~league.services.jobs.jobs_owe`).
 
     Lock order: the scopes (marked first) before the work owed on them."""
     scopes = ratings.ratings_mark_changed(table=table)
-    jobs_owe(
-        jobs=[
-            (JobOwed.Kind.STANDINGS, table.round.event.league_id),
-            *((JobOwed.Kind.RATINGS, scope.pk) for scope in scopes),
-        ]
+    standings_owe(
+        league_id=table.round.event.league_id,
+        event_id=table.round.event_id,
+        player_ids=player_ids,
+        more_jobs=[(JobOwed.Kind.RATINGS, scope.pk) for scope in scopes],
     )

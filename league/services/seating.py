@@ -20,16 +20,17 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from django.db import transaction
 from django.db.models import Q
 
-from league import seating, selectors
+from league import audit, seating, selectors
 from league.errors import Conflict, ServiceError
-from league.models import Event, Game, JobOwed, League, Player, Round, SitOut, Table, TableSpill
+from league.models import Event, Game, League, Player, Round, SitOut, Table, TableSpill
 from league.services.fixtures import round_reseat, table_create
-from league.services.jobs import job_owe
+from league.services.jobs import standings_owe
+from league.services.webhooks import webhooks_rounds_seated
 
 MAX_SEED = 2**63 - 1
 """Seeds fit a signed 64-bit column."""
@@ -105,33 +106,41 @@ def round_seating_commit(
     """
     Event.objects.select_for_update(of=("self",)).get(pk=round.event_id)
     round = Round.objects.select_related("event__league").get(pk=round.pk)
-    _clear_for_draw(Q(round=round), what=f"round {round.number}", field="round", replace=replace)
+    before = audit.rounds_record([round.pk])[round.pk]
+    sat_out = _clear_for_draw(
+        Q(round=round), what=f"round {round.number}", field="round", replace=replace
+    )
     draw = round_seating_draw(
         round=round, method=method, seed=seed, keep_apart=keep_apart, pinned=pinned
     )
-    _standings_owed(round.event)
-    return _store(draw)
+    stored = _store(draw, before=before)
+    _standings_owed(round.event, sat_out | set(draw.seating.sit_out))
+    webhooks_rounds_seated(event=round.event, rounds=[round])
+    return stored
 
 
-def _store(draw: Draw) -> Draw:
+def _store(draw: Draw, *, before: dict[str, Any] | None) -> Draw:
     """Store a draw of a round that has no tables: its tables numbered from
     1 with their seats and first dealers, its sit-outs, and the method and
-    seed on the round."""
+    seed on the round; one ``seating.drawn`` entry in the audit trail, with
+    the round's seats ``before`` (those a redraw replaced)."""
     round = draw.round
-    tables = tuple(
-        table_create(
-            round=round,
-            number=number,
-            players=[draw.players[pk] for pk in drawn.players],
-            first_dealer=drawn.first_dealer,
+    with audit.audit_covered():  # one entry for the round, not one a table
+        tables = tuple(
+            table_create(
+                round=round,
+                number=number,
+                players=[draw.players[pk] for pk in drawn.players],
+                first_dealer=drawn.first_dealer,
+            )
+            for number, drawn in enumerate(draw.seating.tables, start=1)
         )
-        for number, drawn in enumerate(draw.seating.tables, start=1)
-    )
     SitOut.objects.bulk_create(
         SitOut(round=round, player=draw.players[pk]) for pk in draw.seating.sit_out
     )
     round.seating_method, round.seating_seed = draw.method.value, draw.seed
     round.save(update_fields=["seating_method", "seating_seed"])
+    _audit_round(audit.Action.SEATING_DRAWN, round, before=before, after=_drawn_record(draw))
     return Draw(
         round=round,
         method=draw.method,
@@ -142,22 +151,59 @@ def _store(draw: Draw) -> Draw:
     )
 
 
-def _clear_for_draw(where: Q, *, what: str, field: str, replace: bool) -> None:
+def _drawn_record(draw: Draw) -> dict[str, Any]:
+    """A draw as the audit trail keeps a round's seats (as
+    :func:`league.audit.rounds_record` reads them), with its method and seed."""
+
+    def named(ids: Sequence[int]) -> list[dict[str, Any]]:
+        return [{"player": pk, "player_name": draw.players[pk].name} for pk in ids]
+
+    return {
+        "method": draw.method.value,
+        "seed": draw.seed,
+        "tables": [
+            {"number": number, "players": named(drawn.players), "first_dealer": drawn.first_dealer}
+            for number, drawn in enumerate(draw.seating.tables, start=1)
+        ],
+        "sit_out": named(draw.seating.sit_out),
+    }
+
+
+def _audit_round(
+    action: audit.Action, round: Round, *, before: dict[str, Any] | None, after: Any
+) -> None:
+    """An entry about a round's seats (its event and league fetched)."""
+    audit.audit_record(
+        action=action,
+        club_id=round.event.league.club_id,
+        event_id=round.event_id,
+        round_id=round.pk,
+        before=before,
+        after=after,
+    )
+
+
+def _clear_for_draw(where: Q, *, what: str, field: str, replace: bool) -> set[int]:
     """Delete the tables and sit-outs ``where`` selects (of a round, or of a
     whole event) before they are drawn again: refused while any of those
-    tables has a hand played, and unless ``replace`` when there are any."""
+    tables has a hand played, and unless ``replace`` when there are any.
+    Returns the players whose sit-outs it deleted."""
     existing = Table.objects.filter(where)
     if existing.filter(hands_played__gt=0).exists():
         raise Conflict(f"{what} has tables with hands played", field=field)
     if existing.exists() and not replace:
         raise Conflict(f"{what} is drawn already; send replace to draw it again", field="replace")
     existing.delete()
-    SitOut.objects.filter(where).delete()
+    sit_outs = SitOut.objects.filter(where)
+    sat_out = set(sit_outs.values_list("player_id", flat=True))
+    sit_outs.delete()
+    return sat_out
 
 
-def _standings_owed(event: Event) -> None:
-    """The standings count sit-outs: owe the league's, sent when this commits."""
-    job_owe(kind=JobOwed.Kind.STANDINGS, target_id=event.league_id)
+def _standings_owed(event: Event, players: set[int]) -> None:
+    """The standings count sit-outs: owe the lines of ``players`` (whose
+    sit-outs changed) in the event and the league, sent when this commits."""
+    standings_owe(league_id=event.league_id, event_id=event.pk, player_ids=players)
 
 
 def _seed(seed: int | None) -> int:
@@ -243,6 +289,7 @@ def round_seating_adjust(
         raise Conflict(f"round {round.number} is not drawn yet", field="round")
     if any(table.hands_played for table in tables):
         raise Conflict(f"round {round.number} has tables with hands played", field="round")
+    before = audit.rounds_record([round.pk])[round.pk]
     seats = {table.pk: [seating.player for seating in table.seatings.all()] for table in tables}
     out = [
         sit_out.player for sit_out in SitOut.objects.filter(round=round).select_related("player")
@@ -277,10 +324,15 @@ def round_seating_adjust(
         for table, players in zip(tables, places, strict=False)
         if [p.pk for p in players] != [s.player_id for s in table.seatings.all()]
     }
-    round_reseat(round=round, seats=changed)
+    with audit.audit_covered():  # one entry for the adjustment, below
+        round_reseat(round=round, seats=changed)
     SitOut.objects.filter(round=round).delete()
     SitOut.objects.bulk_create(SitOut(round=round, player=player) for player in places[-1])
-    _standings_owed(round.event)
+    _standings_owed(round.event, {player.pk for player in [*out, *places[-1]]})
+    # reseated (round_reseat) and its sit-outs stored: the round as it is now
+    webhooks_rounds_seated(event=round.event, rounds=[round])
+    after = audit.rounds_record([round.pk])[round.pk]
+    _audit_round(audit.Action.SEATING_ADJUSTED, round, before=before, after=after)
     return _stored_draw(round)
 
 
@@ -423,10 +475,14 @@ def event_schedule_commit(
 
     Lock order: the event row, then the tables it creates."""
     event = Event.objects.select_for_update(of=("self",)).select_related("league").get(pk=event.pk)
-    _clear_for_draw(Q(round__event=event), what="the event", field="event", replace=replace)
+    before = audit.rounds_record(event.rounds.values_list("pk", flat=True))
+    sat_out = _clear_for_draw(
+        Q(round__event=event), what="the event", field="event", replace=replace
+    )
     schedule = event_schedule_draw(
         event=event, method=method, seed=seed, keep_apart=keep_apart, pinned=pinned
     )
-    draws = tuple(_store(draw) for draw in schedule.draws)
-    _standings_owed(event)
+    draws = tuple(_store(draw, before=before[draw.round.pk]) for draw in schedule.draws)
+    _standings_owed(event, sat_out.union(*(draw.seating.sit_out for draw in draws)))
+    webhooks_rounds_seated(event=event, rounds=[draw.round for draw in draws])
     return Schedule(event=event, method=schedule.method, seed=schedule.seed, draws=draws)

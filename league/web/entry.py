@@ -45,6 +45,10 @@ def table_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
     page = sheet.sheet_page(table=table)
     page["may_enter"] = may_enter_results(request.user, table)
     page["columns"] = 1 + len(page["players"])  # a column a player, after the hand's
+    # The history names the club's users: for its members, as the API's (league.access).
+    if table.round.event.league.club_id in selectors.member_club_ids(request.user):
+        names = [player.name for player in page["players"]]
+        page["history"] = sheet.sheet_history(table=table, names=names)
     return render(request, "league/sheet.html", page)
 
 

@@ -9,12 +9,12 @@ name, in any case). The signed-in player's own row is always shown, at the
 foot of the table when the page does not hold it (a login is a player of a
 club through :attr:`league.models.Player.user`).
 
-Each page costs a fixed number of queries, whatever the league's size. The
-standings are stored ranked, so the database cuts a page out of them. The
-leaderboard's order is each rating as of the league's latest game
-(:func:`league.ratings.as_of`), which Python computes: the board is read whole
-(one query, a row per rated player) and cut here, and only the rows shown
-are put into words.
+Each page costs a fixed number of queries, whatever the league's size, and
+reads only the rows it shows. The standings are stored ranked, so the
+database cuts a page out of them. The leaderboard's order is each rating as
+of the league's latest game (:func:`league.ratings.as_of`), which the database
+computes as Python would (:func:`selectors.leaderboard_ranked`), so it cuts a
+page out of the board too, each row with its position on the whole board.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from django.core.paginator import Page, Paginator
+from django.db.models import Count, QuerySet, Window
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import URLPattern, path
@@ -32,7 +33,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_safe
 
 from league import selectors
-from league.models import Game, League, Standing
+from league.models import Game, League, Rating, Standing
 from league.web.pages import STANDINGS_ORDER, computed_at_of, rating_words
 
 TOP: Final = 50
@@ -77,43 +78,70 @@ def _own_standing(league: League, player_id: int | None, rows: Sequence[Standing
     return None if any(row.player_id == player_id for row in rows) else own
 
 
-def numbered_board(league: League) -> dict[str, Any]:
-    """The league's whole leaderboard (:func:`selectors.rating_board`, one
-    query), each row with its ``position`` from 1."""
-    board = selectors.rating_board(scope=selectors.league_scope(league))
-    rows = [row | {"position": n} for n, row in enumerate(board["ratings"], start=1)]
-    return board | {"ratings": rows}
+@dataclass(frozen=True)
+class Board:
+    """The league's rating leaderboard: what it says beside its rows
+    (``status``, ``rated_at``, ``provisional_above_sigma``: no query) and its
+    ratings, ranked, to cut (``None`` before the first rated game)."""
+
+    about: dict[str, Any]
+    ranked: QuerySet[Rating] | None
+    game: str
+    scope_id: int | None
+
+    def __getitem__(self, name: str) -> Any:
+        return self.about[name]  # the templates read board.status and the like
 
 
-def in_words(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Leaderboard rows, each rating also in words (no query)."""
+def board_of(league: League) -> Board:
+    """The league's leaderboard, unread (no query: the league comes from
+    :func:`selectors.league_for_page` with its scope)."""
+    scope = selectors.league_scope(league)
+    ranked = selectors.leaderboard_ranked(scope=scope) if scope is not None else None
+    scope_id = scope.pk if scope is not None else None
+    return Board(selectors.rating_board_about(scope=scope), ranked, league.game, scope_id)
+
+
+def in_words(board: Board, ratings: Sequence[Rating]) -> list[dict[str, Any]]:
+    """Ratings of the board as its rows, each with its ``position`` on the
+    whole board and its rating also in words (no query)."""
+    rows = [selectors.leaderboard_row(rating, game=board.game) for rating in ratings]
     return [
         row
         | {
+            "position": row["rank"],
             "words": rating_words(
                 ordinal=row["ordinal"],
                 sigma=row["sigma"],
                 games=row["games"],
                 settling=row["provisional"],
-            )
+            ),
         }
         for row in rows
     ]
 
 
 def board_shown(
-    board: dict[str, Any], rows: Sequence[dict[str, Any]], player_id: int | None
+    board: Board, ratings: Sequence[Rating], player_id: int | None, *, total: int
 ) -> Shown:
-    """``rows`` of ``board`` in words, with ``player_id``'s row when they are
-    rated and it is not among them."""
+    """``ratings`` of ``board`` in words, with ``player_id``'s row when they
+    are rated and it is not among them: one query whenever there is a player,
+    so that the count does not depend on where they stand (none without one)."""
     own = None
-    if player_id is not None and not any(row["player_id"] == player_id for row in rows):
-        own = next((row for row in board["ratings"] if row["player_id"] == player_id), None)
-    return Shown(
-        rows=in_words(rows),
-        own=in_words([own])[0] if own is not None else None,
-        total=len(board["ratings"]),
-    )
+    if player_id is not None and board.ranked is not None:
+        mine = selectors.leaderboard_of_players(board.ranked, [player_id]).first()
+        if mine is not None and not any(r.player_id == player_id for r in ratings):
+            own = in_words(board, [mine])[0]
+    return Shown(rows=in_words(board, ratings), own=own, total=total)
+
+
+def board_top(board: Board, player_id: int | None) -> Shown:
+    """The board's best :data:`TOP` rows, with how many rated players it has
+    (one query), and ``player_id``'s row below them."""
+    if board.ranked is None:
+        return Shown(rows=[], own=None, total=0)
+    top, total = selectors.first_rows(board.ranked, limit=TOP)
+    return board_shown(board, top, player_id, total=total)
 
 
 def recent_events(league: League) -> tuple[list[selectors.EventLine], int]:
@@ -152,7 +180,7 @@ def league_page(request: HttpRequest, league_id: int) -> HttpResponse:
     league = get_object_or_404(selectors.league_for_page(), pk=league_id)
     me = selectors.club_player_id(user=request.user, club_id=league.club_id)
     standings = standings_top(league=league, player_id=me)
-    board = numbered_board(league)
+    board = board_of(league)
     events, events_total = recent_events(league)
     return render(
         request,
@@ -165,7 +193,7 @@ def league_page(request: HttpRequest, league_id: int) -> HttpResponse:
             "computed_at": computed_at_of(standings.rows),
             "standings_order": STANDINGS_ORDER[league.game == Game.BLUKE],
             "board": board,
-            "ranked": board_shown(board, board["ratings"][:TOP], me),
+            "ranked": board_top(board, me),
             "events": events,
             "events_total": events_total,
             "top": TOP,
@@ -206,13 +234,19 @@ def ratings_list(request: HttpRequest, league_id: int) -> HttpResponse:
     league = get_object_or_404(selectors.league_for_page(), pk=league_id)
     me = selectors.club_player_id(user=request.user, club_id=league.club_id)
     query = search_query(request)
-    board = numbered_board(league)
-    found = board["ratings"]
-    if query:
-        wanted = query.casefold()
-        found = [row for row in found if wanted in row["player"].name.casefold()]
+    board = board_of(league)
+    found: Any = []
+    if board.ranked is not None:
+        # the whole board counted alongside, before the search keeps its rows
+        found = board.ranked.annotate(rows_in_all=Window(Count("pk")))
+        found = selectors.leaderboard_matching(found, query) if query else found
     page = page_of(request, found, PER_PAGE)
-    ranked = board_shown(board, list(page.object_list), me)
+    shown = list(page.object_list)
+    if shown or not query or board.scope_id is None:
+        total = shown[0].rows_in_all if shown else 0
+    else:  # a search that found nobody: the board's size is a count of its own
+        total = Rating.objects.filter(scope_id=board.scope_id).count()
+    ranked = board_shown(board, shown, me, total=total)
     return render(
         request,
         "league/league_ratings.html",

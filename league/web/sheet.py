@@ -8,12 +8,13 @@ from the engine's public :class:`games.Suit` and :class:`games.Card`.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from typing import Any, Final
 
 import games
 from league import selectors
-from league.models import Game, Hand, Table
+from league.models import AuditEntry, Game, Hand, Table
 
 # -- suits and cards -------------------------------------------------------------
 
@@ -295,3 +296,89 @@ def _played_tricks(hand: Hand, names: list[str], rules: games.Rules) -> list[She
         )
         for number, trick in enumerate(replayed, start=1)
     ]
+
+
+# -- the history of corrections ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandWords:
+    """A hand as the trail keeps it, in the sheet's words: what was dealt
+    and called, then a line a player."""
+
+    summary: str
+    lines: list[str]
+
+
+@dataclass(frozen=True)
+class HandChange:
+    """A hand corrected or deleted: who did it, when, through what, and the
+    hand before (and, corrected, after)."""
+
+    number: int
+    verb: str
+    actor: str
+    at: datetime.datetime
+    via: str
+    before: HandWords | None
+    after: HandWords | None
+
+    @property
+    def shown_number(self) -> int:
+        return self.number + 1
+
+
+HISTORY_ACTIONS: Final = {
+    AuditEntry.Action.HAND_CORRECTED: "corrected",
+    AuditEntry.Action.HAND_DELETED: "deleted",
+}
+"""The changes the sheet's history lists: those that undo what was entered."""
+
+
+def sheet_history(*, table: Table, names: list[str]) -> list[HandChange]:
+    """The table's hands corrected or deleted, by hand, oldest change first
+    (one query); ``names`` are the players by seat. For the club's members
+    only (the trail names its users): the view decides."""
+    entries = AuditEntry.objects.filter(table_id=table.pk, action__in=list(HISTORY_ACTIONS))
+    bluke = table.game == Game.BLUKE
+    return [
+        HandChange(
+            number=entry.hand_number or 0,
+            verb=HISTORY_ACTIONS[AuditEntry.Action(entry.action)],
+            actor=entry.actor_name or "a command on the server",
+            at=entry.at,
+            via=AuditEntry.Via(entry.via).label,
+            before=_hand_words(entry.before, names, bluke=bluke),
+            after=_hand_words(entry.after, names, bluke=bluke),
+        )
+        for entry in entries.order_by("hand_number", "id")
+    ]
+
+
+def _hand_words(hand: Any, names: list[str], *, bluke: bool) -> HandWords | None:
+    """A hand as the API shows it (``HandOutput``), in words: ``13 cards,
+    spades trump`` then ``Ann bid 3, took 2: -5 (total 40)``."""
+    if not hand:
+        return None
+    trump = f"{games.Suit(hand['trump']).word} trump" if hand["trump"] else "no trump"
+    cards = f"{hand['cards']} card{'s' if hand['cards'] != 1 else ''}"
+    facts = [cards, trump, f"{_name(names, hand['dealer'])} deals"]
+    if not bluke:
+        maker = hand["maker"]
+        facts.append(f"made by {_name(names, maker)}" if maker is not None else "nobody made it")
+    lines = []
+    for seat in hand["seats"]:
+        name = _name(names, seat["seat"])
+        if bluke:
+            did = f"bid {seat['bid']}, took {seat['tricks']}"
+        elif seat["seat"] in hand["drops"]:
+            did = "dropped"
+        else:
+            maker = " as maker" if seat["seat"] == hand["maker"] else ""
+            did = f"took {seat['tricks']}{maker}"
+        lines.append(f"{name} {did}: {seat['points']:+d} (total {seat['total']})")
+    return HandWords(summary=", ".join(facts), lines=lines)
+
+
+def _name(names: list[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"

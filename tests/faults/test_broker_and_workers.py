@@ -40,8 +40,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from league import outbox, standings, tasks
-from league.models import Game, JobOwed, RatingScope, Standing
-from league.services.jobs import job_owe, jobs_sweep
+from league.models import Game, JobOwed, RatingScope, Standing, StandingsOwed
+from league.services.jobs import jobs_sweep, standings_owe
 from league.standings import STANDINGS_LOCKS, standing_rows
 from tests.faults.worker_settings import VISIBILITY_TIMEOUT
 from tests.support.api import client_for
@@ -285,7 +285,7 @@ def test_a_worker_killed_mid_job_leaves_it_to_another_within_the_visibility_time
     league_id = setup.league.pk
 
     with standings_lock_held_elsewhere(league_id) as holder, celery_on(redis_server.url):
-        job_owe(kind=JobOwed.Kind.STANDINGS, target_id=league_id)  # committed: published
+        standings_owe(league_id=league_id)  # a full rebuild, committed: published
         assert JobOwed.objects.get().sent_at is not None
         with worker_process("doomed", redis_server.url, tmp_path / "doomed.log") as doomed:
             # the worker took the job and waits, mid-job, for the lock
@@ -354,6 +354,7 @@ def test_two_standings_jobs_of_one_league_at_once_both_succeed() -> None:
 
     # the job, owed once and sent twice: the second finds the work done
     now = timezone.now()
+    StandingsOwed.objects.create(league=league, owed_at=now)  # a full rebuild
     JobOwed.objects.create(
         kind=JobOwed.Kind.STANDINGS,
         target_id=league.pk,
@@ -363,5 +364,5 @@ def test_two_standings_jobs_of_one_league_at_once_both_succeed() -> None:
     )
     with standings_lock_held_elsewhere(league.pk) as holder:
         answers = at_once(lambda: tasks.league_standings_refresh(league.pk), holder, league.pk)
-    assert answers == [4, 0]
+    assert answers == [1, 0]  # the one line owed (the whole league), then nothing
     assert_up_to_date(setup)

@@ -830,13 +830,13 @@ def test_a_game_completed_through_the_api_shows_in_the_standings(
     setup = club_setup(options={"max_cards": 1})
     client = client_for(setup.scorekeeper)
     standings = f"/api/leagues/{setup.league.pk}/standings/"
-    assert client_for().get(standings).json() == []
+    assert client_for().get(standings).json()["results"] == []
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         assert post_hand(client, setup.table, 0, bluke_results(1, winner=1)).status_code == 201
 
     assert len(callbacks) == 1
-    rows = client_for().get(standings).json()
+    rows = client_for().get(standings).json()["results"]
     winner = setup.players[1]
     assert (rows[0]["player"], rows[0]["games"], rows[0]["wins"]) == (winner.pk, 1, 1)
     assert {r["player"] for r in rows} == {p.pk for p in setup.players[:4]}

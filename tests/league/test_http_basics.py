@@ -260,7 +260,7 @@ def test_the_standings_list_the_best_first(client: Client) -> None:
     response = client.get(f"/api/leagues/{league.pk}/standings/")
 
     assert response.status_code == 200
-    rows = response.json()
+    rows = response.json()["results"]
     assert [row["player_name"] for row in rows] == ["Mia", "Ola", "Yan", "Zed"]
     assert [(row["games"], row["wins"]) for row in rows] == [(3, 2), (3, 1), (3, 0), (3, 0)]
     assert [row["average_place"] for row in rows] == pytest.approx([4 / 3, 5 / 3, 2.0, 2.0])

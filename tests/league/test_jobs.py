@@ -27,9 +27,9 @@ from django.utils import timezone
 from config.celery import app as celery_app
 from league import outbox, standings, tasks
 from league.management.commands.jobs_sweep import Command as JobsSweep
-from league.models import Game, JobOwed, RatingScope, Standing
+from league.models import Game, JobOwed, RatingScope, Standing, StandingsOwed
 from league.services.attendance import attendance_set
-from league.services.jobs import job_owe, jobs_owe, jobs_sweep
+from league.services.jobs import job_owe, jobs_owe, jobs_sweep, standings_owe
 from league.services.results import hand_submit
 from league.services.seating import round_seating_commit
 from tests.support.api import client_for
@@ -125,10 +125,19 @@ def test_owing_twice_is_one_row_with_a_new_token_and_not_sent_since(setup: ClubS
     assert (again.attempts, again.last_error) == (2, "earlier")
 
 
-def test_a_draw_owes_the_leagues_standings(setup: ClubSetup) -> None:
+def test_a_draw_owes_the_standings_of_those_it_sits_out(setup: ClubSetup) -> None:
+    attendance_set(event=setup.event, players=setup.players[:7], by=setup.organiser)
+    draw = round_seating_commit(round=setup.event.rounds.get(number=2), seed=1)
+    assert set(owed()) == {("standings", setup.league.pk)}
+    assert len(draw.seating.sit_out) == 3  # Buck Euchre seats four: three of seven sit out
+    lines = StandingsOwed.objects.values_list("event_id", "player_id")
+    assert set(lines) == {(setup.event.pk, pk) for pk in draw.seating.sit_out}
+
+
+def test_a_draw_that_sits_nobody_out_owes_no_standings(setup: ClubSetup) -> None:
     attendance_set(event=setup.event, players=setup.players, by=setup.organiser)
     round_seating_commit(round=setup.event.rounds.get(number=2), seed=1)
-    assert set(owed()) == {("standings", setup.league.pk)}
+    assert owed() == {} and not StandingsOwed.objects.exists()
 
 
 # -- sent after the commit, never failing the request ------------------------------------
@@ -172,7 +181,7 @@ def test_a_job_that_fails_without_a_broker_is_logged_and_stays_owed(
     def broken(*, league: Any) -> int:
         raise RuntimeError("the standings are broken")
 
-    monkeypatch.setattr(standings, "standings_refresh", broken)
+    monkeypatch.setattr(standings, "standings_catch_up", broken)
     client = client_for(setup.scorekeeper)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
@@ -205,22 +214,24 @@ def test_work_owed_again_while_the_job_ran_stays_owed(
     setup: ClubSetup, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     complete_the_game(setup)
-    refresh = standings.standings_refresh
+    catch_up = standings.standings_catch_up
 
-    def refresh_then_owed_again(*, league: Any) -> int:
-        count = refresh(league=league)
-        # a game completes while the job is writing: its work is owed anew
-        job_owe(kind=JobOwed.Kind.STANDINGS, target_id=league.pk)
+    def catch_up_then_owed_again(*, league: Any) -> int:
+        count = catch_up(league=league)
+        # a game is corrected while the job is writing: its work is owed anew
+        players = [player.pk for player in setup.players[:2]]
+        standings_owe(league_id=league.pk, event_id=setup.event.pk, player_ids=players)
         return count
 
-    monkeypatch.setattr(standings, "standings_refresh", refresh_then_owed_again)
+    monkeypatch.setattr(standings, "standings_catch_up", catch_up_then_owed_again)
     before = owed()[("standings", setup.league.pk)].token
     assert tasks.league_standings_refresh(setup.league.pk) == 4
 
     after = owed()[("standings", setup.league.pk)]
     assert after.token != before
-    monkeypatch.setattr(standings, "standings_refresh", refresh)
-    assert tasks.league_standings_refresh(setup.league.pk) == 4
+    assert StandingsOwed.objects.count() == 2  # the lines owed again, not those done
+    monkeypatch.setattr(standings, "standings_catch_up", catch_up)
+    assert tasks.league_standings_refresh(setup.league.pk) == 2
     assert ("standings", setup.league.pk) not in owed()
 
 
@@ -233,6 +244,12 @@ def test_work_owed_by_another_transaction_while_the_job_ran_stays_owed(
     complete_the_game(setup)  # committed: without a broker its jobs ran at once
     assert owed() == {}
     with transaction.atomic():  # owed, not yet sent: the job below is run by hand
+        StandingsOwed.objects.bulk_create(
+            StandingsOwed(
+                league=setup.league, event=setup.event, player=player, owed_at=timezone.now()
+            )
+            for player in setup.players[:4]
+        )
         JobOwed.objects.create(
             kind="standings",
             target_id=setup.league.pk,
@@ -241,15 +258,15 @@ def test_work_owed_by_another_transaction_while_the_job_ran_stays_owed(
             token=outbox.token(),
         )
     writing, owed_again = threading.Event(), threading.Event()
-    refresh = standings.standings_refresh
+    catch_up = standings.standings_catch_up
 
-    def refresh_and_wait(*, league: Any) -> int:
-        count = refresh(league=league)
+    def catch_up_and_wait(*, league: Any) -> int:
+        count = catch_up(league=league)
         writing.set()
         assert owed_again.wait(30)
         return count
 
-    monkeypatch.setattr(standings, "standings_refresh", refresh_and_wait)
+    monkeypatch.setattr(standings, "standings_catch_up", catch_up_and_wait)
     answers: list[Any] = []
 
     def job() -> None:

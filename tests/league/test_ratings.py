@@ -302,14 +302,14 @@ def test_the_leaderboard_and_history_through_the_api() -> None:
     board = client.get(f"/api/leagues/{night.league.pk}/ratings/").json()
     assert board["status"] == "up_to_date"
     assert board["provisional_above_sigma"] == rating_model.MODELS["buck_euchre"].provisional_sigma
-    assert board["ratings"][0]["player"] == night.players[1].pk
-    assert all(row["provisional"] for row in board["ratings"])
-    ordinals = [row["ordinal"] for row in board["ratings"]]
+    assert board["results"][0]["player"] == night.players[1].pk
+    assert all(row["provisional"] for row in board["results"])
+    ordinals = [row["ordinal"] for row in board["results"]]
     assert ordinals == sorted(ordinals, reverse=True)
 
     club_wide = client.get(f"/api/clubs/{night.club.pk}/ratings/", {"game": "buck_euchre"})
-    assert [r["player"] for r in club_wide.json()["ratings"]] == [
-        r["player"] for r in board["ratings"]
+    assert [r["player"] for r in club_wide.json()["results"]] == [
+        r["player"] for r in board["results"]
     ]
     assert client.get(f"/api/clubs/{night.club.pk}/ratings/").status_code == 400
 
@@ -340,8 +340,8 @@ def test_the_leaderboard_says_pending_until_the_job_has_run() -> None:
     table = night.table(1, [0, 1, 2, 3])
     hand_submit(table=table, record=buck_takes_all(1))  # its jobs wait for a commit
     board = APIClient().get(f"/api/leagues/{night.league.pk}/ratings/").json()
-    assert (board["status"], board["ratings"]) == ("pending", [])
+    assert (board["status"], board["results"]) == ("pending", [])
     ratings.ratings_refresh(scope_id=night.scope().pk)
     board = APIClient().get(f"/api/leagues/{night.league.pk}/ratings/").json()
     assert board["status"] == "up_to_date"
-    assert len(board["ratings"]) == 4
+    assert len(board["results"]) == 4

@@ -56,7 +56,17 @@ from schemathesis.specs.openapi.checks import (
 import games
 from games.bots import SimpleBot, bot_game
 from league.api.etags import etag
-from league.models import Club, Event, Game, League, Membership, Player, Round, Table
+from league.models import (
+    Club,
+    Event,
+    Game,
+    League,
+    Membership,
+    Player,
+    Round,
+    Table,
+    WebhookEndpoint,
+)
 from league.services.accounts import api_token_create
 from league.services.attendance import attendance_leave, attendance_set
 from league.services.fixtures import event_create, round_create, table_create
@@ -117,6 +127,7 @@ RESOURCES: dict[str, type[Model]] = {
     "events": Event,
     "rounds": Round,
     "tables": Table,
+    "webhooks": WebhookEndpoint,
 }
 """The API's resources (the first segment of its paths after ``/api/``), by model."""
 REFERENCES = {
@@ -200,6 +211,14 @@ def _create_the_data() -> None:
     KNOWN.free_players = [player.pk for player in players[8:12]]
     users = get_user_model().objects
     KNOWN.token = api_token_create(user=organiser, name="schemathesis").key
+    # an endpoint of the demo club (made directly: the tests refuse private addresses, and
+    # no delivery leaves, each case's transaction being rolled back)
+    WebhookEndpoint.objects.create(
+        club=organiser.memberships.get().club,
+        url="https://hooks.example.org/league",
+        events=["game.completed"],
+        secret="whsec_schemathesis",
+    )
     KNOWN.ids = {
         name: list(model.objects.order_by("pk").values_list("pk", flat=True))
         for name, model in RESOURCES.items()

@@ -97,11 +97,28 @@ def test_a_date_range_and_an_event_have_their_own_standings() -> None:
     assert event_rows[0].player.name == "P3"
     client = APIClient()
     api = client.get(f"/api/leagues/{league.league.pk}/standings/", {"date_before": "2026-10-05"})
-    assert api.json()[0]["player_name"] == "P0"
-    assert api.json()[0]["games"] == 1
-    event_api = client.get(f"/api/events/{late.round.event_id}/standings/").json()
+    assert api.json()["results"][0]["player_name"] == "P0"
+    assert api.json()["results"][0]["games"] == 1
+    event_api = client.get(f"/api/events/{late.round.event_id}/standings/").json()["results"]
     assert event_api[0]["player_name"] == "P3"
-    assert client.get(f"/api/leagues/{league.league.pk}/standings/").json()[0]["games"] == 2
+    stored = client.get(f"/api/leagues/{league.league.pk}/standings/").json()["results"]
+    assert stored[0]["games"] == 2
+
+    # a range's standings, computed now, come in pages and answer lookups as the stored do
+    def players(answer: Any) -> list[tuple[int, int]]:
+        return [(row["rank"], row["player"]) for row in answer.json()["results"]]
+
+    whole = players(api)
+    ranged = {"date_before": "2026-10-05"}
+    assert len(whole) == 4  # the four of the one game before the date
+    first = client.get(api.request["PATH_INFO"], {**ranged, "page_size": 2})
+    assert players(first) == whole[:2] and first.json()["previous"] is None
+    second = client.get(first.json()["next"])
+    assert players(second) == whole[2:] and second.json()["next"] is None
+    assert players(client.get(second.json()["previous"])) == whole[:2]
+    wanted = [whole[3][1], whole[1][1]]
+    found = client.get(api.request["PATH_INFO"], {**ranged, "player": wanted})
+    assert players(found) == [whole[1], whole[3]]
 
 
 def test_standings_do_not_depend_on_the_order_results_were_submitted() -> None:

@@ -271,7 +271,7 @@ def test_a_request_has_the_web_limits_and_a_job_it_runs_has_the_job_limits(
         return 0
 
     monkeypatch.setattr(results, "check_results_change", checked_in_the_request)
-    monkeypatch.setattr("league.standings.standings_refresh", standings_job)
+    monkeypatch.setattr("league.standings.standings_catch_up", standings_job)
     setup = club_setup(options={"max_cards": 1})  # one hand completes the game
 
     response = client_for(setup.scorekeeper).post(

@@ -106,6 +106,9 @@ class Cells(HTMLParser):
             self.cell = []
         elif tag == "span" and ("aria-hidden", "true") in attrs and self.cell is not None:
             self.hidden += 1
+        elif tag == "span" and ("role", "img") in attrs and self.cell is not None:
+            self.cell.append(f" {dict(attrs).get('aria-label') or ''} ")  # read for its content
+            self.hidden += 1
         elif tag == "li" and self.cell is not None:
             self.cell.append(" ")  # items are read apart
 

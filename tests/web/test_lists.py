@@ -415,20 +415,21 @@ def test_the_pages_run_the_same_queries_whatever_the_league_size(client: Client)
         # the league; the standings' count and page (a search: the same two, filtered)
         ("league-all-standings", "{}"): 3,
         ("league-all-standings", "{'q': 'ada', 'page': 2}"): 3,
-        # the league; the whole leaderboard, cut in Python
-        ("league-leaderboard", "{}"): 2,
-        ("league-leaderboard", "{'q': 'ada'}"): 2,
+        # the league; the leaderboard's count and page (ranked and cut by the database; a
+        # search: the same two, filtered, the page counting the whole board)
+        ("league-leaderboard", "{}"): 3,
+        ("league-leaderboard", "{'q': 'ada'}"): 3,
         # the league; the nights' count and page; their tables
         ("league-game-nights", "{}"): 4,
     }
     assert all(counts[0] == counts[1] for counts in anonymous.values()), anonymous
 
     # a signed-in player, last in both leagues: the same queries again, and a fixed few more
-    # (the session and its user, their player, their standings row)
+    # (the session and its user, their player, their standings row, their rating's row)
     extra = {
-        "league": 4,
+        "league": 5,
         "league-all-standings": 4,
-        "league-leaderboard": 3,
+        "league-leaderboard": 4,
         "league-game-nights": 2,
     }
     for data in (small, large):

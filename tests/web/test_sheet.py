@@ -315,13 +315,14 @@ def _played(game: str, hands: int, *, move_logs: bool) -> Table:
 
 @pytest.mark.parametrize("game", [Game.BLUKE, Game.BUCK_EUCHRE])
 @pytest.mark.parametrize("move_logs", [False, True])
-@pytest.mark.parametrize(("signed_in", "queries"), [(False, 4), (True, 7)])
+@pytest.mark.parametrize(("signed_in", "queries"), [(False, 4), (True, 9)])
 def test_the_sheet_takes_the_same_queries_for_one_hand_or_many(
     django_assert_num_queries: Any, game: str, move_logs: bool, signed_in: bool, queries: int
 ) -> None:
     """Anonymous: the table (with round, event, league and club), its seatings
     with players, its hands, their seat lines. Signed in: the session, the
-    user and the role in the club besides."""
+    user and the role in the club besides, and for a member of the club (as
+    here) the clubs they are a member of and the sheet's history."""
     many = 10 if game == Game.BLUKE else 4  # a Buck Euchre bot game may end early
     for hands in (1, many):
         table = _played(game, hands, move_logs=move_logs)

@@ -1,0 +1,360 @@
+"""Webhooks: a club's endpoints, and the events the league sends them.
+
+An organiser registers an endpoint (a URL and the events it wants) and is
+given its secret once (:func:`webhook_endpoint_create`); they may change its
+URL and events, turn it off and on, send it a test ping, or delete it.
+
+The services whose changes make an event call :func:`webhooks_emit` (or one
+of the helpers below that build its payload) inside the change's
+transaction: it stores one pending delivery per active endpoint of the club
+subscribed to the event, all with the same event id, and owes each its job
+(:mod:`league.services.jobs`), sent once the change commits. A change
+rolled back leaves no delivery and sends nothing. How deliveries are sent,
+signed and retried is :mod:`league.webhooks`.
+
+Locks: an event locks the club's active endpoints (``FOR NO KEY UPDATE``, by
+id) until its change commits, after whatever the change locked before (a
+table, rating scopes, a league's standings); the endpoint services and the
+delivery job lock an endpoint, then its deliveries, and nothing else, so no
+cycle can form.
+
+The events and their payloads (``data`` in the body sent):
+
+- ``game.completed``: a table's game became complete (:func:`webhooks_table_changed`);
+- ``result.corrected``: a hand of a complete game was corrected or deleted;
+- ``round.seated``: a round's tables were drawn, or reseated (:func:`webhooks_rounds_seated`);
+- ``standings.updated``: a league's standings were recomputed
+  (:func:`webhooks_standings_updated`, called by the standings job).
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from django.db import transaction
+from django.utils import timezone
+
+from league import webhooks
+from league.errors import Conflict, ServiceError
+from league.models import (
+    Club,
+    Event,
+    JobOwed,
+    League,
+    Round,
+    Seating,
+    SitOut,
+    Standing,
+    Table,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEvent,
+)
+from league.services.jobs import jobs_owe
+
+SUBSCRIBABLE: Final = (
+    WebhookEvent.GAME_COMPLETED,
+    WebhookEvent.RESULT_CORRECTED,
+    WebhookEvent.STANDINGS_UPDATED,
+    WebhookEvent.ROUND_SEATED,
+)
+"""The events an endpoint may subscribe to (a ping is sent on request only)."""
+MAX_ENDPOINTS: Final = 10
+"""The most endpoints a club may have: each event is sent to every one."""
+
+Payload = Mapping[str, Any] | Callable[[], Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class NewWebhookEndpoint:
+    """An endpoint just made, and its secret: the only time it is shown."""
+
+    endpoint: WebhookEndpoint
+    secret: str
+
+
+# -- the endpoints -------------------------------------------------------------------------
+
+
+def check_events(events: Iterable[str]) -> list[str]:
+    """The events subscribed to, each once, in a fixed order; a
+    :class:`ServiceError` (``events``) for none or an unknown one."""
+    chosen = list(dict.fromkeys(events))
+    unknown = [e for e in chosen if e not in SUBSCRIBABLE]
+    if unknown:
+        known = ", ".join(SUBSCRIBABLE)
+        raise ServiceError(f"unknown event {unknown[0]!r}: choose from {known}", field="events")
+    if not chosen:
+        raise ServiceError("choose at least one event", field="events")
+    return [e.value for e in SUBSCRIBABLE if e in chosen]
+
+
+@transaction.atomic
+def webhook_endpoint_create(
+    *, club: Club, url: str, events: Iterable[str], by: Any = None
+) -> NewWebhookEndpoint:
+    """Register ``url`` for the club's ``events``, on behalf of ``by`` (an
+    organiser of the club: the caller checks). The secret is made here and
+    returned once. Errors: :class:`ServiceError` for a URL the league will
+    not send to (``url``, see :func:`league.webhooks.check_url`) or no or
+    unknown events; :class:`Conflict` for a URL the club has already, or a
+    club at :data:`MAX_ENDPOINTS`."""
+    url = webhooks.check_url(url)
+    chosen = check_events(events)
+    # one count at a time; NO KEY: rows that refer to the club may still be made
+    Club.objects.select_for_update(no_key=True).get(pk=club.pk)
+    if WebhookEndpoint.objects.filter(club=club).count() >= MAX_ENDPOINTS:
+        raise Conflict(f"a club has at most {MAX_ENDPOINTS} webhook endpoints", field="url")
+    if WebhookEndpoint.objects.filter(club=club, url=url).exists():
+        raise Conflict("the club has an endpoint at this URL already", field="url")
+    secret = "whsec_" + secrets.token_urlsafe(32)
+    endpoint = WebhookEndpoint.objects.create(
+        club=club,
+        url=url,
+        events=chosen,
+        secret=secret,
+        created_by=by if by is not None and by.is_authenticated else None,
+    )
+    return NewWebhookEndpoint(endpoint=endpoint, secret=secret)
+
+
+@transaction.atomic
+def webhook_endpoint_update(
+    *,
+    endpoint: WebhookEndpoint,
+    url: str | None = None,
+    events: Iterable[str] | None = None,
+    active: bool | None = None,
+) -> WebhookEndpoint:
+    """Change an endpoint's URL or events, or turn it off or on (``None``:
+    unchanged). Turning it off fails its pending deliveries; turning it on
+    clears why it was disabled and its count of failures. Errors as
+    :func:`webhook_endpoint_create`."""
+    endpoint = WebhookEndpoint.objects.select_for_update(no_key=True).get(pk=endpoint.pk)
+    fields: list[str] = []
+    if url is not None:
+        url = webhooks.check_url(url)
+        if WebhookEndpoint.objects.filter(club_id=endpoint.club_id, url=url).exclude(
+            pk=endpoint.pk
+        ):
+            raise Conflict("the club has an endpoint at this URL already", field="url")
+        endpoint.url = url
+        fields.append("url")
+    if events is not None:
+        endpoint.events = check_events(events)
+        fields.append("events")
+    if fields:
+        endpoint.save(update_fields=fields)
+    if active is False and endpoint.active:
+        webhooks.endpoint_disable(endpoint)
+    elif active is True and not endpoint.active:
+        endpoint.active = True
+        endpoint.disabled_at = None
+        endpoint.disabled_reason = ""
+        endpoint.consecutive_failures = 0
+        endpoint.save(
+            update_fields=["active", "disabled_at", "disabled_reason", "consecutive_failures"]
+        )
+    return endpoint
+
+
+@transaction.atomic
+def webhook_endpoint_delete(*, endpoint: WebhookEndpoint) -> None:
+    """Delete an endpoint, its deliveries, and the jobs owed to them."""
+    endpoint = WebhookEndpoint.objects.select_for_update().get(pk=endpoint.pk)
+    ids = list(endpoint.deliveries.values_list("pk", flat=True))
+    JobOwed.objects.filter(kind=JobOwed.Kind.WEBHOOK, target_id__in=ids).delete()
+    endpoint.delete()
+
+
+@transaction.atomic
+def webhook_ping(*, endpoint: WebhookEndpoint) -> WebhookDelivery:
+    """Send the endpoint a ``ping`` (its payload names the endpoint), as any
+    delivery is sent: after this commits, with retries. A :class:`Conflict`
+    for an endpoint that is off."""
+    endpoint = WebhookEndpoint.objects.select_for_update(no_key=True).get(pk=endpoint.pk)
+    if not endpoint.active:
+        raise Conflict("the endpoint is off: turn it on first", field="active")
+    deliveries = _deliver(
+        [endpoint], WebhookEvent.PING, {"endpoint": endpoint.pk, "url": endpoint.url}
+    )
+    return deliveries[0]
+
+
+# -- the events --------------------------------------------------------------------------
+
+
+def webhooks_emit(*, club: Club | int, event: str, payload: Payload) -> list[WebhookDelivery]:
+    """Owe ``event`` to every active endpoint of ``club`` subscribed to it:
+    one pending delivery each, with one event id, and its job, sent when the
+    current transaction commits. Call inside the transaction of the change
+    the event tells of, so that a rollback sends nothing.
+
+    ``payload`` is the event's data (JSON: ids, names, numbers, dates), or a
+    function making it, called only when some endpoint is subscribed: a club
+    without webhooks pays one query. Returns the deliveries made."""
+    if event not in SUBSCRIBABLE:
+        raise ValueError(f"not an event endpoints subscribe to: {event!r}")
+    club_id = club if isinstance(club, int) else club.pk
+    # Locked (in id order) until the change commits: an endpoint deleted or
+    # turned off meanwhile waits for it, so a delivery never refers to a row
+    # gone by then (PostgreSQL checks foreign keys at the commit, which would
+    # fail the change itself). NO KEY: the deliveries' own key-share locks pass.
+    subscribed = (
+        WebhookEndpoint.objects.select_for_update(no_key=True)
+        .filter(club_id=club_id, active=True)
+        .order_by("pk")
+        .only("pk", "events")
+    )
+    endpoints = [endpoint for endpoint in subscribed if event in endpoint.events]
+    if not endpoints:
+        return []
+    data = payload() if callable(payload) else payload
+    return _deliver(endpoints, WebhookEvent(event), data)
+
+
+def _deliver(
+    endpoints: Sequence[WebhookEndpoint], event: WebhookEvent, data: Mapping[str, Any]
+) -> list[WebhookDelivery]:
+    event_id = uuid.uuid4()
+    now = timezone.now()
+    stored = webhooks.payload_json(data)
+    deliveries = WebhookDelivery.objects.bulk_create(
+        WebhookDelivery(
+            endpoint=endpoint, event_id=event_id, event=event, payload=stored, next_attempt_at=now
+        )
+        for endpoint in endpoints
+    )
+    jobs_owe(jobs=[(JobOwed.Kind.WEBHOOK, delivery.pk) for delivery in deliveries])
+    return deliveries
+
+
+def webhooks_table_changed(*, table: Table, was_complete: bool) -> list[WebhookDelivery]:
+    """``game.completed`` when the (stored, locked) table's game has just
+    become complete; ``result.corrected`` when it was complete before the
+    change (a hand corrected or deleted); nothing otherwise. The payload:
+    the league, event, round and table, and each seat's player, total and
+    place (null once the game is no longer complete)."""
+    if was_complete:
+        event = WebhookEvent.RESULT_CORRECTED
+    elif table.complete:
+        event = WebhookEvent.GAME_COMPLETED
+    else:
+        return []
+    league = table.round.event.league
+    return webhooks_emit(club=league.club_id, event=event, payload=lambda: _table_data(table))
+
+
+def _table_data(table: Table) -> dict[str, Any]:
+    round_ = table.round
+    seatings = Seating.objects.filter(table=table).select_related("player").order_by("seat")
+    return {
+        **_night(round_.event),
+        "round": {"id": round_.pk, "number": round_.number},
+        "table": {
+            "id": table.pk,
+            "number": table.number,
+            "game": table.game,
+            "complete": table.complete,
+            "hands_played": table.hands_played,
+            "version": table.version,
+        },
+        "players": [
+            {
+                "seat": seating.seat,
+                "player": {"id": seating.player_id, "name": seating.player.name},
+                "total": seating.total,
+                "place": seating.place,
+            }
+            for seating in seatings
+        ],
+    }
+
+
+def webhooks_rounds_seated(*, event: Event, rounds: Sequence[Round]) -> list[WebhookDelivery]:
+    """``round.seated``, once for each of ``rounds`` (of ``event``, its
+    league fetched with it), as stored now: its tables with their players
+    by seat and first dealer, and who sits out."""
+    deliveries: list[WebhookDelivery] = []
+    club_id = event.league.club_id
+    for round_ in rounds:
+        deliveries += webhooks_emit(
+            club=club_id,
+            event=WebhookEvent.ROUND_SEATED,
+            payload=functools.partial(_round_data, event, round_),
+        )
+    return deliveries
+
+
+def _round_data(event: Event, round_: Round) -> dict[str, Any]:
+    tables: dict[int, dict[str, Any]] = {}
+    for table in Table.objects.filter(round=round_).order_by("number"):
+        tables[table.pk] = {
+            "id": table.pk,
+            "number": table.number,
+            "first_dealer": table.first_dealer,
+            "players": [],
+        }
+    seatings = (
+        Seating.objects.filter(round=round_).select_related("player").order_by("table_id", "seat")
+    )
+    for seating in seatings:
+        tables[seating.table_id]["players"].append(
+            {"seat": seating.seat, "player": {"id": seating.player_id, "name": seating.player.name}}
+        )
+    sit_outs = SitOut.objects.filter(round=round_).select_related("player").order_by("player__name")
+    return {
+        **_night(event),
+        "round": {"id": round_.pk, "number": round_.number},
+        "tables": list(tables.values()),
+        "sit_out": [{"id": s.player_id, "name": s.player.name} for s in sit_outs],
+    }
+
+
+def webhooks_standings_updated(
+    *, league: League, event_ids: Iterable[int] = ()
+) -> list[WebhookDelivery]:
+    """``standings.updated`` for ``league``, once its standings are stored
+    anew (the standings job calls this inside its transaction): the league,
+    the events whose standings changed (``event_ids``, when known), and the
+    league's standings as stored, best first."""
+
+    def data() -> dict[str, Any]:
+        rows = (
+            Standing.objects.filter(league=league, event__isnull=True)
+            .select_related("player")
+            .order_by("rank", "player__name")
+        )
+        return {
+            "league": _league(league),
+            "events": sorted(set(event_ids)),
+            "standings": [
+                {
+                    "rank": row.rank,
+                    "player": {"id": row.player_id, "name": row.player.name},
+                    "games": row.games,
+                    "wins": row.wins,
+                    "total_points": row.total_points,
+                    "average_place": row.average_place,
+                }
+                for row in rows
+            ],
+        }
+
+    return webhooks_emit(club=league.club_id, event=WebhookEvent.STANDINGS_UPDATED, payload=data)
+
+
+def _league(league: League) -> dict[str, Any]:
+    return {"id": league.pk, "name": league.name, "slug": league.slug, "game": league.game}
+
+
+def _night(event: Event) -> dict[str, Any]:
+    return {
+        "league": _league(event.league),
+        "event": {"id": event.pk, "name": event.name, "date": event.date.isoformat()},
+    }

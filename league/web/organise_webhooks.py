@@ -1,0 +1,194 @@
+"""The organisers' webhooks page: a club's endpoints, their recent deliveries,
+and a form to add one.
+
+Adding an endpoint answers the POST with the page itself, its secret shown
+once at the top (it is never shown again, so there is no page to send the
+browser on to). Turning an endpoint off or on, sending it a test ping and
+deleting it are small POST forms by each endpoint, sent on (POST/redirect/GET)
+with a short confirmation. An endpoint the league disabled says why.
+
+Only the club's organisers may open the page (:func:`league.web.access.club_page_refusal`);
+the writes go through :mod:`league.services.webhooks`, the reads run a fixed
+number of queries, whatever the number of endpoints and deliveries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from django import forms
+from django.contrib import messages
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import URLPattern, path
+from django.views.decorators.http import require_http_methods, require_POST
+
+from league import webhooks as delivery
+from league.errors import ServiceError
+from league.models import Club, WebhookDelivery, WebhookEndpoint
+from league.services import webhooks
+from league.web.access import club_page_refusal
+from league.web.forms import SummaryItem
+from league.web.organise_forms import SetupForm
+
+DELIVERIES_SHOWN: Final = 5
+"""How many of each endpoint's latest deliveries the page lists."""
+
+
+class WebhookForm(SetupForm):
+    """A new endpoint: its URL and the events it is sent."""
+
+    url = forms.CharField(
+        max_length=500,
+        label="URL",
+        help_text="Where the league sends the events, for instance "
+        "https://example.org/league-hook. It must be reachable from the internet.",
+        error_messages={"required": "Enter the URL to send the events to."},
+        widget=forms.URLInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    events = forms.MultipleChoiceField(
+        choices=[(event.value, event.label) for event in webhooks.SUBSCRIBABLE],
+        label="Events",
+        initial=[event.value for event in webhooks.SUBSCRIBABLE],
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "required": "Choose at least one event.",
+            "invalid_choice": "Choose events from the list.",
+        },
+    )
+
+
+@dataclass(frozen=True)
+class EndpointRow:
+    """An endpoint on the page, with its latest deliveries, newest first."""
+
+    endpoint: WebhookEndpoint
+    deliveries: list[WebhookDelivery]
+    event_labels: list[str]
+
+
+def club_endpoints(*, club: Club) -> list[EndpointRow]:
+    """The club's endpoints, oldest first, each with up to
+    :data:`DELIVERIES_SHOWN` deliveries (two queries)."""
+    endpoints = list(WebhookEndpoint.objects.filter(club=club).order_by("id"))
+    latest = (
+        WebhookDelivery.objects.filter(endpoint__club=club)
+        .annotate(
+            position=Window(RowNumber(), partition_by=[F("endpoint_id")], order_by=F("id").desc())
+        )
+        .filter(position__lte=DELIVERIES_SHOWN)
+        .order_by("endpoint_id", "-id")
+        .defer("payload")
+    )
+    shown: dict[int, list[WebhookDelivery]] = {}
+    for item in latest:
+        shown.setdefault(item.endpoint_id, []).append(item)
+    labels = dict(WebhookForm.base_fields["events"].choices)  # type: ignore[attr-defined]
+    return [
+        EndpointRow(
+            endpoint=endpoint,
+            deliveries=shown.get(endpoint.pk, []),
+            event_labels=[str(labels.get(event, event)) for event in endpoint.events],
+        )
+        for endpoint in endpoints
+    ]
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def club_webhooks(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The club's endpoints and their recent deliveries; the form adds one
+    (answered with this page and the new secret, once)."""
+    club = get_object_or_404(Club, pk=club_id)
+    if refusal := club_page_refusal(request, club):
+        return refusal
+    form = WebhookForm(request.POST if request.method == "POST" else None)
+    new = None
+    if form.is_bound and form.is_valid():
+        try:
+            new = webhooks.webhook_endpoint_create(
+                club=club,
+                url=form.cleaned_data["url"],
+                events=form.cleaned_data["events"],
+                by=request.user,
+            )
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            form = WebhookForm()
+    summary = (
+        [SummaryItem(target=target, text=text) for target, text in form.summary()]
+        if form.is_bound
+        else []
+    )
+    shown: dict[str, Any] = {
+        "club": club,
+        "form": form,
+        "summary": summary,
+        "new": new,
+        "endpoints": club_endpoints(club=club),
+        "deliveries_shown": DELIVERIES_SHOWN,
+        "disable_after": delivery.DISABLE_AFTER,
+        "max_attempts": delivery.MAX_ATTEMPTS,
+    }
+    if new is None:
+        return render(request, "league/organise/webhooks.html", shown)
+    response = render(request, "league/organise/webhooks.html", shown, status=201)
+    response["Cache-Control"] = "no-store"  # the secret stays out of caches
+    return response
+
+
+def _endpoint_for(request: HttpRequest, endpoint_id: int) -> WebhookEndpoint | HttpResponse:
+    endpoint = get_object_or_404(WebhookEndpoint.objects.select_related("club"), pk=endpoint_id)
+    if refusal := club_page_refusal(request, endpoint.club):
+        return refusal
+    return endpoint
+
+
+@require_POST
+def webhook_switch(request: HttpRequest, endpoint_id: int) -> HttpResponse:
+    """Turn an endpoint off, or on again (clearing why it was disabled)."""
+    endpoint = _endpoint_for(request, endpoint_id)
+    if isinstance(endpoint, HttpResponse):
+        return endpoint
+    turn_on = request.POST.get("active") == "on"
+    webhooks.webhook_endpoint_update(endpoint=endpoint, active=turn_on)
+    state = "on: events are sent to it again" if turn_on else "off: nothing is sent to it"
+    messages.success(request, f"The endpoint {endpoint.url} is {state}.")
+    return redirect("club-webhooks", club_id=endpoint.club_id)
+
+
+@require_POST
+def webhook_ping(request: HttpRequest, endpoint_id: int) -> HttpResponse:
+    """Send an endpoint a test ping; its delivery shows in the list."""
+    endpoint = _endpoint_for(request, endpoint_id)
+    if isinstance(endpoint, HttpResponse):
+        return endpoint
+    try:
+        webhooks.webhook_ping(endpoint=endpoint)
+    except ServiceError as error:
+        messages.error(request, f"No ping was sent: {error.message}.")
+    else:
+        messages.success(request, f"A test ping is on its way to {endpoint.url}.")
+    return redirect("club-webhooks", club_id=endpoint.club_id)
+
+
+@require_POST
+def webhook_delete(request: HttpRequest, endpoint_id: int) -> HttpResponse:
+    """Delete an endpoint and its deliveries."""
+    endpoint = _endpoint_for(request, endpoint_id)
+    if isinstance(endpoint, HttpResponse):
+        return endpoint
+    webhooks.webhook_endpoint_delete(endpoint=endpoint)
+    messages.success(request, f"The endpoint {endpoint.url} is deleted.")
+    return redirect("club-webhooks", club_id=endpoint.club_id)
+
+
+urlpatterns: list[URLPattern] = [
+    path("clubs/<int:club_id>/webhooks/", club_webhooks, name="club-webhooks"),
+    path("webhooks/<int:endpoint_id>/switch/", webhook_switch, name="webhook-switch"),
+    path("webhooks/<int:endpoint_id>/ping/", webhook_ping, name="webhook-ping"),
+    path("webhooks/<int:endpoint_id>/delete/", webhook_delete, name="webhook-delete"),
+]
