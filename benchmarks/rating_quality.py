@@ -99,6 +99,15 @@ What runs (everything seeded; the same arguments give the same figures):
    checkpoint in how many configurations its tau-b is at least the best baseline's and
    its log-loss below every probabilistic baseline's; then the time taken.
 
+``--extra ttt,rerun`` adds candidates that are not the league's (each also gets a line in
+the summary): ``ttt``, TrueSkill Through Time (the ``trueskillthroughtime`` package, which
+the project does not install: each game a ranked match by places, shared places drawn,
+each night a time step; its boards by mu - 3 sigma and by mu from the history converged
+to that game, its chances from the history converged to the night before; the report
+ends with what the convergences cost); ``rerun`` (Bluke only), the score model whose
+boards (by the ordinal and by mu) re-run it over every game so far against the league's
+mean as it stands, instead of the running mean; its chances are the score model's.
+
 ``--only NAME [NAME ...]`` keeps the raters whose name contains one of the words (the
 score model and its variants always run with ``--only score``); ``--games``,
 ``--seatings``, ``--mechanisms`` pick configurations. ``--tiny`` is the CI run: 8
@@ -109,7 +118,7 @@ about a fifth of the time, most of it the score model's ``win_chances``.
 
 Usage: ``python benchmarks/rating_quality.py [--seeds N] [--only NAME ...] [--beta B]
 [--tau T] [--idle I] [--variant K=V,...] [--games ...] [--seatings ...] [--mechanisms ...]
-[--checkpoints 6 12 30] [--players 16] [--tiny]``.
+[--checkpoints 6 12 30] [--players 16] [--extra ttt,rerun] [--tiny]``.
 """
 
 from __future__ import annotations
@@ -529,6 +538,197 @@ class Scored(Rater):
         return {p: s.mu if self.by_mu else s.ordinal for p, s in self.skill.items()}
 
 
+FINAL_MEAN = f"{SCORE_MODEL} [final mean]"
+"""The score model whose leaderboard re-runs it against the league's current mean."""
+TTT = "TTT"
+"""TrueSkill Through Time's raters' names start so."""
+EXTRAS = ("ttt", "rerun")
+"""The raters ``--extra`` adds: TrueSkill Through Time (package ``trueskillthroughtime``,
+not a dependency of the project: install it to run this), and the score model re-run
+against the final league mean (Bluke)."""
+TTT_MU, TTT_SIGMA, TTT_BETA, TTT_GAMMA = 0.0, 6.0, 1.0, 0.03
+"""The package's defaults: a new player's skill N(0, 6²), luck beta 1, and gamma, the
+skill's drift per time step (a night), 0.03."""
+TTT_DRAW = {"bluke": 0.005, "buck_euchre": 0.06}
+"""The chance of a draw between two neighbouring places: the share of tied neighbouring
+places in pilot leagues (seed 1, ``both``, seated at random and absent): Bluke 0.0 and
+0.003, Buck Euchre 0.056 and 0.069. The package needs one above 0 to accept ties."""
+TTT_EPSILON, TTT_ITERATIONS = 1e-2, 30
+"""Converged when no mean or sigma moves by more than a hundredth of beta in a pass over
+the history: a season of 131 Bluke games takes 3 passes (0.16 s); the package's 1e-6
+stops at its 30 passes (1.4 s) with everyone's mean shifted alike by 0.09, their
+differences within 0.001: the passes beyond only move the level, which no board or
+chance sees."""
+
+
+class FinalMean(Scored):
+    """The score model, predicting as it does, whose leaderboard at a checkpoint re-runs
+    it over every game so far with each total counted against the league's mean as it
+    stands (per table size and hands, over all those games) instead of the running mean
+    of the games before it: the first games of a season are measured against a rough
+    figure. Meant for Bluke: a model against the table has no mean, and re-runs alike."""
+
+    def __init__(self, *, board: str = "ordinal") -> None:
+        super().__init__(FINAL_MEAN[:-1] + (", mu]" if board == "mu" else "]"), board=board)
+
+    def start(self, league: League) -> None:
+        super().start(league)
+        self.rated: list[Game] = []
+
+    def update(self, game: Game) -> None:
+        super().update(game)
+        self.rated.append(game)
+
+    def board(self) -> dict[int, float]:
+        final = self.means  # every game rated so far counted in
+        skill: dict[int, Skill] = {}
+        last_night: dict[int, int] = {}
+        for game in self.rated:
+            before = [
+                self.model.before_game(
+                    skill[p], days_away=DAYS_BETWEEN_NIGHTS * (game.night - last_night[p])
+                )
+                if p in skill
+                else self.model.new()
+                for p in game.players
+            ]
+            expected = (
+                final.expected(players=len(game.players), hands=game.hands)
+                if self.model.against == "league"
+                else None
+            )
+            rated = self.model.rate(
+                before,
+                game.totals,
+                luck=luck_points(self.league.game, len(game.players), hands=game.hands),
+                lower_is_better=self.league.lower_is_better,
+                expected=expected,
+            )
+            for p, after in zip(game.players, rated, strict=True):
+                skill[p] = after
+                last_night[p] = game.night
+        return {p: s.mu if self.by_mu else s.ordinal for p, s in skill.items()}
+
+
+@dataclass
+class Convergence:
+    """One run of TrueSkill Through Time over a history: its size and cost."""
+
+    games: int
+    nights: int
+    seconds: float
+    passes: int
+
+
+class ThroughTime:
+    """TrueSkill Through Time (``trueskillthroughtime.History``) on one league, shared
+    by its leaderboards (by mu - 3 sigma and by mu), which see the same posteriors.
+    Each game is a ranked match by places, shared places drawn (:data:`TTT_DRAW`),
+    each night one time step. Skills at a moment: each player's converged posterior
+    at their latest night, widened by gamma for the nights since."""
+
+    convergences: list[Convergence] = []
+    """Every convergence run, over every league: the cost the report prints."""
+
+    def __init__(self) -> None:
+        import importlib
+
+        # Not a dependency of the project: imported only when asked for.
+        self.ttt: Any = importlib.import_module("trueskillthroughtime")
+        self.league: League | None = None
+
+    def start(self, league: League) -> None:
+        if league is self.league:
+            return
+        self.league = league
+        self.before_night: dict[int, dict[int, Skill]] = {}
+        self.after_games: dict[int, dict[int, Skill]] = {}
+
+    def _skills(self, games: Sequence[Game], now: int) -> dict[int, Skill]:
+        """The converged skills after ``games``, as they stand at night ``now``."""
+        if not games:
+            return {}
+        assert self.league is not None
+        started = time.perf_counter()
+        # Each game's players listed by place, winner first: trueskillthroughtime 1.1.0
+        # hands a game of three or more its likelihoods back in the order of the places
+        # as if they were in the order of the teams (``Game.likelihood_teams`` indexes by
+        # the sorting permutation, not its inverse), so a game whose teams are not
+        # listed in order credits the wrong players; in order (shared places in
+        # reverse, an involution) the two orders are the same.
+        ordered = [sorted(zip(g.places, g.players, strict=True)) for g in games]
+        history = self.ttt.History(
+            [[[p] for _, p in seats] for seats in ordered],
+            [[-place for place, _ in seats] for seats in ordered],  # higher is better
+            [g.night for g in games],
+            mu=TTT_MU,
+            sigma=TTT_SIGMA,
+            beta=TTT_BETA,
+            gamma=TTT_GAMMA,
+            p_draw=TTT_DRAW[self.league.game],
+        )
+        _, passes = history.convergence(
+            epsilon=TTT_EPSILON, iterations=TTT_ITERATIONS, verbose=False
+        )
+        skills = {}
+        for player, curve in history.learning_curves().items():
+            night, posterior = curve[-1]
+            sigma = math.sqrt(posterior.sigma**2 + TTT_GAMMA**2 * (now - night))
+            skills[player] = Skill(posterior.mu, sigma)
+        seconds = time.perf_counter() - started
+        nights = len({g.night for g in games})
+        ThroughTime.convergences.append(Convergence(len(games), nights, seconds, passes))
+        return skills
+
+    def before(self, night: int) -> dict[int, Skill]:
+        """The skills at the start of ``night``, from every game before it."""
+        if night not in self.before_night:
+            assert self.league is not None
+            games = [g for g in self.league.games if g.night < night]
+            self.before_night[night] = self._skills(games, night)
+        return self.before_night[night]
+
+    def after(self, count: int) -> dict[int, Skill]:
+        """The skills after the league's first ``count`` games."""
+        if count not in self.after_games:
+            assert self.league is not None
+            games = self.league.games[:count]
+            self.after_games[count] = self._skills(games, games[-1].night if games else 0)
+        return self.after_games[count]
+
+
+class ThroughTimeBoard(Rater):
+    """A leaderboard of :class:`ThroughTime`: chances of the best performance (as the
+    score model's, performances N(mu, sigma² + beta²)), predicted from the skills at
+    the start of the night, so a night's later rounds are predicted without its earlier
+    ones."""
+
+    def __init__(self, engine: ThroughTime, *, board: str = "ordinal") -> None:
+        self.engine = engine
+        self.by_mu = board == "mu"
+        self.name = f"{TTT} ({'mu' if self.by_mu else 'mu - 3 sigma'})"  # TrueSkill Through Time
+        self.chances = ScoreModel(beta=TTT_BETA)
+
+    def start(self, league: League) -> None:
+        super().start(league)
+        self.engine.start(league)
+        self.count = 0
+
+    def _value(self, skill: Skill) -> float:
+        return skill.mu if self.by_mu else skill.ordinal
+
+    def predict(self, game: Game) -> tuple[list[float] | None, list[float]]:
+        known = self.engine.before(game.night)
+        skills = [known.get(p, Skill(TTT_MU, TTT_SIGMA)) for p in game.players]
+        return self.chances.win_chances(skills), [self._value(s) for s in skills]
+
+    def update(self, game: Game) -> None:
+        self.count += 1
+
+    def board(self) -> dict[int, float]:
+        return {p: self._value(s) for p, s in self.engine.after(self.count).items()}
+
+
 @dataclass(frozen=True)
 class Variant:
     """One more score model to run: its ``label``, constants and leaderboard order."""
@@ -539,10 +739,14 @@ class Variant:
 
 
 def make_raters(
-    changes: dict[str, Any] | None = None, variants: Sequence[Variant] = ()
+    changes: dict[str, Any] | None = None,
+    variants: Sequence[Variant] = (),
+    extras: Sequence[str] = (),
+    game: str | None = None,
 ) -> list[Rater]:
     """Every rater: the uniform guess, the baselines, then the score model (the
-    league's, with ``changes``) and its ``variants``."""
+    league's, with ``changes``) and its ``variants``, then the ``extras`` (:data:`EXTRAS`;
+    ``rerun`` only for Bluke ``game``)."""
     raters: list[Rater] = [Uniform(), Average("points"), Average("place"), Elo()]
     raters += [OpenSkill(name) for name in OPENSKILL]
     raters.append(Scored(SCORE_MODEL, changes))
@@ -550,7 +754,18 @@ def make_raters(
         Scored(f"{SCORE_MODEL} [{v.label}]", (changes or {}) | v.changes, board=v.board)
         for v in variants
     ]
+    if "rerun" in extras and game == "bluke":
+        raters += [FinalMean(board=board) for board in BOARDS]
+    if "ttt" in extras:
+        engine = ThroughTime()
+        raters += [ThroughTimeBoard(engine, board=board) for board in BOARDS]
     return raters
+
+
+def is_candidate(name: str) -> bool:
+    """Whether ``name`` is a rater measured against the baselines (the score model, its
+    variants, the extras), not a baseline."""
+    return name.startswith((SCORE_MODEL, TTT))
 
 
 def parse_variant(text: str) -> Variant:
@@ -747,8 +962,10 @@ def print_means(results: Sequence[Result], checkpoints: Sequence[float]) -> None
     print(f"\nMeans over the {len(results)} configurations")
     taus = " ".join(f"{'tau @' + format(c, 'g'):>8}" for c in checkpoints)
     print(f"  {'rater':32} {taus} {'log-loss ' + last:>12} {'top-1 ' + last:>9} {'inv ' + last:>8}")
-    for name in results[0].figures:
-        runs = [r.figures[name] for r in results]
+    names = list(dict.fromkeys(name for r in results for name in r.figures))
+    for name in names:
+        # a rater run in some configurations only (``--extra rerun``: Bluke's) over those
+        runs = [r.figures[name] for r in results if name in r.figures]
         print(
             f"  {name:32} "
             + " ".join(
@@ -760,16 +977,19 @@ def print_means(results: Sequence[Result], checkpoints: Sequence[float]) -> None
         )
 
 
-def print_summary(results: Sequence[Result], checkpoints: Sequence[float]) -> None:
-    """The score model against the best baseline in each configuration, and how often
-    it is at least as good, checkpoint by checkpoint."""
-    if not results or SCORE_MODEL not in results[0].figures:
+def print_summary(
+    results: Sequence[Result], checkpoints: Sequence[float], candidate: str = SCORE_MODEL
+) -> None:
+    """``candidate`` (the score model unless told) against the best baseline in each
+    configuration, and how often it is at least as good, checkpoint by checkpoint."""
+    results = [r for r in results if candidate in r.figures]
+    if not results:
         return
-    baselines = [n for n in results[0].figures if not n.startswith(SCORE_MODEL)]
+    baselines = [n for n in results[0].figures if not is_candidate(n)]
     if not baselines:
         return
     print(
-        f"\nSummary: {SCORE_MODEL} (ours) against the best baseline (best) of each "
+        f"\nSummary: {candidate} (ours) against the best baseline (best) of each "
         "configuration: tau-b at each checkpoint, then log-loss against the best "
         "probabilistic baseline"
     )
@@ -782,7 +1002,7 @@ def print_summary(results: Sequence[Result], checkpoints: Sequence[float]) -> No
         cells = []
         best_name = ""
         for k in range(len(checkpoints)):
-            ours = r.figures[SCORE_MODEL][k]
+            ours = r.figures[candidate][k]
             best_name = max(baselines, key=lambda n: r.figures[n][k].tau)
             best = r.figures[best_name][k].tau
             tau_ok[k] += ours.tau >= best
@@ -790,7 +1010,7 @@ def print_summary(results: Sequence[Result], checkpoints: Sequence[float]) -> No
             known = {n: v for n in baselines if (v := r.figures[n][k].log_loss) is not None}
             if ours.log_loss is not None and known:
                 loss_ok[k] += ours.log_loss < min(known.values())
-        final = r.figures[SCORE_MODEL][-1].log_loss
+        final = r.figures[candidate][-1].log_loss
         known = {n: v for n in baselines if (v := r.figures[n][-1].log_loss) is not None}
         rival = min(known, key=lambda n: known[n]) if known else None
         loss = f"{shown(final, 4)} / {known[rival]:.4f} {rival}" if rival is not None else NO_FIGURE
@@ -806,6 +1026,31 @@ def print_summary(results: Sequence[Result], checkpoints: Sequence[float]) -> No
             f"{tau_ok[k]}/{count} configurations ({'all' if tau_ok[k] == count else 'not all'});"
             f" log-loss below every probabilistic baseline's in {loss_ok[k]}/{count}"
             f" ({'all' if loss_ok[k] == count else 'not all'})"
+        )
+
+
+def print_ttt_cost() -> None:
+    """What TrueSkill Through Time's convergences cost, over every league run."""
+    runs = ThroughTime.convergences
+    if not runs:
+        return
+    seasons: dict[int, list[Convergence]] = {}
+    for c in runs:
+        seasons.setdefault(c.games // 20, []).append(c)
+    print(
+        f"\nTrueSkill Through Time: {len(runs)} convergences, "
+        f"{sum(c.seconds for c in runs):.1f} s in all; by the games in the history "
+        "(mean seconds, passes, microseconds per game per pass):"
+    )
+    for bucket in sorted(seasons):
+        group = seasons[bucket]
+        games = sum(c.games for c in group) / len(group)
+        seconds = sum(c.seconds for c in group) / len(group)
+        passes = sum(c.passes for c in group) / len(group)
+        print(
+            f"  {bucket * 20:>4}-{bucket * 20 + 19:<4} games ({len(group):>4} runs): "
+            f"{seconds:6.3f} s, {passes:4.1f} passes, "
+            f"{1e6 * seconds / (games * passes):5.0f} us"
         )
 
 
@@ -834,7 +1079,7 @@ def run(args: argparse.Namespace) -> list[Result]:
                     continue
                 raters = [
                     r
-                    for r in make_raters(changes, variants)
+                    for r in make_raters(changes, variants, args.extra, game)
                     if not args.only or any(w.lower() in r.name.lower() for w in args.only)
                 ]
                 result = run_config(
@@ -852,11 +1097,27 @@ def run(args: argparse.Namespace) -> list[Result]:
                 rating += result.seconds_rating
     print_means(results, checkpoints)
     print_summary(results, checkpoints)
+    extras = list(
+        dict.fromkeys(n for r in results for n in r.figures if n.startswith((FINAL_MEAN[:-1], TTT)))
+    )
+    for name in extras:
+        print_summary(results, checkpoints, name)
+    if "ttt" in args.extra:
+        print_ttt_cost()
     print(
         f"\n{time.perf_counter() - started:.1f} s in all: {playing:.1f} s playing "
         f"{sum(r.games for r in results)} games, {rating:.1f} s rating"
     )
     return results
+
+
+def extras_of(text: str) -> list[str]:
+    """``"ttt,rerun"``: the :data:`EXTRAS` named."""
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [n for n in names if n not in EXTRAS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown extras {unknown}; known: {', '.join(EXTRAS)}")
+    return names
 
 
 def parser() -> argparse.ArgumentParser:
@@ -883,6 +1144,11 @@ def parser() -> argparse.ArgumentParser:
     out.add_argument(
         "--variant", action="append", default=[], metavar="K=V,...",
         help="another score model with these constants changed (repeatable)",
+    )  # fmt: skip
+    out.add_argument(
+        "--extra", type=extras_of, default=[], metavar="NAME,...",
+        help="more raters: ttt (TrueSkill Through Time; needs trueskillthroughtime) and "
+        "rerun (the score model re-run against the final league mean; Bluke)",
     )  # fmt: skip
     out.add_argument(
         "--tiny", action="store_true", help="the CI run: 8 players, checkpoints 3 6, 2 seeds"

@@ -153,6 +153,14 @@ def copy_models(model: Any, objects: Iterable[Any]) -> None:
             )
 
 
+def counts_without_lines(hands: int) -> dict[str, int]:
+    """A complete seating's counts of its hand lines (``Seating.hands`` and the rest): this
+    benchmark stores no hand lines, only the ``hands`` its tables played."""
+    return {"hands": hands, "bids_made": 0, "overtricks": 0} | dict.fromkeys(
+        ("bucked_as_maker", "bucked_as_player", "drops"), 0
+    )
+
+
 def complete_table(
     round_id: int, number: int, seated: Sequence[int], totals: list[int], hands: int
 ) -> Any:
@@ -249,8 +257,9 @@ def load_league(
                     player_id=player,
                     total=totals[seat],
                     place=places[seat],
+                    **counts_without_lines(hands),
                 )
-                for round_id, number, seated, totals, places, _ in drawn
+                for round_id, number, seated, totals, places, hands in drawn
                 for seat, player in enumerate(seated)
             ),
         )
@@ -497,6 +506,7 @@ def one_new_game(league: League, seed: int) -> Refresh:
                 player_id=player,
                 total=totals[seat],
                 place=places[seat],
+                **counts_without_lines(9),
             )
             for seat, player in enumerate(seated)
         )

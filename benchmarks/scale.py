@@ -280,6 +280,14 @@ class Template:
     def totals_after(self, hands: int) -> list[int]:
         return [line["total"] for line in self.lines[hands - 1]]
 
+    def seat_counts(self, seat: int) -> tuple[int, ...]:
+        """The seat's counts of its hand lines in the whole game, in the order of
+        :data:`league.models.SEATING_COUNTS` (Bluke: nothing bucked)."""
+        lines = [seats[seat] for seats in self.lines]
+        made = [line for line in lines if line["tricks"] >= line["bid"]]
+        dropped = sum(line["dropped"] for line in lines)
+        return (len(lines), len(made), sum(m["tricks"] - m["bid"] for m in made), 0, 0, dropped)
+
 
 def results_only(move_log: dict[str, Any], result: Any) -> dict[str, Any]:
     """A hand played card by card as the score sheet's form submits it: trump (``None`` when a
@@ -558,6 +566,11 @@ def load(size: Size, *, templates: Sequence[Template], repeat: int, seed: int) -
     for scope in scopes:
         ratings.ratings_rebuild(scope=scope)
     ratings_done = time.perf_counter()
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:  # (a test's is)
+        # the tables as autovacuum keeps a running database's: pages marked all-visible (so
+        # index-only scans need no heap), statistics fresh; rows written by COPY are neither
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM (ANALYZE)")
     complete = [t for t in drawn if t.hands == HANDS]
     last_night = max(t.night for t in complete)
     sheet = next(t for t in reversed(complete) if t.template.card_by_card and t.night == last_night)
@@ -587,8 +600,9 @@ def load(size: Size, *, templates: Sequence[Template], repeat: int, seed: int) -
 def write_tables(rows: Rows, drawn: Sequence[Drawn]) -> None:
     """The drawn tables with their seatings, hands and hand lines: complete ones with their
     places, the others as far as they have played."""
-    from league.models import Hand, HandSeat, Seating, Table
+    from league.models import SEATING_COUNTS, Hand, HandSeat, Seating, Table
 
+    no_counts = (None,) * len(SEATING_COUNTS)
     rows.write(
         Table,
         (
@@ -623,7 +637,7 @@ def write_tables(rows: Rows, drawn: Sequence[Drawn]) -> None:
     )
     rows.write(
         Seating,
-        ("table_id", "round_id", "seat", "player_id", "total", "place"),
+        ("table_id", "round_id", "seat", "player_id", "total", "place", *SEATING_COUNTS),
         (
             (
                 t.table_id,
@@ -632,6 +646,7 @@ def write_tables(rows: Rows, drawn: Sequence[Drawn]) -> None:
                 player,
                 t.template.totals_after(t.hands)[seat] if t.hands == HANDS else None,
                 t.template.ranks[seat] if t.hands == HANDS else None,
+                *(t.template.seat_counts(seat) if t.hands == HANDS else no_counts),
             )
             for t in drawn
             for seat, player in enumerate(t.players)

@@ -36,7 +36,12 @@ def check_club_role(user: Any, club_id: int, *, roles: tuple[str, ...]) -> None:
     One query when ``user`` has a role, two when not (to tell a member from a
     stranger), none for an anonymous user.
     """
-    role = selectors.club_role(user, club_id)
+    check_role(user, club_id, role=selectors.club_role(user, club_id), roles=roles)
+
+
+def check_role(user: Any, club_id: int, *, role: str | None, roles: tuple[str, ...]) -> None:
+    """Raise unless ``role``, ``user``'s role in the club as read already, is
+    one of ``roles`` (a query, to tell a member from a stranger, when not)."""
     if role in roles:
         return
     if role is None and not selectors.is_club_player(user, club_id):
@@ -53,12 +58,13 @@ def access_table_for_results(user: Any, table_id: int) -> Table:
     """The table (with its round, event, league and club) whose results
     ``user`` may enter and correct; :class:`NotFound` for a missing table
     and for a stranger alike, :class:`Forbidden` for a member without the
-    role."""
+    role. One query when the user may (the table and the user's role in its
+    club read together)."""
     try:
-        table = selectors.sheet_table(table_id)
+        table, role = selectors.sheet_table_and_role(table_id, user)
     except Table.DoesNotExist:
         raise NotFound("no such table") from None
-    check_club_role(user, table.round.event.league.club_id, roles=RESULTS)
+    check_role(user, table.round.event.league.club_id, role=role, roles=RESULTS)
     return table
 
 

@@ -2,12 +2,14 @@
 
 Without ``CELERY_BROKER_URL`` (``make run``, a small club's single server)
 there is no worker to send a job to. Running it in the request that owed it
-would make that request wait for it (the last hand of a game would answer
-only once the league's standings and ratings were recomputed), so
+would make that request wait for it (the last hand of a game would answer only
+once the league's standings and ratings were recomputed), so
 :func:`league.outbox.send` hands it to this module's :class:`JobThread`
 instead, when the settings' ``JOBS_WITHOUT_BROKER`` is ``"thread"`` (the
-default). ``"inline"`` runs each job where it was owed, after the commit (the
-tests, which read the standings a submission owed right after it).
+default), which starts it once the request's response has been sent (so that
+it does not compete with the response for the interpreter either).
+``"inline"`` runs each job where it was owed, after the commit (the tests,
+which read the standings a submission owed right after it).
 
 Durability is the outbox's: the work owed is a :class:`~league.models.JobOwed`
 row committed with the change, and the thread only takes it off once done. A
@@ -64,11 +66,38 @@ class JobThread:
         self._queue: queue.Queue[Job] = queue.Queue()
         self._waiting: set[Job] = set()
         self._lock = threading.Lock()
+        self._held = threading.local()  # .jobs: this thread's request's, or None
         self._thread: threading.Thread | None = None
         self._pid = 0
         self.idle = threading.Event()
         """Set while nothing is queued or running (for tests and shutdown)."""
         self.idle.set()
+
+    def hold(self) -> None:
+        """From now on, hold the jobs this (calling) thread gives
+        :meth:`submit_after_response` until :meth:`release`: a request has
+        begun, whose response they must not hold up (connected to Django's
+        ``request_started`` by :mod:`league.outbox`)."""
+        self._held.jobs = []
+
+    def release(self) -> None:
+        """Submit the jobs held for the calling thread, and hold no more (its
+        response has been sent: Django's ``request_finished``)."""
+        held: list[Job] = getattr(self._held, "jobs", None) or []
+        self._held.jobs = None
+        for kind, target_id in held:
+            self.submit(kind, target_id)
+
+    def submit_after_response(self, kind: str, target_id: int) -> None:
+        """:meth:`submit`, once the response of the request the calling thread
+        serves has been sent (see :meth:`hold`), so that the job does not
+        compete with it for the interpreter; at once outside a request. A job
+        held by a request that never finishes stays owed, for the sweep."""
+        held: list[Job] | None = getattr(self._held, "jobs", None)
+        if held is None:
+            self.submit(kind, target_id)
+        else:
+            held.append((str(kind), target_id))
 
     def submit(self, kind: str, target_id: int) -> None:
         """Queue the job ``(kind, target_id)`` unless it waits already; start

@@ -8,7 +8,7 @@ are never negative. Writes go through :mod:`league.services`.
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import Any, Final
 
 from django.conf import settings
 from django.db import models
@@ -293,9 +293,23 @@ class Table(models.Model):
         return TableStatus.IN_PROGRESS if self.hands_played else TableStatus.NOT_STARTED
 
 
+SEATING_COUNTS: Final = (
+    "hands",
+    "bids_made",
+    "overtricks",
+    "bucked_as_maker",
+    "bucked_as_player",
+    "drops",
+)
+"""A seating's counts of its hand lines, set with its ``place`` and cleared with it."""
+
+
 class Seating(models.Model):
     """Who sits in which seat; once the game is complete, the seat's final
-    ``total`` and ``place`` (the running totals live on the table).
+    ``total`` and ``place`` (the running totals live on the table), and the
+    seat's counts of its hand lines, which the standings add up: so a
+    player's line in a league of 100,000 games sums that player's seatings,
+    not the millions of hand lines behind them.
 
     ``round`` repeats the table's round so that the database can keep a
     player at one table per round.
@@ -305,10 +319,30 @@ class Seating(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
     seat = models.PositiveSmallIntegerField()
     # RESTRICT: a player with games cannot be deleted alone, but deleting the
-    # whole club (tables and seatings with it) may proceed.
-    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seatings")
+    # whole club (tables and seatings with it) may proceed. Indexed by
+    # seating_player_games below.
+    player = models.ForeignKey(
+        Player, on_delete=models.RESTRICT, related_name="seatings", db_index=False
+    )
     total = models.IntegerField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The seat's hand lines counted, once the game is complete (as total and place).
+    hands = models.PositiveSmallIntegerField(null=True, blank=True)
+    bids_made = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="hands whose tricks reached the bid (Bluke)"
+    )
+    overtricks = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="tricks over the bid, summed over the bids made (Bluke)"
+    )
+    bucked_as_maker = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="hands bucked (points above 0) as the maker (Buck Euchre)"
+    )
+    bucked_as_player = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="hands bucked as another player (Buck Euchre)"
+    )
+    drops = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="hands dropped (Buck Euchre)"
+    )
 
     class Meta:
         ordering = ["table", "seat"]
@@ -318,6 +352,23 @@ class Seating(models.Model):
             models.CheckConstraint(condition=Q(seat__lte=14), name="seating_seat_in_range"),
             models.CheckConstraint(
                 condition=Q(place__isnull=True) | Q(place__gte=1), name="seating_place_from_one"
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(place__isnull=True, **{f"{n}__isnull": True for n in SEATING_COUNTS})
+                    | Q(place__isnull=False, **{f"{n}__isnull": False for n in SEATING_COUNTS})
+                ),
+                name="seating_counts_with_place",
+            ),
+        ]
+        indexes = [
+            # A player's standings line reads only this index (PostgreSQL: an
+            # index-only scan), a few pages, where their seatings lie on as
+            # many pages as games (a player with 200 games: 4 pages, not 200).
+            models.Index(
+                fields=["player"],
+                include=["id", "round", "place", "total", *SEATING_COUNTS],
+                name="seating_player_games",
             ),
         ]
 
@@ -478,6 +529,7 @@ class IdempotencyKey(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once_per_user")
         ]
+        indexes = [models.Index(fields=["created_at"], name="idempotency_key_made")]  # pruning
 
 
 class RatingScope(models.Model):

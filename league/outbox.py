@@ -50,6 +50,7 @@ from contextlib import contextmanager, suppress
 from typing import Any, Final
 
 from django.conf import settings
+from django.core.signals import request_finished, request_started
 from django.db import DatabaseError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -86,7 +87,7 @@ def send(task: Any, *, kind: JobOwed.Kind, target_id: int, in_request: bool) -> 
     if celery_app.conf.task_always_eager:
         if in_request and settings.JOBS_WITHOUT_BROKER == "thread":
             # after the response, in this process's job thread (league.background)
-            _job_thread.submit(kind, target_id)
+            _job_thread.submit_after_response(kind, target_id)
             return True
         # here and now; the task counts a failure on the row
         result = task.apply(args=[target_id], throw=False)
@@ -237,6 +238,13 @@ def _sweep_in_thread() -> None:
 
 _job_thread = JobThread(run=_run_in_thread, sweep=_sweep_in_thread, sweep_every=SWEEP_EVERY)
 """This process's job thread, without a broker (:mod:`league.background`)."""
+# a request's jobs wait until its response is sent (JobThread.hold)
+request_started.connect(
+    lambda **kwargs: _job_thread.hold(), weak=False, dispatch_uid="league-jobs-hold"
+)
+request_finished.connect(
+    lambda **kwargs: _job_thread.release(), weak=False, dispatch_uid="league-jobs-release"
+)
 # a command that owed jobs (an import) finishes them before it exits; bounded
 # as a worker's job is, by the broker's visibility timeout
 atexit.register(lambda: _job_thread.drain(visibility_timeout()))

@@ -169,11 +169,20 @@ class ScoreModel:
         rating sooner; time away unsettles it again.
 
         >>> round(ScoreModel().provisional_sigma, 2), round(MODELS["bluke"].provisional_sigma, 2)
-        (1.87, 5.19)
+        (1.87, 6.65)
+        """
+        return self.sigma_after(self.settled_after)
+
+    def sigma_after(self, games: int) -> float:
+        """The sigma of a new player after ``games`` weekly games against other
+        new players at tables of four.
+
+        >>> [round(MODELS["bluke"].sigma_after(games), 1) for games in (0, 4, 40)]
+        [8.3, 7.5, 5.2]
         """
         skills = [self.new()] * 4
         means = LeagueMeans({(4, 1): (0, 4)})  # a league whose mean total is 0
-        for _ in range(self.settled_after):
+        for _ in range(games):
             skills = [self.before_game(s, days_away=7) for s in skills]
             skills = self.rate_game(skills, [3.0, 1.0, -1.0, -3.0], luck=1.0, hands=1, means=means)
         return skills[0].sigma
@@ -416,15 +425,17 @@ class ScoreModel:
 
 
 MODELS: dict[str, ScoreModel] = {
-    "bluke": ScoreModel(beta=20.0, against="league"),
+    "bluke": ScoreModel(beta=32.0, against="league", idle=0.07),
     "buck_euchre": ScoreModel(beta=32.0),
 }
 """The model of each game, its constants chosen with ``benchmarks/rating_quality.py``
 (docs/ratings.md has the figures). ``beta`` says how much of a game's margin is luck
-against the spread of skills a club has: Buck Euchre's results are far noisier than
-Bluke's, so each game moves a Buck Euchre rating less and its uncertainty shrinks
-more slowly. ``idle`` (0.05 a day) adds 18 to the variance in a year away: enough
-to make a settled player provisional again."""
+against the spread of skills a club has (a margin is first scaled by the game's own
+luck, :data:`LUCK_POINTS`); larger, each game moves a rating less, and the chances
+predicted are less sure. ``idle`` adds uncertainty for the days away: 0.07 a day in
+Bluke, 26 to the variance in a year, which makes a player settled by weekly games
+provisional again; 0.05 in Buck Euchre (the default, as measured: 0.07 ranked a
+little worse there), which does it in about 15 months."""
 
 
 def model_for(game: str) -> ScoreModel:

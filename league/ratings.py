@@ -101,15 +101,22 @@ def ratings_mark_changed(*, table: Table) -> list[RatingScope]:
     Call inside the transaction that changed the results; returns the scopes
     whose job should run after commit."""
     key = order_key(table)
-    scopes = scopes_of(table.round.event.league)
-    # locked in the order of their ids, as every writer does, so that two games
-    # of one club completing at once wait for each other instead of deadlocking
-    locked = RatingScope.objects.select_for_update().filter(pk__in=[s.pk for s in scopes])
-    for scope in locked.order_by("pk"):
-        if scope.rerate_from is None or key < scope.rerate_from:
-            scope.rerate_from = key
-            scope.save(update_fields=["rerate_from"])
+    scopes = _locked_scopes(table.round.event.league)
+    earlier = Q(rerate_from__isnull=True) | Q(rerate_from__gt=key)
+    RatingScope.objects.filter(earlier, pk__in=[s.pk for s in scopes]).update(rerate_from=key)
     return scopes
+
+
+def _locked_scopes(league: League) -> list[RatingScope]:
+    """:func:`scopes_of`, locked in the order of their ids, as every writer
+    locks them, so that two games of one club completing at once wait for each
+    other instead of deadlocking. One statement once the scopes exist."""
+    mine = Q(league=league) | Q(club_id=league.club_id, game=league.game, league=None)
+    locked = list(RatingScope.objects.select_for_update().filter(mine).order_by("pk"))
+    if len(locked) < 2:  # the league's first game: make them, then lock them
+        scopes_of(league)
+        locked = list(RatingScope.objects.select_for_update().filter(mine).order_by("pk"))
+    return sorted(locked, key=lambda scope: scope.league_id is None)  # the league's own first
 
 
 def _scope_games(scope: RatingScope, since: str) -> Q:

@@ -698,6 +698,46 @@ def sheet_table(table_id: int) -> Table:
     return Table.objects.select_related("round__event__league__club").get(pk=table_id)
 
 
+def sheet_table_and_role(table_id: int, user: Any) -> tuple[Table, str | None]:
+    """:func:`sheet_table`, and ``user``'s role in the table's club (what
+    :func:`club_role` says) read by the same query. Raises ``Table.DoesNotExist``."""
+    if not user.is_authenticated:
+        return sheet_table(table_id), None
+    roles = Membership.objects.filter(club_id=OuterRef("round__event__league__club_id"), user=user)
+    table = (
+        Table.objects.select_related("round__event__league__club")
+        .annotate(caller_role=Subquery(roles.values("role")[:1]))
+        .get(pk=table_id)
+    )
+    return table, table.caller_role
+
+
+def hand_data(hand: Hand, lines: Iterable[HandSeat]) -> dict[str, Any]:
+    """A hand and its lines as the API renders them
+    (:class:`league.api.serializers.HandOutput`) and the audit trail records
+    them (:mod:`league.audit`), so the two always agree."""
+    return {
+        "number": hand.number,
+        "dealer": hand.dealer,
+        "cards": hand.cards,
+        "trump": hand.trump or None,
+        "maker": hand.maker,
+        "drops": hand.drops,
+        "takes_all": hand.takes_all,
+        "is_move_log": hand.is_move_log,
+        "seats": [
+            {
+                "seat": line.seat,
+                "bid": line.bid,
+                "tricks": line.tricks,
+                "points": line.points,
+                "total": line.total,
+            }
+            for line in lines
+        ],
+    }
+
+
 def sheet_seatings(*, table: Table) -> list[Seating]:
     """The table's seatings with their players, in seat order (one query)."""
     return list(Seating.objects.filter(table=table).select_related("player").order_by("seat"))

@@ -4,7 +4,9 @@ Computed by database aggregation over complete games: per player, games,
 wins (first place, shared or not), average place, total and average final
 points; for Bluke the share of bids made and the average overtricks of the
 bids made; for Buck Euchre the hands bucked (+5) as maker and as another
-player, and the hands dropped.
+player, and the hands dropped. The hand figures add up what each complete
+game's seatings counted of their hand lines (``Seating.hands`` and the rest,
+stored with the places), so a line costs a player's games, not their hands.
 
 Order (the tie-breaks): more wins; then the better average place; then the
 better average points (higher in Bluke, lower in Buck Euchre, which counts
@@ -33,16 +35,15 @@ from collections.abc import Collection
 from typing import Any, Final
 
 from django.db import connection, transaction
-from django.db.models import Avg, Count, F, Q, Sum
+from django.db.models import Avg, Count, Q, Sum
 from django.utils import timezone
 
 from league.models import (
+    SEATING_COUNTS,
     Event,
     Game,
-    HandSeat,
     League,
     Player,
-    Seating,
     SitOut,
     Standing,
     StandingsOwed,
@@ -89,34 +90,28 @@ def standing_rows(
 ) -> list[dict[str, Any]]:
     """The standings rows, best first, each with its ``rank``; only the rows
     of ``players`` (ids) when given, ranked among themselves."""
-    # the same games, seen from the seatings (games), the hand lines (hands) and the tables
-    games = Q(seatings__table__complete=True, seatings__table__round__event__league=league)
-    hands = Q(hand__table__complete=True, hand__table__round__event__league=league)
-    tables = Q(table__complete=True, table__round__event__league=league)
-    if event is not None:
-        games &= Q(seatings__table__round__event=event)
-        hands &= Q(hand__table__round__event=event)
-        tables &= Q(table__round__event=event)
-    if date_after is not None:
-        games &= Q(seatings__table__round__event__date__gte=date_after)
-        hands &= Q(hand__table__round__event__date__gte=date_after)
-        tables &= Q(table__round__event__date__gte=date_after)
-    if date_before is not None:
-        games &= Q(seatings__table__round__event__date__lte=date_before)
-        hands &= Q(hand__table__round__event__date__lte=date_before)
-        tables &= Q(table__round__event__date__lte=date_before)
+
+    def scope(path: str) -> Q:
+        """The scope's filter on the rounds found at ``path``."""
+        where = Q(**{f"{path}event__league": league})
+        if event is not None:
+            where &= Q(**{f"{path}event": event})
+        if date_after is not None:
+            where &= Q(**{f"{path}event__date__gte": date_after})
+        if date_before is not None:
+            where &= Q(**{f"{path}event__date__lte": date_before})
+        return where
+
+    # a seating's place is set exactly while its game is complete: no join to the tables
+    games = scope("seatings__round__") & Q(seatings__place__isnull=False)
     if players is not None:
         games &= Q(pk__in=players)
-        # The few players' own tables first: their hand lines are then read
-        # through the hands' table index, where the planner would scan every
-        # hand of the league to join them (50 ms at 10,000 games, growing).
-        theirs = Seating.objects.filter(tables, player_id__in=players).order_by()
-        hands = Q(
-            player_id__in=players,
-            hand__table_id__in=list(theirs.values_list("table_id", flat=True)),
-        )
 
-    # each row a plain dict, to be completed below with more keys than the query's
+    def summed(count: str) -> Sum:
+        return Sum(f"seatings__{count}", filter=games)
+
+    # each row a plain dict, to be completed below with more keys than the query's;
+    # the hand lines' figures add up each game's counts (Seating.hands and the rest)
     rows: dict[int, dict[str, Any]] = {
         row["pk"]: dict(row)
         for row in Player.objects.filter(games)
@@ -125,46 +120,21 @@ def standing_rows(
             wins=Count("seatings", filter=games & Q(seatings__place=1)),
             average_place=Avg("seatings__place", filter=games),
             total_points=Sum("seatings__total", filter=games),
+            **{count: summed(count) for count in SEATING_COUNTS},
         )
-        .values("pk", "name", "games", "wins", "average_place", "total_points")
+        .values("pk", "name", "games", "wins", "average_place", "total_points", *SEATING_COUNTS)
     }
-    made = Q(tricks__gte=F("bid"))
-    as_maker = Q(hand__maker=F("seat"))
-    lines = (
-        HandSeat.objects.filter(hands)
-        .order_by()  # no joins for the default order (the hand's table's night...)
-        .values("player_id")
-        .annotate(
-            hands=Count("id"),
-            made=Count("id", filter=made),
-            overtricks=Avg(F("tricks") - F("bid"), filter=made),
-            bucked_as_maker=Count("id", filter=Q(points__gt=0) & as_maker),
-            bucked_as_player=Count("id", filter=Q(points__gt=0) & ~as_maker),
-            drops=Count("id", filter=Q(dropped=True)),
-        )
-    )
     bluke = league.game == Game.BLUKE
-    for line in lines:
-        row = rows.get(line["player_id"])
-        if row is None:
-            continue
-        row["hands"] = line["hands"]
+    for row in rows.values():
+        made, overtricks = row.pop("bids_made"), row.pop("overtricks")
         if bluke:
-            row["bids_made_share"] = line["made"] / line["hands"] if line["hands"] else None
-            row["average_overtricks"] = line["overtricks"]
-        else:
-            row["bucked_as_maker"] = line["bucked_as_maker"]
-            row["bucked_as_player"] = line["bucked_as_player"]
-            row["drops"] = line["drops"]
-    outs = Q(round__event__league=league)
-    if event is not None:
-        outs &= Q(round__event=event)
-    if date_after is not None:
-        outs &= Q(round__event__date__gte=date_after)
-    if date_before is not None:
-        outs &= Q(round__event__date__lte=date_before)
+            row["bids_made_share"] = made / row["hands"] if row["hands"] else None
+            row["average_overtricks"] = overtricks / made if made else None
+            row["bucked_as_maker"] = row["bucked_as_player"] = row["drops"] = None
+        else:  # Buck Euchre has no bids to make
+            row["bids_made_share"] = row["average_overtricks"] = None
     sat_out = dict(
-        SitOut.objects.filter(outs, player_id__in=rows)
+        SitOut.objects.filter(scope("round__"), player_id__in=rows)
         .values("player_id")
         .annotate(rounds=Count("id"))
         .values_list("player_id", "rounds")
@@ -173,11 +143,6 @@ def standing_rows(
         row["sat_out"] = sat_out.get(row["pk"], 0)
         row["player_id"] = row.pop("pk")
         row["average_points"] = row["total_points"] / row["games"]
-        row.setdefault("hands", 0)
-        for field in ("bids_made_share", "average_overtricks"):
-            row.setdefault(field, None)
-        for field in ("bucked_as_maker", "bucked_as_player", "drops"):
-            row.setdefault(field, None if bluke else 0)
 
     ranked = sorted(
         rows.values(),
@@ -267,18 +232,20 @@ def standings_catch_up(*, league: League) -> int:
         if event_id is not None:
             players_by_event.setdefault(event_id, set()).add(player_id)
     rebuild = any(event_id is None for _, event_id, _ in owed)  # the whole league owed
+    changed: set[int] | None = None  # every line
     if rebuild or len(players_by_event) > CATCH_UP_EVENTS:
         standings_refresh(league=league)
         players_by_event = {}  # every event's, not only those owed
     else:
-        _catch_up(league, players_by_event)
+        changed = _catch_up(league, players_by_event)
     StandingsOwed.objects.filter(pk__in=[pk for pk, _, _ in owed]).delete()
     # the club's webhooks hear of it (a query when it has none), sent after the commit
-    webhooks_standings_updated(league=league, event_ids=players_by_event)
+    webhooks_standings_updated(league=league, event_ids=players_by_event, player_ids=changed)
     return len(owed)
 
 
-def _catch_up(league: League, players_by_event: dict[int, set[int]]) -> None:
+def _catch_up(league: League, players_by_event: dict[int, set[int]]) -> set[int]:
+    """Recompute the owed players' lines; returns those players."""
     now = timezone.now()
     everyone: set[int] = set()
     for event_id, players in players_by_event.items():
@@ -292,6 +259,7 @@ def _catch_up(league: League, players_by_event: dict[int, set[int]]) -> None:
     Standing.objects.filter(league=league, event=None, player_id__in=everyone).delete()
     Standing.objects.bulk_create(_standings(league, None, rows, now))
     _rank(league=league, event_id=None, now=now)
+    return everyone
 
 
 def _rank(*, league: League, event_id: int | None, now: datetime.datetime) -> None:

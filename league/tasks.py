@@ -23,7 +23,7 @@ from typing import Any, Final
 from celery import shared_task
 from django.db import OperationalError
 
-from league import outbox, ratings, standings, webhooks
+from league import idempotency, outbox, ratings, standings, webhooks
 from league.models import JobOwed, League, RatingScope
 
 JOB_OPTIONS: dict[str, Any] = {
@@ -89,3 +89,10 @@ def jobs_sweep() -> int:
     """Send the work owed that is due (Celery beat runs this every half
     minute; see :func:`league.outbox.sweep`). Returns how many jobs were sent."""
     return outbox.sweep(jobs=JOBS)
+
+
+@shared_task(ignore_result=True)
+def idempotency_keys_prune() -> int:
+    """Delete the expired ``Idempotency-Key`` answers (Celery beat runs this
+    hourly; see :mod:`league.idempotency`). Returns how many."""
+    return idempotency.idempotency_keys_prune()

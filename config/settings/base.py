@@ -363,13 +363,20 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_step": 0.5,
     "interval_max": 1,
 }
-# The sweep of the work owed (league.services.jobs.SWEEP_EVERY), for
-# `celery -A config beat`; a sweep not taken within its period is dropped.
+# The sweep of the work owed (league.services.jobs.SWEEP_EVERY), and the
+# hourly pruning, for `celery -A config beat`; a run not taken within its
+# period is dropped.
 CELERY_BEAT_SCHEDULE = {
     "jobs-sweep": {
         "task": "league.tasks.jobs_sweep",
         "schedule": 30.0,
         "options": {"expires": 30.0},
+    },
+    # Idempotency-Key answers are kept a day (league.idempotency)
+    "idempotency-keys-prune": {
+        "task": "league.tasks.idempotency_keys_prune",
+        "schedule": 3600.0,
+        "options": {"expires": 3600.0},
     },
 }
 

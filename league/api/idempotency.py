@@ -1,11 +1,12 @@
 """``Idempotency-Key`` for POSTs: a retry returns the first response.
 
 The key is kept per user with a fingerprint of the request (method, path
-and body). The same key with a different request answers 422. The first
-response is stored in the same transaction as the change it reports, so a
-change is never counted twice: of two concurrent requests with one key, the
-second waits for the first, fails to store the key, rolls its change back
-and answers with the first response.
+and body), for a day (:mod:`league.idempotency`). The same key
+with a different request answers 422. The first response is stored in the
+same transaction as the change it reports, so a change is never counted
+twice: of two concurrent requests with one key, the second waits for the
+first, fails to store the key, rolls its change back and answers with the
+first response.
 
 A stored response is replayed only to a caller who may still make the
 request: the view's ``check_replay_access`` runs the write's own access
@@ -28,6 +29,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from league.api.problems import InvalidField
+from league.idempotency import idempotency_key_expired
 from league.models import IdempotencyKey
 
 HEADER = "Idempotency-Key"
@@ -83,6 +85,9 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
             raise InvalidField(HEADER, "printable ASCII characters only")
         fingerprint = _fingerprint(request)
         stored = IdempotencyKey.objects.filter(user=request.user, key=key).first()
+        if stored is not None and idempotency_key_expired(stored):
+            stored.delete()  # kept a day: the same key now starts a new request
+            stored = None
         if stored is not None:
             return _replay(self, request, args, kwargs, stored, fingerprint)
         try:

@@ -298,7 +298,7 @@ def score_sheet_data(sheet: dict[str, Any]) -> dict[str, Any]:
     table: Table = sheet["table"]
     return {
         "table": table_data(table, table.seatings.all()),
-        "hands": [hand_data(hand, hand.seats.all()) for hand in sheet["hands"]],
+        "hands": [selectors.hand_data(hand, hand.seats.all()) for hand in sheet["hands"]],
         "next_hand": sheet["next_hand"],
     }
 
@@ -323,30 +323,6 @@ def table_data(table: Table, seatings: Iterable[Seating]) -> dict[str, Any]:
                 "place": seating.place,
             }
             for seating in seatings
-        ],
-    }
-
-
-def hand_data(hand: Hand, lines: Iterable[HandSeat]) -> dict[str, Any]:
-    """What :class:`HandOutput` renders."""
-    return {
-        "number": hand.number,
-        "dealer": hand.dealer,
-        "cards": hand.cards,
-        "trump": hand.trump or None,
-        "maker": hand.maker,
-        "drops": hand.drops,
-        "takes_all": hand.takes_all,
-        "is_move_log": hand.is_move_log,
-        "seats": [
-            {
-                "seat": line.seat,
-                "bid": line.bid,
-                "tricks": line.tricks,
-                "points": line.points,
-                "total": line.total,
-            }
-            for line in lines
         ],
     }
 
@@ -377,7 +353,7 @@ def hand_submitted_data(change: Any) -> dict[str, Any]:
     if table.complete:
         places = [s.place for s in sorted(table.seatings.all(), key=lambda s: s.seat)]
     return {
-        "hand": hand_data(change.hands[-1], change.lines[-1]),
+        "hand": selectors.hand_data(change.hands[-1], change.lines[-1]),
         "table": {
             "id": table.pk,
             "version": table.version,

@@ -33,13 +33,21 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 import games
 from league import audit, ratings, selectors
 from league.db import retry_on_conflict
 from league.errors import Conflict, PreconditionFailed, ServiceError
-from league.models import Hand, HandSeat, JobOwed, Seating, Table
+from league.models import (
+    SEATING_COUNTS,
+    Game,
+    Hand,
+    HandSeat,
+    JobOwed,
+    Seating,
+    Table,
+)
 from league.services.fixtures import game_rules
 from league.services.jobs import standings_owe
 from league.services.webhooks import webhooks_table_changed
@@ -191,7 +199,7 @@ def _results_change(
     """
     table = (
         Table.objects.select_for_update(of=("self",))
-        .select_related("round__event__league")
+        .select_related("round__event__league")  # the league's options as they are now
         .get(pk=table.pk)
     )
     keep = check_results_change(
@@ -361,15 +369,51 @@ def store_results(*, table: Table, keep: int, replay: Replay) -> ResultsChange:
 
 def _store_places(table: Table, tally: games.GameTally) -> list[int]:
     """The seatings' final totals and places, which standings and ratings
-    count (cleared when the game is no longer complete). Returns the players
-    seated."""
+    count, and the counts of each seat's hand lines, which standings add up
+    (:data:`~league.models.SEATING_COUNTS`), all in one statement; all
+    cleared when the game is no longer complete. Returns the players seated."""
     ranks = tally.ranks()
-    seatings = list(table.seatings.all())
-    for seating in seatings:
-        seating.total = tally.totals[seating.seat] if ranks is not None else None
-        seating.place = ranks[seating.seat] if ranks is not None else None
-    Seating.objects.bulk_update(seatings, ["total", "place"])
-    return [seating.player_id for seating in seatings]
+    if ranks is None:
+        cleared = dict.fromkeys(("total", "place", *SEATING_COUNTS))
+        Seating.objects.filter(table=table).update(**cleared)
+        return list(table.seat_players)
+    # a bucked hand scores above 0 in Buck Euchre; in Bluke that is a bid made
+    bucked = "hs.points > 0" if table.game == Game.BUCK_EUCHRE else "1 = 0"
+    made = "hs.tricks >= hs.bid"
+    seating, line, hand = (model._meta.db_table for model in (Seating, HandSeat, Hand))
+    # each seat, total and place: VALUES names them column1, column2, column3 (PostgreSQL
+    # and SQLite alike)
+    results = ", ".join(
+        ["(CAST(%s AS integer), CAST(%s AS integer), CAST(%s AS integer))"] * len(ranks)
+    )
+    sql = f"""
+        UPDATE {seating} SET
+            total = v.column2, place = v.column3,
+            hands = c.hands, bids_made = c.bids_made, overtricks = c.overtricks,
+            bucked_as_maker = c.bucked_as_maker, bucked_as_player = c.bucked_as_player,
+            drops = c.drops
+        FROM (VALUES {results}) AS v, (
+            SELECT hs.seat, COUNT(*) AS hands,
+                SUM(CASE WHEN {made} THEN 1 ELSE 0 END) AS bids_made,
+                SUM(CASE WHEN {made} THEN hs.tricks - hs.bid ELSE 0 END) AS overtricks,
+                SUM(CASE WHEN {bucked} AND h.maker = hs.seat THEN 1 ELSE 0 END)
+                    AS bucked_as_maker,
+                SUM(CASE WHEN {bucked} AND (h.maker IS NULL OR h.maker <> hs.seat)
+                    THEN 1 ELSE 0 END) AS bucked_as_player,
+                SUM(CASE WHEN hs.dropped THEN 1 ELSE 0 END) AS drops
+            FROM {line} hs JOIN {hand} h ON h.id = hs.hand_id
+            WHERE h.table_id = %s
+            GROUP BY hs.seat
+        ) AS c
+        WHERE {seating}.table_id = %s AND {seating}.seat = v.column1 AND c.seat = v.column1
+        RETURNING {seating}.player_id
+    """  # the text holds no input: table names and fixed words only
+    params: list[int] = []
+    for seat, place in enumerate(ranks):
+        params += [seat, tally.totals[seat], place]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, table.pk, table.pk])
+        return [player_id for (player_id,) in cursor.fetchall()]
 
 
 def results_changed(*, table: Table, player_ids: Sequence[int]) -> None:

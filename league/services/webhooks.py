@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from league import webhooks
@@ -316,37 +317,53 @@ def _round_data(event: Event, round_: Round) -> dict[str, Any]:
     }
 
 
+STANDINGS_SENT: Final = 50
+"""How many of the league's best lines ``standings.updated`` carries."""
+
+
 def webhooks_standings_updated(
-    *, league: League, event_ids: Iterable[int] = ()
+    *,
+    league: League,
+    event_ids: Iterable[int] = (),
+    player_ids: Iterable[int] | None = None,
 ) -> list[WebhookDelivery]:
     """``standings.updated`` for ``league``, once its standings are stored
     anew (the standings job calls this inside its transaction): the league,
-    the events whose standings changed (``event_ids``, when known), and the
-    league's standings as stored, best first."""
+    the events whose standings changed (``event_ids``, when known), the
+    league's best :data:`STANDINGS_SENT` lines as stored, the lines of the
+    players whose lines changed (``player_ids``; ``None`` when every line was
+    rebuilt), how many lines the league has, and where the API lists them
+    all. The size stays bounded whatever the league's size (one stored
+    message an endpoint for every completed game)."""
+    changed_ids = None if player_ids is None else sorted(set(player_ids))
 
     def data() -> dict[str, Any]:
-        rows = (
-            Standing.objects.filter(league=league, event__isnull=True)
-            .select_related("player")
-            .order_by("rank", "player__name")
-        )
+        rows = Standing.objects.filter(league=league, event__isnull=True).select_related("player")
+        best = list(rows.order_by("rank", "player__name")[:STANDINGS_SENT])
+        changed = None
+        if changed_ids is not None:
+            changed = list(rows.filter(player_id__in=changed_ids).order_by("rank"))
         return {
             "league": _league(league),
             "events": sorted(set(event_ids)),
-            "standings": [
-                {
-                    "rank": row.rank,
-                    "player": {"id": row.player_id, "name": row.player.name},
-                    "games": row.games,
-                    "wins": row.wins,
-                    "total_points": row.total_points,
-                    "average_place": row.average_place,
-                }
-                for row in rows
-            ],
+            "players": rows.count(),
+            "standings": [_standing(row) for row in best],
+            "changed": None if changed is None else [_standing(row) for row in changed],
+            "standings_url": reverse("league-standings", kwargs={"pk": league.pk}),
         }
 
     return webhooks_emit(club=league.club_id, event=WebhookEvent.STANDINGS_UPDATED, payload=data)
+
+
+def _standing(row: Standing) -> dict[str, Any]:
+    return {
+        "rank": row.rank,
+        "player": {"id": row.player_id, "name": row.player.name},
+        "games": row.games,
+        "wins": row.wins,
+        "total_points": row.total_points,
+        "average_place": row.average_place,
+    }
 
 
 def _league(league: League) -> dict[str, Any]:

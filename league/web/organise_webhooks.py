@@ -14,6 +14,8 @@ number of queries, whatever the number of endpoints and deliveries.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -140,50 +142,51 @@ def club_webhooks(request: HttpRequest, club_id: int) -> HttpResponse:
     return response
 
 
-def _endpoint_for(request: HttpRequest, endpoint_id: int) -> WebhookEndpoint | HttpResponse:
-    endpoint = get_object_or_404(WebhookEndpoint.objects.select_related("club"), pk=endpoint_id)
-    if refusal := club_page_refusal(request, endpoint.club):
-        return refusal
-    return endpoint
+def endpoint_action(
+    act: Callable[[HttpRequest, WebhookEndpoint], None],
+) -> Callable[[HttpRequest, int], HttpResponse]:
+    """A small POST form by an endpoint, as a view: the endpoint fetched for
+    one of its club's organisers (anyone else gets the page's refusal), then
+    ``act`` (which says what it did as a message), then the browser sent back
+    to the club's webhooks page."""
+
+    @require_POST
+    @functools.wraps(act)
+    def view(request: HttpRequest, endpoint_id: int) -> HttpResponse:
+        endpoint = get_object_or_404(WebhookEndpoint.objects.select_related("club"), pk=endpoint_id)
+        if refusal := club_page_refusal(request, endpoint.club):
+            return refusal
+        act(request, endpoint)
+        return redirect("club-webhooks", club_id=endpoint.club_id)
+
+    return view
 
 
-@require_POST
-def webhook_switch(request: HttpRequest, endpoint_id: int) -> HttpResponse:
+@endpoint_action
+def webhook_switch(request: HttpRequest, endpoint: WebhookEndpoint) -> None:
     """Turn an endpoint off, or on again (clearing why it was disabled)."""
-    endpoint = _endpoint_for(request, endpoint_id)
-    if isinstance(endpoint, HttpResponse):
-        return endpoint
     turn_on = request.POST.get("active") == "on"
     webhooks.webhook_endpoint_update(endpoint=endpoint, active=turn_on)
     state = "on: events are sent to it again" if turn_on else "off: nothing is sent to it"
     messages.success(request, f"The endpoint {endpoint.url} is {state}.")
-    return redirect("club-webhooks", club_id=endpoint.club_id)
 
 
-@require_POST
-def webhook_ping(request: HttpRequest, endpoint_id: int) -> HttpResponse:
+@endpoint_action
+def webhook_ping(request: HttpRequest, endpoint: WebhookEndpoint) -> None:
     """Send an endpoint a test ping; its delivery shows in the list."""
-    endpoint = _endpoint_for(request, endpoint_id)
-    if isinstance(endpoint, HttpResponse):
-        return endpoint
     try:
         webhooks.webhook_ping(endpoint=endpoint)
     except ServiceError as error:
         messages.error(request, f"No ping was sent: {error.message}.")
     else:
         messages.success(request, f"A test ping is on its way to {endpoint.url}.")
-    return redirect("club-webhooks", club_id=endpoint.club_id)
 
 
-@require_POST
-def webhook_delete(request: HttpRequest, endpoint_id: int) -> HttpResponse:
+@endpoint_action
+def webhook_delete(request: HttpRequest, endpoint: WebhookEndpoint) -> None:
     """Delete an endpoint and its deliveries."""
-    endpoint = _endpoint_for(request, endpoint_id)
-    if isinstance(endpoint, HttpResponse):
-        return endpoint
     webhooks.webhook_endpoint_delete(endpoint=endpoint)
     messages.success(request, f"The endpoint {endpoint.url} is deleted.")
-    return redirect("club-webhooks", club_id=endpoint.club_id)
 
 
 urlpatterns: list[URLPattern] = [

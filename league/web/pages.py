@@ -98,8 +98,13 @@ def ratings_explained(request: HttpRequest) -> HttpResponse:
             "settled_below": {
                 Game(game).label: model.provisional_sigma for game, model in MODELS.items()
             },
-            "example": rating_words(ordinal=12.4, sigma=4.6, games=4, settling=True),
-            "settled": rating_words(ordinal=27.6, sigma=1.2, games=40, settling=False),
+            # a Bluke player's uncertainty after 4 and 40 games, as the model has it
+            "example": rating_words(
+                ordinal=12.4, sigma=MODELS["bluke"].sigma_after(4), games=4, settling=True
+            ),
+            "settled": rating_words(
+                ordinal=27.6, sigma=MODELS["bluke"].sigma_after(40), games=40, settling=False
+            ),
             "bluke_order": STANDINGS_ORDER[True],
             "buck_euchre_order": STANDINGS_ORDER[False],
         },

@@ -206,3 +206,37 @@ def test_the_command_runs_tiny_and_filters_raters(capsys: pytest.CaptureFixture[
         rq.main(["--tiny", "--variant", "gamma=1"])
     with pytest.raises(SystemExit):
         rq.main(["--tiny", "--variant", "against=everyone"])
+
+
+def test_the_extras_run_behind_their_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--extra rerun`` adds the score model re-run against the final league mean, in
+    Bluke only; ``--extra ttt`` TrueSkill Through Time, when its package is installed.
+    Neither is in the default run."""
+    tiny = ["--tiny", "--seatings", "random", "--mechanisms", "bids"]
+    argv = [*tiny, "--only", "points", "mean", "TTT"]
+    assert rq.main([*argv, "--extra", "rerun"]) == 0
+    out = capsys.readouterr().out
+    bluke, buck = out.split("buck_euchre / random / bids")
+    assert "score model [final mean]" in bluke and "score model [final mean, mu]" in bluke
+    assert "final mean" not in buck.split("Means over")[0]
+    assert "Summary: score model [final mean] (ours)" in out
+    assert not any(r.name.startswith((rq.FINAL_MEAN, rq.TTT)) for r in rq.make_raters())
+    with pytest.raises(SystemExit):
+        rq.main([*argv, "--extra", "glicko"])
+    pytest.importorskip("trueskillthroughtime")
+    assert rq.main([*argv, "--games", "buck_euchre", "--extra", "ttt"]) == 0
+    out = capsys.readouterr().out
+    assert "TTT (mu - 3 sigma)" in out and "TTT (mu)" in out
+    assert "TrueSkill Through Time:" in out
+
+
+def test_through_time_credits_the_winner_wherever_seated() -> None:
+    """trueskillthroughtime 1.1.0 credits the wrong players of a game of four whose
+    winner is not listed first; the harness lists them by place."""
+    pytest.importorskip("trueskillthroughtime")
+    league = rq.League("bluke", "random", "both", 1, 4)
+    league.games.append(rq.Game(0, (0, 1, 2, 3), (10, 40, 30, 20), (4, 1, 2, 3), True, 25))
+    engine = rq.ThroughTime()
+    engine.start(league)
+    after = engine.after(1)
+    assert after[1].mu > after[2].mu > after[3].mu > after[0].mu

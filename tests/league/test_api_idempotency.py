@@ -3,12 +3,27 @@ changes nothing; the same key with another request is a 422; keys are per user."
 
 from __future__ import annotations
 
+import datetime
+import io
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.core.management import CommandError, call_command
+from django.utils import timezone
 
-from league.models import Club, Event, Hand, League, Membership, Player, Round, Table
+from league import idempotency, tasks
+from league.models import (
+    Club,
+    Event,
+    Hand,
+    IdempotencyKey,
+    League,
+    Membership,
+    Player,
+    Round,
+    Table,
+)
 from tests.support.api import assert_problem, client_for
 from tests.support.factories import UserFactory
 from tests.support.records import bluke_results
@@ -173,3 +188,52 @@ def test_a_key_longer_than_200_characters_is_a_400() -> None:
     )
     assert "Idempotency-Key" in assert_problem(response, 400)["errors"]
     assert not Player.objects.filter(name="Long").exists()
+
+
+# -- how long a key is kept ---------------------------------------------------------------------
+
+
+def made_ago(hours: float) -> None:
+    """Every stored key made ``hours`` ago, as time passing would."""
+    IdempotencyKey.objects.update(created_at=timezone.now() - datetime.timedelta(hours=hours))
+
+
+def test_a_key_older_than_a_day_starts_a_new_request() -> None:
+    setup = club_setup()
+    client = client_for(setup.organiser)
+    first = post(client, "/api/players/", {"club": setup.club.pk, "name": "Once"})
+    made_ago(23)
+    assert post(client, "/api/players/", {"club": setup.club.pk, "name": "Once"}).json() == (
+        first.json()
+    )
+    made_ago(25)
+    again = post(client, "/api/players/", {"club": setup.club.pk, "name": "Twice"})
+    assert again.status_code == 201 and "Idempotent-Replayed" not in again
+    assert again.json()["name"] == "Twice"  # not the day-old answer, nor a 422 for the new body
+    assert IdempotencyKey.objects.get().body["name"] == "Twice"
+
+
+def test_pruning_deletes_only_the_expired_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    setup = club_setup()
+    client = client_for(setup.organiser)
+    for n in range(5):
+        post(client, "/api/players/", {"club": setup.club.pk, "name": f"P{n}"}, key=f"k{n}")
+    made_ago(30)
+    post(client, "/api/players/", {"club": setup.club.pk, "name": "Fresh"}, key="fresh")
+    monkeypatch.setattr(idempotency, "PRUNE_BATCH", 2)  # three statements for five keys
+    assert idempotency.idempotency_keys_prune() == 5
+    assert list(IdempotencyKey.objects.values_list("key", flat=True)) == ["fresh"]
+    assert tasks.idempotency_keys_prune() == 0  # Celery beat's hourly run: nothing left
+
+
+def test_the_prune_command_keeps_a_day_at_least() -> None:
+    setup = club_setup()
+    post(client_for(setup.organiser), "/api/players/", {"club": setup.club.pk, "name": "Old"})
+    made_ago(50)
+    out = io.StringIO()
+    call_command("idempotency_keys_prune", "--hours", "72", stdout=out)
+    assert out.getvalue() == "idempotency keys deleted: 0\n"
+    call_command("idempotency_keys_prune", stdout=out)
+    assert out.getvalue().endswith("idempotency keys deleted: 1\n")
+    with pytest.raises(CommandError, match="at least 24"):
+        call_command("idempotency_keys_prune", "--hours", "2")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 
 import games
 from league.models import Table
@@ -94,3 +95,62 @@ def test_correcting_the_first_hand_takes_as_many_queries_with_20_hands_as_with_1
     )
     assert [s["total"] for s in body["hands"][19]["seats"]] == expected["totals"]
     assert [s["total"] for s in body["table"]["seatings"]] == expected["totals"]
+
+
+def test_a_hand_submission_costs_one_statement_a_step(django_assert_num_queries: Any) -> None:
+    """The request's round trips, each named (issue 17), so that none is added
+    unnoticed: the table read with the caller's role in its club (the access
+    check), then in one transaction the table locked, the hand, its lines in
+    one statement, the table's new totals and the audit entry. (The client is
+    signed in already: a token adds one query to find it.)"""
+    user, table, _ = tables_with(1, 0)
+    client = client_for(user)
+    with django_assert_num_queries(8) as done:
+        response = client.post(
+            f"/api/tables/{table.pk}/hands/", {"number": 1, "record": bluke_results(SCHEDULE[1])}
+        )
+    assert response.status_code == 201
+    steps = []
+    for query in done.captured_queries:
+        words = query["sql"].replace('"', "").split()
+        if words[0] in ("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT"):  # the transaction's own
+            continue
+        # SELECT table.column ..., INSERT INTO table ..., UPDATE table ...
+        target = words[2] if words[0] == "INSERT" else words[1].split(".")[0]
+        steps.append((words[0], target, "FOR UPDATE" in query["sql"]))
+    locks = connection.features.has_select_for_update  # SQLite locks the whole database
+    assert steps == [
+        ("SELECT", "league_table", False),
+        ("SELECT", "league_table", locks),
+        ("INSERT", "league_hand", False),
+        ("INSERT", "league_handseat", False),
+        ("UPDATE", "league_table", False),
+        ("INSERT", "league_auditentry", False),
+    ]
+
+
+def test_the_hand_that_completes_a_game_costs_a_few_statements_more(
+    django_assert_max_num_queries: Any,
+) -> None:
+    """The last hand (here the first game of the league: its rating scopes
+    are made too) also stores the seatings' totals, places and hand counts
+    (one statement), marks the rating scopes, owes the standings lines and the
+    jobs, and looks for the club's webhooks; the jobs themselves run after
+    the response."""
+    setup = club_setup(options={"max_cards": 1})  # a game of one hand
+    client = client_for(setup.scorekeeper)
+    with django_assert_max_num_queries(BOUND) as done:
+        response = client.post(
+            f"/api/tables/{setup.table.pk}/hands/", {"number": 0, "record": bluke_results(1)}
+        )
+    assert response.status_code == 201
+    assert response.json()["table"]["status"] == "complete"
+    statements = [query["sql"].replace('"', "").split()[:3] for query in done.captured_queries]
+    writes = [words for words in statements if words[0] in ("INSERT", "UPDATE")]
+    seatings = [w for w in writes if w[:2] == ["UPDATE", "league_seating"]]
+    assert len(seatings) == 1  # totals, places and counts of every seat at once
+    assert {w[2] for w in writes if w[0] == "INSERT"} >= {
+        "league_standingsowed",
+        "league_jobowed",
+        "league_auditentry",
+    }

@@ -90,6 +90,25 @@ def test_drain_without_a_thread_returns_at_once() -> None:
     assert jobs.drain(0)
 
 
+def test_a_requests_jobs_wait_until_its_response_is_sent() -> None:
+    recorder = Recorder()
+    jobs = JobThread(run=recorder.run, sweep=recorder.sweep, sweep_every=60)
+    jobs.hold()  # a request begins in this thread
+    jobs.submit_after_response("standings", 1)
+    jobs.submit_after_response("ratings", 2)
+    elsewhere = threading.Thread(target=jobs.submit_after_response, args=("standings", 3))
+    elsewhere.start()  # another thread, serving no request: at once
+    elsewhere.join()
+    assert jobs.drain(10)
+    assert recorder.ran == [("standings", 3)]
+    jobs.release()  # the response has been sent
+    assert jobs.drain(10)
+    assert recorder.ran == [("standings", 3), ("standings", 1), ("ratings", 2)]
+    jobs.submit_after_response("standings", 4)  # no request now: at once
+    assert jobs.drain(10)
+    assert recorder.ran[-1] == ("standings", 4)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_last_hand_answers_before_its_jobs_run_and_they_run_after(
     monkeypatch: pytest.MonkeyPatch,

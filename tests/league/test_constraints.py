@@ -14,6 +14,7 @@ import pytest
 from django.db import IntegrityError, models, transaction
 
 from league.models import (
+    SEATING_COUNTS,
     Game,
     Hand,
     HandSeat,
@@ -94,8 +95,8 @@ def test_a_player_sits_at_one_table_per_round() -> None:
     [
         ({"seat": 15}, "seating_seat_in_range"),
         ({"seat": -1}, None),
-        ({"place": 0}, "seating_place_from_one"),
-        ({"place": -1}, None),
+        ({"place": 0, **dict.fromkeys(SEATING_COUNTS, 0)}, "seating_place_from_one"),
+        ({"place": -1, **dict.fromkeys(SEATING_COUNTS, 0)}, None),
     ],
 )
 def test_seating_values_out_of_range_are_refused(
@@ -107,7 +108,22 @@ def test_seating_values_out_of_range_are_refused(
     player = PlayerFactory(club=table.round.event.league.club)
     row = {"table": table, "round": table.round, "seat": 14, "player": player, "total": 0}
     refused(Seating, constraint, **{**row, **fields})
-    accepted(Seating, **{**row, "place": 1})
+    accepted(Seating, **{**row, "place": 1, **dict.fromkeys(SEATING_COUNTS, 0)})
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"place": 1},  # placed without its hand lines counted
+        {"place": 1, **dict.fromkeys(SEATING_COUNTS, 0), "drops": None},
+        {"hands": 25},  # hand lines counted in a game with no places
+    ],
+)
+def test_seating_counts_come_and_go_with_the_place(fields: dict[str, Any]) -> None:
+    table = make_table(game=Game.BLUKE)
+    player = PlayerFactory(club=table.round.event.league.club)
+    row = {"table": table, "round": table.round, "seat": 9, "player": player, "total": 0}
+    refused(Seating, "seating_counts_with_place", **row, **fields)
 
 
 # -- tables -----------------------------------------------------------------------------

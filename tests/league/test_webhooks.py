@@ -30,7 +30,8 @@ from django.utils import timezone
 
 from league import webhooks
 from league.errors import Conflict, ServiceError
-from league.models import JobOwed, WebhookDelivery, WebhookEndpoint
+from league.models import JobOwed, Standing, WebhookDelivery, WebhookEndpoint
+from league.services import webhooks as webhook_services
 from league.services.attendance import attendance_set
 from league.services.fixtures import event_create
 from league.services.jobs import jobs_sweep
@@ -44,6 +45,7 @@ from league.services.webhooks import (
     webhooks_emit,
     webhooks_standings_updated,
 )
+from league.standings import standings_refresh
 from tests.support.api import assert_problem, client_for
 from tests.support.factories import UserFactory
 from tests.support.records import bluke_results
@@ -274,15 +276,33 @@ def test_seating_a_round_and_a_night_is_round_seated(private_ok: None) -> None:
     assert len({d.event_id for d in night}) == 2  # an event each
 
 
-def test_standings_updated_carries_the_league_table(private_ok: None) -> None:
+def test_standings_updated_carries_the_top_and_the_lines_that_changed(
+    private_ok: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(webhook_services, "STANDINGS_SENT", 2)  # of a league's four lines
     setup = one_hand_game()
+    hand_submit(table=setup.table, record=bluke_results(1, winner=2))
+    standings_refresh(league=setup.league)
     endpoint, _ = endpoint_for(setup, "http://127.0.0.1:9/", ["standings.updated"])
+    lines = list(Standing.objects.filter(league=setup.league, event=None).order_by("rank"))
+    last = lines[-1].player_id
     with transaction.atomic():
-        [delivery] = webhooks_standings_updated(league=setup.league, event_ids=[setup.event.pk])
+        [delivery] = webhooks_standings_updated(
+            league=setup.league, event_ids=[setup.event.pk], player_ids=[last]
+        )
+        [rebuilt] = webhooks_standings_updated(league=setup.league)
     assert delivery.endpoint_id == endpoint.pk
-    assert delivery.payload["league"]["id"] == setup.league.pk
-    assert delivery.payload["events"] == [setup.event.pk]
-    assert isinstance(delivery.payload["standings"], list)
+    data = delivery.payload
+    assert data["league"]["id"] == setup.league.pk
+    assert data["events"] == [setup.event.pk]
+    assert data["players"] == 4
+    assert [line["player"]["id"] for line in data["standings"]] == [
+        line.player_id for line in lines[:2]
+    ]
+    assert [line["rank"] for line in data["standings"]] == [1, 2]
+    assert [(line["player"]["id"], line["rank"]) for line in data["changed"]] == [(last, 4)]
+    assert data["standings_url"] == f"/api/leagues/{setup.league.pk}/standings/"
+    assert rebuilt.payload["changed"] is None  # every line rebuilt: none singled out
 
 
 def test_emit_refuses_an_event_nobody_subscribes_to() -> None:

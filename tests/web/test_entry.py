@@ -759,8 +759,9 @@ def test_every_visible_input_has_a_label() -> None:
 def test_the_forms_take_the_same_queries_for_one_hand_or_many(
     django_assert_num_queries: Any, game: str
 ) -> None:
-    """The session, the user, the table (with round, event, league and club),
-    the role, the seatings with players; a correction also its hand's lines."""
+    """The session, the user, the table (with round, event, league and club,
+    and the user's role in the club), the seatings with players; a correction
+    also its hand's lines."""
     for hands in (1, 6):
         setup = club_setup(game=game)
         for number in range(hands):
@@ -770,13 +771,13 @@ def test_the_forms_take_the_same_queries_for_one_hand_or_many(
                 record = {"trump": "S", "maker": 0, "drops": [2, 3], "tricks": [3, 2, 0, 0]}
             hand_submit(table=setup.table, record=record)
         client = signed_in(setup.scorekeeper)
-        with django_assert_num_queries(5):
+        with django_assert_num_queries(4):
             assert client.get(enter_url(setup.table)).status_code == 200
-        with django_assert_num_queries(6):
+        with django_assert_num_queries(5):
             assert client.get(correct_url(setup.table, hands - 1)).status_code == 200
         data = step_one(number=str(hands), **{f"bid_{s}": "1" for s in range(4)})
         if game == Game.BLUKE:
-            with django_assert_num_queries(5):  # step one: the engine checks the bids, no write
+            with django_assert_num_queries(4):  # step one: the engine checks the bids, no write
                 assert client.post(enter_url(setup.table), data).status_code == 200
 
 

@@ -215,8 +215,10 @@ def test_how_ratings_work_explains_the_number_the_plus_minus_and_names_the_api_f
     html = response.content.decode()
     text = " ".join(visible_text(html).split())
     assert html.count("<h1") == 1 and "How ratings work" in html
-    assert "about 12, ± 5 — still settling after 4 games" in text
-    assert "its ± is above 5.2 in Bluke, 7.0 in Buck Euchre" in text
+    assert "about 12, ± 7 — still settling after 4 games" in text  # Bluke: sigma 7.47
+    assert "about 28, ± 5 — based on 40 games" in text
+    bluke, buck = (rating_model.MODELS[game].provisional_sigma for game in ("bluke", "buck_euchre"))
+    assert f"its ± is above {bluke:.1f} in Bluke, {buck:.1f} in Buck Euchre" in text
     assert "the league's average total at tables of that size" in text
     assert "the figure the leaderboard is ordered by" in text
     for name in ("mu", "sigma", "ordinal"):
