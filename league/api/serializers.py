@@ -349,9 +349,7 @@ class HandSubmittedOutput(serializers.Serializer[dict[str, Any]]):
 def hand_submitted_data(change: Any) -> dict[str, Any]:
     """What :class:`HandSubmittedOutput` renders, from a results change."""
     table = change.table
-    places = None
-    if table.complete:
-        places = [s.place for s in sorted(table.seatings.all(), key=lambda s: s.seat)]
+    places = list(change.places) if change.places is not None else None
     return {
         "hand": selectors.hand_data(change.hands[-1], change.lines[-1]),
         "table": {

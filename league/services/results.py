@@ -74,6 +74,9 @@ class ResultsChange:
     """Each stored hand's seat lines, in seat order."""
     next_hand: dict[str, int] | None
     """The next hand's number, dealer and cards; ``None`` once complete."""
+    places: tuple[int, ...] | None = None
+    """Each seat's final place once the game is complete (as the seatings now
+    store them); ``None`` before."""
 
 
 @dataclass(frozen=True)
@@ -364,6 +367,7 @@ def store_results(*, table: Table, keep: int, replay: Replay) -> ResultsChange:
         hands=replay.hands,
         lines=replay.lines,
         next_hand=selectors.next_hand_of(tally),
+        places=tally.ranks() if table.complete else None,
     )
 
 
