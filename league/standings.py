@@ -213,9 +213,9 @@ def standings_catch_up(*, league: League) -> int:
     number of lines owed that it recomputed (0 when nothing was owed).
 
     The cost follows the players owed, not the league's size: a completed game
-    costs about a dozen queries whatever the league holds (the lines of its
-    four players, each an aggregate of that player's own games, and one
-    ranking statement per scope).
+    costs 14 statements whatever the league holds (the lines of its four
+    players, each an aggregate of that player's own seatings, and one ranking
+    statement per scope).
 
     Idempotent and safe to run twice at once: it takes the league's standings
     lock (:func:`standings_lock`) first, recomputes from the games, not from
