@@ -173,9 +173,11 @@ class ScoreModel:
         """
         return self.sigma_after(self.settled_after)
 
+    @functools.cache  # noqa: B019 - models are few and live as long as the process
     def sigma_after(self, games: int) -> float:
         """The sigma of a new player after ``games`` weekly games against other
-        new players at tables of four.
+        new players at tables of four (worked out once per model and count: the
+        ratings page shows two of them).
 
         >>> [round(MODELS["bluke"].sigma_after(games), 1) for games in (0, 4, 40)]
         [8.3, 7.5, 5.2]

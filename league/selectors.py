@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from django.db.models import (
     Count,
@@ -691,11 +691,15 @@ def member_club_ids(user: Any) -> set[int]:
     return set(roles.union(players))
 
 
+SHEET_TABLE: Final = "round__event__league__club"
+"""What a score sheet's table is read with."""
+
+
 def sheet_table(table_id: int) -> Table:
     """A table with its round, event, league and club, in one query (the
     score sheet's header and the entry forms' access check need them all).
     Raises ``Table.DoesNotExist``."""
-    return Table.objects.select_related("round__event__league__club").get(pk=table_id)
+    return Table.objects.select_related(SHEET_TABLE).get(pk=table_id)
 
 
 def sheet_table_and_role(table_id: int, user: Any) -> tuple[Table, str | None]:
@@ -705,7 +709,7 @@ def sheet_table_and_role(table_id: int, user: Any) -> tuple[Table, str | None]:
         return sheet_table(table_id), None
     roles = Membership.objects.filter(club_id=OuterRef("round__event__league__club_id"), user=user)
     table = (
-        Table.objects.select_related("round__event__league__club")
+        Table.objects.select_related(SHEET_TABLE)
         .annotate(caller_role=Subquery(roles.values("role")[:1]))
         .get(pk=table_id)
     )
