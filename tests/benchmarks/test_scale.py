@@ -11,7 +11,16 @@ import pytest
 
 import games
 from benchmarks import scale
-from league.models import Hand, HandSeat, JobOwed, Rating, Seating, Standing, Table
+from league.models import (
+    SEATING_COUNTS,
+    Hand,
+    HandSeat,
+    JobOwed,
+    Rating,
+    Seating,
+    Standing,
+    Table,
+)
 from league.services.clubs import club_create
 from league.services.fixtures import event_create, league_create, table_create
 from league.services.results import game_submit
@@ -34,7 +43,11 @@ def _stored(table: Table) -> tuple[list[Any], list[Any], list[Any]]:
         .order_by("hand__number", "seat")
         .values_list(*LINE_FIELDS)
     )
-    seats = list(Seating.objects.filter(table=table).order_by("seat").values_list("total", "place"))
+    seats = list(
+        Seating.objects.filter(table=table)
+        .order_by("seat")
+        .values_list("total", "place", *SEATING_COUNTS)  # the loader counts in Python
+    )
     return (
         [tuple(getattr(hand, f) for f in (*HAND_FIELDS, "record")) for hand in hands],
         lines,
