@@ -40,8 +40,10 @@ same for all three measurements; the ratios are the figures to compare between m
 ``--profile`` measures where a submission's time goes instead: after step 2, in this process
 through Django's test client (the production settings, no gunicorn), half the fresh tables'
 submissions timed and ``--requests`` GETs of ``/api/``, the statements of one submission
-listed, and the other half profiled (cProfile), the time spent in each area (PostgreSQL, the
-ORM, DRF, the rest of Django, the league's code, the engine) printed as shares.
+listed with the time each took (Django's cursor, psycopg and PostgreSQL; not the ORM's
+building of it), and the other half profiled (cProfile), the time spent in each area
+(PostgreSQL, the ORM, DRF, the rest of Django, the league's code, the engine) printed as
+shares, then the 40 functions with the most time, callees included.
 
 Usage: ``python benchmarks/api_throughput.py [--requests N] [--threads T] [--workers W]
 [--worker-class sync|gthread] [--sheet-tables S] [--sheet-hands H] [--database NAME]
@@ -54,6 +56,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import http.client
+import io
 import json
 import math
 import os
@@ -480,10 +483,15 @@ def profile_in_process(
         client.get("/api/")
     ceiling = (time.perf_counter() - began) / requests
     statements: list[str] = []
+    durations: list[float] = []
 
     def record(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        statements.append(sql)
-        return execute(sql, params, many, context)
+        began = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            statements.append(sql)
+            durations.append(time.perf_counter() - began)
 
     with connection.execute_wrapper(record):
         submit(*calls[warm + half])
@@ -497,8 +505,8 @@ def profile_in_process(
         f"(ratio {ceiling / submission:.2f}); {len(statements)} statements a submission "
         "(and the transaction's BEGIN and COMMIT):"
     )
-    for sql in statements:
-        print(f"  {' '.join(sql.split())[:90]}")
+    for sql, seconds in zip(statements, durations, strict=True):
+        print(f"  {1000 * seconds:6.2f} ms  {' '.join(sql.split())[:80]}")
     other = "other: the standard library (json, copy...), the profiler"
     areas = dict.fromkeys([name for _, name in PROFILE_AREAS] + [other], 0.0)
     stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
@@ -509,6 +517,10 @@ def profile_in_process(
     print(f"profile of {len(calls) - warm - half - 1} submissions, by where the time is spent:")
     for name, seconds in sorted(areas.items(), key=lambda item: -item[1]):
         print(f"  {100 * seconds / total:5.1f} %  {name}")
+    print("the functions that take the most time, with what they call:")
+    listing = io.StringIO()
+    pstats.Stats(profile, stream=listing).sort_stats("cumulative").print_stats(40)
+    print(listing.getvalue())
 
 
 def report(results: Sequence[Result], sheet_hands: int) -> None:

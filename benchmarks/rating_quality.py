@@ -108,6 +108,13 @@ ends with what the convergences cost); ``rerun`` (Bluke only), the score model w
 boards (by the ordinal and by mu) re-run it over every game so far against the league's
 mean as it stands, instead of the running mean; its chances are the score model's.
 
+``par``, the average of points and the score model on each total minus its *par*
+(:func:`par_totals`: what that seat would have scored from the same deals had every seat
+been played by a bot without noise, as duplicate bridge compares a pair with the others
+who held the same cards), by two par bots: the players' own strategy (an upper bound: the
+truth here is how often a player strays from it) and ``SimpleBot``'s plainer card play;
+a game then costs twice as long to play.
+
 ``--only NAME [NAME ...]`` keeps the raters whose name contains one of the words (the
 score model and its variants always run with ``--only score``); ``--games``,
 ``--seatings``, ``--mechanisms`` pick configurations. ``--tiny`` is the CI run: 8
@@ -128,6 +135,7 @@ import math
 import random
 import sys
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from itertools import combinations
@@ -146,7 +154,10 @@ from openskill.models import (
 
 from benchmarks.rating_models import kendall_tau_b  # the earlier evaluation's, shared
 from games import rules_for
+from games.bluke import Bluke
 from games.bots import Noise, NoisyBot, play_game
+from games.cards import card
+from games.records import evaluate_game_hand
 from games.results import competition_ranks
 from league.rating_model import LeagueMeans, ScoreModel, Skill, luck_points, model_for
 from league.seating import PastRound, Search, TablePolicy, plan_round
@@ -175,6 +186,7 @@ restart) found the same tables in our checks at eight times the cost, and took m
 the run's time."""
 ELO_START, ELO_K = 1500.0, 32.0
 SCORE_MODEL = "score model"
+NET_AVERAGE = "average points net of par"
 BOARDS = ("ordinal", "mu")
 NO_FIGURE = "\u2013"
 """An en dash, printed where a figure is undefined."""
@@ -202,6 +214,8 @@ class Game:
     """1 for the winner; players with equal standing share a place."""
     complete: bool
     hands: int
+    pars: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False)
+    """Each seat's par over the game's deals, by par bot (:data:`PAR_BOTS`), when asked for."""
 
 
 @dataclass(frozen=True)
@@ -275,9 +289,11 @@ def make_league(
     players: int = PLAYERS,
     checkpoints: Sequence[float] = CHECKPOINTS,
     weakest: float = WEAKEST,
+    pars: bool = False,
 ) -> League:
     """A season of real games, to the last checkpoint (see the module's docstring);
-    the weakest player's noise is ``weakest``."""
+    the weakest player's noise is ``weakest``; with ``pars``, each game's pars
+    (:func:`par_totals`)."""
     rng = random.Random(f"{game} {seating} {mechanism} {seed}")
     league = League(game, seating, mechanism, seed, players)
     policy = TablePolicy(game)
@@ -333,8 +349,20 @@ def make_league(
                 totals = tuple(tally.totals)
                 ranks = tally.ranks()
                 places = ranks if ranks is not None else places_of(totals, league.lower_is_better)
+                par = {
+                    name: par_totals(rules, hands, table.first_dealer, watchful=watchful)
+                    for name, watchful in (PAR_BOTS.items() if pars else ())
+                }
                 league.games.append(
-                    Game(night, table.players, totals, tuple(places), tally.complete, len(hands))
+                    Game(
+                        night,
+                        table.players,
+                        totals,
+                        tuple(places),
+                        tally.complete,
+                        len(hands),
+                        par,
+                    )
                 )
                 for i, total in zip(table.players, totals, strict=True):
                     played[i] += 1
@@ -349,6 +377,38 @@ def make_league(
                     break
         night += 1
     return league
+
+
+PAR_BOTS = {"own strategy": True, "SimpleBot": False}
+"""The bots that set a par (``--extra par``), each ``watchful`` or not: the strategy the
+players stray from (:class:`NoisyBot` without noise, watchful card play), and
+:class:`SimpleBot`'s plainer card play, a par bot unlike the players."""
+
+
+def par_totals(
+    rules: Any, records: Sequence[dict[str, Any]], first_dealer: int, *, watchful: bool
+) -> tuple[int, ...]:
+    """Each seat's par for a game: the points that seat would have scored from the same
+    deals, dealer and turn-up if every seat had been played by a :class:`NoisyBot`
+    without noise (``watchful`` card play or not), its bids' coin seeded by the deal.
+    Duplicate bridge's idea: a total minus its par leaves out the luck of the cards,
+    and, as the par depends on the deals alone, favours no seat."""
+    n = rules.players
+    totals = [0] * n
+    bluke = isinstance(rules, Bluke)
+    for index, record in enumerate(records):
+        dealer = (first_dealer + index) % n
+        deal = [[card(c) for c in seat] for seat in record["deal"]]
+        turn_up = card(record["turn_up"])
+        seed = zlib.crc32(repr((record["deal"], record["turn_up"])).encode())
+        bot = NoisyBot(seed, [Noise()] * n, watchful=watchful)
+        hand = rules.new_hand(dealer=dealer, deal=deal, turn_up=turn_up)
+        played = bot.play_bluke_hand(hand) if bluke else bot.play_buck_euchre_hand(hand)
+        result = evaluate_game_hand(
+            rules, played, dealer=dealer, cards=len(deal[0]) if bluke else None
+        )
+        totals = [t + p for t, p in zip(totals, result.points, strict=True)]
+    return tuple(totals)
 
 
 # -- the raters ---------------------------------------------------------------------------------
@@ -411,9 +471,10 @@ class Average(Rater):
         self.sum: dict[int, float] = {}
         self.games: dict[int, int] = {}
 
-    def _value(self, total: int, place: int) -> float:
+    def _value(self, game: Game, seat: int) -> float:
         if self.of == "place":
-            return -place
+            return -game.places[seat]
+        total = game.totals[seat]
         return -total if self.league.lower_is_better else total
 
     def predict(self, game: Game) -> tuple[list[float] | None, list[float]]:
@@ -423,12 +484,26 @@ class Average(Rater):
         return None, [board.get(p, neutral) for p in game.players]
 
     def update(self, game: Game) -> None:
-        for p, total, place in zip(game.players, game.totals, game.places, strict=True):
-            self.sum[p] = self.sum.get(p, 0.0) + self._value(total, place)
+        for seat, p in enumerate(game.players):
+            self.sum[p] = self.sum.get(p, 0.0) + self._value(game, seat)
             self.games[p] = self.games.get(p, 0) + 1
 
     def board(self) -> dict[int, float]:
         return {p: s / self.games[p] for p, s in self.sum.items()}
+
+
+class NetAverage(Average):
+    """Mean points per game net of par (``--extra par``): each total minus its par by
+    one of the :data:`PAR_BOTS`."""
+
+    def __init__(self, bot: str) -> None:
+        super().__init__("points")
+        self.bot = bot
+        self.name = f"{NET_AVERAGE} ({bot})"
+
+    def _value(self, game: Game, seat: int) -> float:
+        total = game.totals[seat] - game.pars[self.bot][seat]
+        return -total if self.league.lower_is_better else total
 
 
 class Elo(Rater):
@@ -489,15 +564,22 @@ class Scored(Rater):
     """:class:`league.rating_model.ScoreModel` on the final totals."""
 
     def __init__(
-        self, name: str, changes: dict[str, Any] | None = None, *, board: str = "ordinal"
+        self,
+        name: str,
+        changes: dict[str, Any] | None = None,
+        *,
+        board: str = "ordinal",
+        par: str = "",
     ) -> None:
         """The league's model of each game (``league.rating_model.model_for``), with
-        the constants in ``changes`` changed."""
+        the constants in ``changes`` changed; with ``par`` (one of :data:`PAR_BOTS`),
+        on each total minus its par."""
         if board not in BOARDS:
             raise ValueError(f"the board is one of {BOARDS}, not {board!r}")
         self.name = name
         self.changes = dict(changes or {})
         self.by_mu = board == "mu"
+        self.par = par
 
     def start(self, league: League) -> None:
         super().start(league)
@@ -522,9 +604,12 @@ class Scored(Rater):
 
     def update(self, game: Game) -> None:
         luck = luck_points(self.league.game, len(game.players), hands=game.hands)
+        totals = game.totals
+        if self.par:
+            totals = tuple(t - q for t, q in zip(totals, game.pars[self.par], strict=True))
         rated = self.model.rate_game(
             self._before(game),
-            game.totals,
+            totals,
             luck=luck,
             hands=game.hands,
             lower_is_better=self.league.lower_is_better,
@@ -542,10 +627,11 @@ FINAL_MEAN = f"{SCORE_MODEL} [final mean]"
 """The score model whose leaderboard re-runs it against the league's current mean."""
 TTT = "TTT"
 """TrueSkill Through Time's raters' names start so."""
-EXTRAS = ("ttt", "rerun")
+EXTRAS = ("ttt", "rerun", "par")
 """The raters ``--extra`` adds: TrueSkill Through Time (package ``trueskillthroughtime``,
-not a dependency of the project: install it to run this), and the score model re-run
-against the final league mean (Bluke)."""
+not a dependency of the project: install it to run this), the score model re-run
+against the final league mean (Bluke), and the average and the score model on totals
+net of par (:func:`par_totals`)."""
 TTT_MU, TTT_SIGMA, TTT_BETA, TTT_GAMMA = 0.0, 6.0, 1.0, 0.03
 """The package's defaults: a new player's skill N(0, 6²), luck beta 1, and gamma, the
 skill's drift per time step (a night), 0.03."""
@@ -756,6 +842,9 @@ def make_raters(
     ]
     if "rerun" in extras and game == "bluke":
         raters += [FinalMean(board=board) for board in BOARDS]
+    if "par" in extras:
+        raters += [NetAverage(bot) for bot in PAR_BOTS]
+        raters += [Scored(f"{SCORE_MODEL} [par, {bot}]", changes, par=bot) for bot in PAR_BOTS]
     if "ttt" in extras:
         engine = ThroughTime()
         raters += [ThroughTimeBoard(engine, board=board) for board in BOARDS]
@@ -765,7 +854,7 @@ def make_raters(
 def is_candidate(name: str) -> bool:
     """Whether ``name`` is a rater measured against the baselines (the score model, its
     variants, the extras), not a baseline."""
-    return name.startswith((SCORE_MODEL, TTT))
+    return name.startswith((SCORE_MODEL, TTT, NET_AVERAGE))
 
 
 def parse_variant(text: str) -> Variant:
@@ -891,8 +980,10 @@ def run_config(
     players: int = PLAYERS,
     checkpoints: Sequence[float] = CHECKPOINTS,
     weakest: float = WEAKEST,
+    pars: bool = False,
 ) -> Result:
-    """Every rater on the leagues of one configuration, one league per seed."""
+    """Every rater on the leagues of one configuration, one league per seed (``pars``:
+    with each game's pars)."""
     per_rater: dict[str, list[list[Figures]]] = {r.name: [] for r in raters}
     games = incomplete = 0
     playing = rating = 0.0
@@ -906,6 +997,7 @@ def run_config(
             players=players,
             checkpoints=checkpoints,
             weakest=weakest,
+            pars=pars,
         )
         playing += time.perf_counter() - started
         games += len(league.games)
@@ -1090,6 +1182,7 @@ def run(args: argparse.Namespace) -> list[Result]:
                     raters,
                     players=args.players,
                     checkpoints=checkpoints,
+                    pars="par" in args.extra,
                 )
                 print_result(result, checkpoints)
                 results.append(result)
@@ -1098,7 +1191,12 @@ def run(args: argparse.Namespace) -> list[Result]:
     print_means(results, checkpoints)
     print_summary(results, checkpoints)
     extras = list(
-        dict.fromkeys(n for r in results for n in r.figures if n.startswith((FINAL_MEAN[:-1], TTT)))
+        dict.fromkeys(
+            name
+            for r in results
+            for name in r.figures
+            if name.startswith((FINAL_MEAN[:-1], TTT, NET_AVERAGE, f"{SCORE_MODEL} [par"))
+        )
     )
     for name in extras:
         print_summary(results, checkpoints, name)
@@ -1147,8 +1245,9 @@ def parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     out.add_argument(
         "--extra", type=extras_of, default=[], metavar="NAME,...",
-        help="more raters: ttt (TrueSkill Through Time; needs trueskillthroughtime) and "
-        "rerun (the score model re-run against the final league mean; Bluke)",
+        help="more raters: ttt (TrueSkill Through Time; needs trueskillthroughtime), "
+        "rerun (the score model re-run against the final league mean; Bluke) and par "
+        "(the average and the score model on totals net of par)",
     )  # fmt: skip
     out.add_argument(
         "--tiny", action="store_true", help="the CI run: 8 players, checkpoints 3 6, 2 seeds"

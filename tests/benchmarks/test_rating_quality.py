@@ -240,3 +240,33 @@ def test_through_time_credits_the_winner_wherever_seated() -> None:
     engine.start(league)
     after = engine.after(1)
     assert after[1].mu > after[2].mu > after[3].mu > after[0].mu
+
+
+@pytest.mark.parametrize("game", ["bluke", "buck_euchre"])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_par_reads_only_the_deals_hand_by_hand(game: str, seed: int) -> None:
+    """A game's par is the sum of its hands' pars, the same each time; players who stray
+    from the par bot score something else from the same deals."""
+    rules = rules_for(game, 4, {"max_cards": 4} if game == "bluke" else {})
+    noisy = NoisyBot(seed, MIXED, watchful=True)
+    hands, tally = play_game(noisy, rules, first_dealer=2, max_hands=40)
+    par = rq.par_totals(rules, hands, 2, watchful=True)
+    assert len(par) == 4 and all(isinstance(points, int) for points in par)
+    assert par == rq.par_totals(rules, hands, 2, watchful=True)
+    replayed = [
+        rq.par_totals(rules, [hand], (2 + index) % 4, watchful=True)
+        for index, hand in enumerate(hands)
+    ]
+    assert tuple(map(sum, zip(*replayed, strict=True))) == par
+    start = 25 if game == "buck_euchre" else 0
+    assert [total - start for total in tally.totals] != list(par)
+
+
+def test_the_par_extra_runs_behind_its_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--tiny", "--seatings", "random", "--mechanisms", "both", "--only", "points", "score"]
+    assert rq.main([*argv, "--extra", "par"]) == 0
+    out = capsys.readouterr().out
+    for bot in rq.PAR_BOTS:
+        assert f"average points net of par ({bot})" in out
+        assert f"Summary: score model [par, {bot}] (ours)" in out
+    assert not any(r.name.startswith(rq.NET_AVERAGE) for r in rq.make_raters())
