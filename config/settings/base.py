@@ -6,6 +6,7 @@
 | ``DB_STATEMENT_TIMEOUT``, ``DB_LOCK_TIMEOUT`` | a request's PostgreSQL waits, seconds | 5, 3 |
 | ``DB_JOB_STATEMENT_TIMEOUT``, ``DB_JOB_LOCK_TIMEOUT`` | a job's or command's, seconds | 600, 120 |
 | ``DB_CONNECT_TIMEOUT`` | seconds to wait for PostgreSQL to accept a connection | 3 |
+| ``DB_PREPARED_STATEMENTS`` | ``0`` behind a pooler that cannot keep them (league/db.py) | on |
 | ``CELERY_BROKER_URL`` | e.g. ``redis://127.0.0.1:6379/0`` | none: tasks run in the web process |
 | ``JOBS_WITHOUT_BROKER`` | no broker: ``thread`` (after the response), ``inline`` | ``thread`` |
 | ``SECRET_KEY`` | Django's signing key | required in production |
@@ -118,6 +119,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
         os.environ.get("DB_CONNECT_TIMEOUT") or 3
     )
+    # Parameters travel apart from the SQL, bound by the server, instead of
+    # quoted into its text: a statement then reads the same every time, so
+    # what a request runs again and again is prepared once (league/db.py).
+    DATABASES["default"]["OPTIONS"]["server_side_binding"] = True
+
+# On PostgreSQL a request's statement that has run five times on a connection
+# is prepared there, parsed and planned once (league/db.py); 0 turns that off,
+# for a pooler in transaction mode that cannot keep prepared statements
+# (PgBouncer before 1.21).
+DATABASE_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
 
 # Bounded waits on PostgreSQL, in seconds (0: none), applied to every connection
 # by league/db.py: a request gives up on a lock after 3 s and on a statement

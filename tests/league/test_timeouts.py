@@ -283,3 +283,52 @@ def test_a_request_has_the_web_limits_and_a_job_it_runs_has_the_job_limits(
     assert seen["request"] == (as_shown(web["statement"]), as_shown(web["lock"]))
     assert seen["job"] == (as_shown(job["statement"]), as_shown(job["lock"]))
     assert not Standing.objects.exists()  # the job was the test's stand-in
+
+
+def prepared_statements() -> list[str]:
+    """The statements prepared on this test's connection, as PostgreSQL lists them."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [statement for (statement,) in cursor.fetchall()]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared on PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_a_request_prepares_what_it_runs_again_and_a_job_prepares_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A request's statement that has run five times on a connection is
+    prepared (parsed and planned once) for its next runs; the job a request
+    runs prepares nothing, and nothing is prepared when the setting turns it
+    off."""
+    setup = club_setup(options={"max_cards": 1})
+    connection.close()
+    client = client_for(setup.scorekeeper)
+    url = f"/api/tables/{setup.table.pk}/sheet/"
+    jobs_connection: list[object] = []
+
+    def standings_job(**kwargs: Any) -> int:
+        jobs_connection.append(connection.connection.prepare_threshold)
+        return 0
+
+    monkeypatch.setattr("league.standings.standings_catch_up", standings_job)
+    for _ in range(db.PREPARE_THRESHOLD):
+        assert client.get(url).status_code == 200
+    assert prepared_statements() == []
+    assert client.get(url).status_code == 200
+    prepared = prepared_statements()
+    assert any('FROM "league_table"' in statement for statement in prepared), prepared
+    assert all("$1" in s or "WHERE" not in s for s in prepared)  # values bound, not quoted in
+    assert connection.connection.prepare_threshold == db.PREPARE_THRESHOLD
+
+    response = client.post(
+        f"/api/tables/{setup.table.pk}/hands/", {"number": 0, "record": bluke_results(1)}
+    )
+    assert response.status_code == 201, response.content
+    assert jobs_connection == [None]  # the job ran (eagerly) preparing nothing
+
+    monkeypatch.setattr(settings, "DATABASE_PREPARED_STATEMENTS", False)
+    connection.close()
+    for _ in range(db.PREPARE_THRESHOLD + 1):
+        assert client.get(url).status_code == 200
+    assert prepared_statements() == []
