@@ -217,6 +217,10 @@ class Game:
     pars: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False)
     """Each seat's par over the game's deals, by par bot (:data:`PAR_BOTS`), when asked for."""
 
+    def net_of_par(self, bot: str) -> tuple[int, ...]:
+        """Each seat's total minus its par by ``bot`` (``--extra par``)."""
+        return tuple(t - q for t, q in zip(self.totals, self.pars[bot], strict=True))
+
 
 @dataclass(frozen=True)
 class Checkpoint:
@@ -471,10 +475,12 @@ class Average(Rater):
         self.sum: dict[int, float] = {}
         self.games: dict[int, int] = {}
 
-    def _value(self, game: Game, seat: int) -> float:
+    def _totals(self, game: Game) -> tuple[int, ...]:
+        return game.totals
+
+    def _value(self, total: int, place: int) -> float:
         if self.of == "place":
-            return -game.places[seat]
-        total = game.totals[seat]
+            return -place
         return -total if self.league.lower_is_better else total
 
     def predict(self, game: Game) -> tuple[list[float] | None, list[float]]:
@@ -484,8 +490,9 @@ class Average(Rater):
         return None, [board.get(p, neutral) for p in game.players]
 
     def update(self, game: Game) -> None:
-        for seat, p in enumerate(game.players):
-            self.sum[p] = self.sum.get(p, 0.0) + self._value(game, seat)
+        totals = self._totals(game)
+        for p, total, place in zip(game.players, totals, game.places, strict=True):
+            self.sum[p] = self.sum.get(p, 0.0) + self._value(total, place)
             self.games[p] = self.games.get(p, 0) + 1
 
     def board(self) -> dict[int, float]:
@@ -501,9 +508,8 @@ class NetAverage(Average):
         self.bot = bot
         self.name = f"{NET_AVERAGE} ({bot})"
 
-    def _value(self, game: Game, seat: int) -> float:
-        total = game.totals[seat] - game.pars[self.bot][seat]
-        return -total if self.league.lower_is_better else total
+    def _totals(self, game: Game) -> tuple[int, ...]:
+        return game.net_of_par(self.bot)
 
 
 class Elo(Rater):
@@ -604,9 +610,7 @@ class Scored(Rater):
 
     def update(self, game: Game) -> None:
         luck = luck_points(self.league.game, len(game.players), hands=game.hands)
-        totals = game.totals
-        if self.par:
-            totals = tuple(t - q for t, q in zip(totals, game.pars[self.par], strict=True))
+        totals = game.net_of_par(self.par) if self.par else game.totals
         rated = self.model.rate_game(
             self._before(game),
             totals,
