@@ -116,17 +116,13 @@ def hand_submit(
 def hand_correct(
     *, table: Table, number: int, record: dict[str, Any], version: int | None
 ) -> Table:
-    """Replace hand ``number`` and replay every later hand after it."""
-    later = list(
-        Hand.objects.filter(table=table, number__gt=number)
-        .order_by("number")
-        .values_list("record", flat=True)
-    )
+    """Replace hand ``number`` and replay every later hand after it (the
+    later hands as stored once the table is locked)."""
     return _results_change(
         table=table,
         mode=ResultsMode.REPLACE,
         number=number,
-        records=[record, *later],
+        records=[record],
         version=version,
         action=audit.Action.HAND_CORRECTED,
     ).table
@@ -196,7 +192,9 @@ def _results_change(
 ) -> ResultsChange:
     """Lock the table, then check, replay and store (see the module's docstring),
     and record the change in the audit trail as ``action``
-    (:func:`_audit_results`).
+    (:func:`_audit_results`). A correction (``REPLACE``) replays ``records``
+    followed by the hands stored after it, read under the lock: read before
+    it, a hand appended meanwhile would be deleted and not replayed.
 
     Queries: a constant number, whatever the number of hands.
     """
@@ -208,6 +206,9 @@ def _results_change(
     keep = check_results_change(
         table=table, mode=mode, number=number, version=version, records=records
     )
+    if mode is ResultsMode.REPLACE:
+        later = Hand.objects.filter(table=table, number__gt=keep).order_by("number")
+        records = [*records, *later.values_list("record", flat=True)]
     replay = replay_results(table=table, keep=keep, records=records)
     before = None if mode is ResultsMode.APPEND else audit.stored_hand(table=table, number=keep)
     change = store_results(table=table, keep=keep, replay=replay)

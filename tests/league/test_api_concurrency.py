@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 from django.db import connection
 
 from league.models import Hand, IdempotencyKey, Membership, Seating, Table
-from league.services import fixtures
+from league.services import fixtures, results
 from league.services import seating as seating_service
 from league.services.attendance import attendance_set
 from tests.support.api import PROBLEM, client_for
@@ -108,6 +109,42 @@ def test_the_same_hand_submitted_twice_at_once_is_stored_once() -> None:
     assert Hand.objects.filter(table=setup.table).count() == 1
     setup.table.refresh_from_db()
     assert setup.table.version == 1
+
+
+def test_a_correction_and_the_next_hand_at_once_keep_both(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The correction replays the hands stored after it as they are once it
+    holds the table's lock: a hand appended just before is replayed too, not
+    deleted. (A correction with no version, as a service caller may make; the
+    API and the pages send one, and are answered 412 when the sheet moved.)"""
+    setup = club_setup()
+    for cards in (13, 12, 11):
+        results.hand_submit(table=setup.table, record=bluke_results(cards))
+    change = results._results_change
+    meeting = threading.Barrier(2)
+
+    def the_next_hand_locks_first(**kwargs: Any) -> Any:
+        meeting.wait(timeout=MEETING_TIMEOUT)
+        if kwargs["mode"] is results.ResultsMode.REPLACE:
+            time.sleep(0.3)  # the append takes the table's lock meanwhile
+        return change(**kwargs)
+
+    monkeypatch.setattr(results, "_results_change", the_next_hand_locks_first)
+    at_once(
+        lambda: results.hand_correct(
+            table=setup.table, number=1, record=bluke_results(12, winner=2), version=None
+        ),
+        lambda: results.hand_submit(table=setup.table, record=bluke_results(10)),
+    )
+
+    setup.table.refresh_from_db()
+    assert setup.table.hands_played == 4
+    stored = Hand.objects.filter(table=setup.table).order_by("number")
+    assert [hand.record for hand in stored] == [
+        bluke_results(13),
+        bluke_results(12, winner=2),
+        bluke_results(11),
+        bluke_results(10),
+    ]
 
 
 def test_two_requests_with_one_idempotency_key_at_once_store_one_hand() -> None:
