@@ -1,10 +1,11 @@
 """How fast the API takes hand submissions and serves score sheets, next to a trivial endpoint.
 
-Why: every hand a club submits is replayed card by card by the pure-Python rules engine, inside
-a transaction that locks the table and rewrites its seatings. The trivial DRF endpoint (the
-router's API root, ``GET /api/``: no database, no engine) is the ceiling of the same stack
-(gunicorn, Django, DRF, the same middleware). The target (issue 17): hand submissions at half
-the ceiling's throughput or better.
+Why: every hand a club submits is replayed card by card by the pure-Python rules engine, checked
+against the table as stored and stored with its seat lines, the table's new totals and an
+audit entry. The trivial DRF endpoint (the router's API root, ``GET /api/``: no engine, and of
+the database only the token's read, as every request with a token) is the ceiling of the same
+stack (gunicorn, Django, DRF, the same middleware, the same authentication). The target (issue
+17): hand submissions at half the ceiling's throughput or better.
 
 What runs:
 
@@ -503,7 +504,7 @@ def profile_in_process(
     print(
         f"in process: a submission {1000 * submission:.2f} ms, GET /api/ {1000 * ceiling:.2f} ms "
         f"(ratio {ceiling / submission:.2f}); {len(statements)} statements a submission "
-        "(and the transaction's BEGIN and COMMIT):"
+        "(and, in a transaction, its BEGIN and COMMIT):"
     )
     for sql, seconds in zip(statements, durations, strict=True):
         print(f"  {1000 * seconds:6.2f} ms  {' '.join(sql.split())[:80]}")

@@ -151,13 +151,42 @@ def audit_record(
     ``before`` and ``after`` are JSON: small, bounded records of what
     changed (a hand as the API shows it, a table's seats), ``None`` for
     nothing (before a creation, after a removal)."""
+    entry = audit_entry(
+        action=action,
+        club_id=club_id,
+        event_id=event_id,
+        round_id=round_id,
+        table_id=table_id,
+        hand_number=hand_number,
+        before=before,
+        after=after,
+    )
+    if entry is not None:
+        entry.save(force_insert=True)
+    return entry
+
+
+def audit_entry(
+    *,
+    action: str,
+    club_id: int,
+    event_id: int | None = None,
+    round_id: int | None = None,
+    table_id: int | None = None,
+    hand_number: int | None = None,
+    before: Any = None,
+    after: Any = None,
+) -> AuditEntry | None:
+    """The entry :func:`audit_record` writes, not yet saved (no query), for a
+    caller that writes it in a statement of its own; ``None`` when inside
+    :func:`audit_covered`."""
     source = _source.get()
     if source is not None and source.covered:
         return None
     via, actor = (source.via, source.actor()) if source is not None else (Via.COMMAND, None)
     if actor is not None and not actor.is_authenticated:
         actor = None  # an anonymous user changes nothing; a request's user may be one
-    return AuditEntry.objects.create(
+    return AuditEntry(
         action=Action(action),
         club_id=club_id,
         event_id=event_id,
@@ -210,8 +239,19 @@ def club_of(table: Table) -> int:
 def table_record(
     table: Table, *, action: str, hand_number: int | None = None, before: Any, after: Any
 ) -> AuditEntry | None:
-    """An entry about one table (its round, event and league fetched)."""
-    return audit_record(
+    """Write an entry about one table (its round, event and league fetched)."""
+    entry = table_entry(table, action=action, hand_number=hand_number, before=before, after=after)
+    if entry is not None:
+        entry.save(force_insert=True)
+    return entry
+
+
+def table_entry(
+    table: Table, *, action: str, hand_number: int | None = None, before: Any, after: Any
+) -> AuditEntry | None:
+    """An entry about one table (its round, event and league fetched), not
+    yet saved (:func:`audit_entry`)."""
+    return audit_entry(
         action=action,
         club_id=club_of(table),
         event_id=table.round.event_id,

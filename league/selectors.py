@@ -51,6 +51,7 @@ from league.models import (
 )
 from league.rating_model import model_for
 from league.seating import PastRound
+from league.statements import JoinedRead
 
 
 def clubs_with_leagues() -> QuerySet[Club]:
@@ -702,18 +703,32 @@ def sheet_table(table_id: int) -> Table:
     return Table.objects.select_related(SHEET_TABLE).get(pk=table_id)
 
 
+SHEET_TABLE_AND_ROLE: Final = JoinedRead(
+    model=Table,
+    related=("round", "round__event", "round__event__league", "round__event__league__club"),
+    extra=(
+        (
+            "caller_role",
+            f"SELECT role FROM {Membership._meta.db_table} m"
+            " WHERE m.club_id = round__event__league.club_id AND m.user_id = %s LIMIT 1",
+        ),
+    ),
+    where="base.id = %s",
+)
+"""A table read as :func:`sheet_table` reads it, with the role in its club of
+the user given (``caller_role``, ``None`` for none): the API's and the entry
+pages' access check, before every submission, in one statement made once."""
+
+
 def sheet_table_and_role(table_id: int, user: Any) -> tuple[Table, str | None]:
     """:func:`sheet_table`, and ``user``'s role in the table's club (what
     :func:`club_role` says) read by the same query. Raises ``Table.DoesNotExist``."""
     if not user.is_authenticated:
         return sheet_table(table_id), None
-    roles = Membership.objects.filter(club_id=OuterRef("round__event__league__club_id"), user=user)
-    table = (
-        Table.objects.select_related(SHEET_TABLE)
-        .annotate(caller_role=Subquery(roles.values("role")[:1]))
-        .get(pk=table_id)
-    )
-    return table, table.caller_role
+    table = SHEET_TABLE_AND_ROLE.get(user.pk, table_id)
+    if table is None:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    return table, getattr(table, "caller_role")  # noqa: B009 (set by the read)
 
 
 def hand_data(hand: Hand, lines: Iterable[HandSeat]) -> dict[str, Any]:

@@ -13,13 +13,25 @@ lock (so changes to one table are serialised):
    game is involved, the final places stored and the league's standings and
    ratings jobs owed.
 
+**The next hand, as read** (PostgreSQL). A hand submitted that does not end
+the game is first tried without the lock (:func:`_hand_append_as_read`): the
+steps run on the table as the request's access check read it, and one
+statement stores the hand, its lines, the table's new totals and the audit
+entry only if the table's version is still the one read. Every change of a
+table's results or seats moves its version, so a hand stored that way was
+checked and scored against the table as it is; when the version has moved,
+nothing is stored and the hand goes the locked way. A submission is then
+two round trips (the access check's read and that statement) where the
+locked way takes five (its BEGIN and COMMIT included).
+
 Nothing is stored when a step raises: the engine's refusal
 (:class:`games.RecordError`, with ``hand`` set to the hand's number),
 :class:`~league.errors.Conflict` or :class:`~league.errors.PreconditionFailed`.
 
-Locks: the table's row only (``of=("self",)``), never its round, event or
-league, so submissions at other tables of a league go on side by side; then,
-when a game completes, the league's rating scopes in the order of their ids
+Locks: the table's row only (``FOR UPDATE OF``, or the as-read statement's
+UPDATE), never its round, event or league, so submissions at other tables
+of a league go on side by side; then, when a game completes, the league's
+rating scopes in the order of their ids
 (:func:`league.ratings.ratings_mark_changed`). A change the database refuses
 as a deadlock's victim is run again (:func:`league.db.retry_on_conflict`); a
 lock it waits for longer than the request's ``lock_timeout`` raises
@@ -28,19 +40,24 @@ lock it waits for longer than the request's ``lock_timeout`` raises
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final, TypeAlias
 
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
+from django.db.models import Field
 
 import games
 from league import audit, ratings, selectors
-from league.db import retry_on_conflict
+from league.db import Failure, failure_kind, retry_on_conflict
 from league.errors import Conflict, PreconditionFailed, ServiceError
 from league.models import (
     SEATING_COUNTS,
+    AuditEntry,
     Game,
     Hand,
     HandSeat,
@@ -51,6 +68,17 @@ from league.models import (
 from league.services.fixtures import game_rules
 from league.services.jobs import standings_owe
 from league.services.webhooks import webhooks_table_changed
+from league.statements import (
+    JoinedRead,
+    column_list,
+    column_values,
+    fields_named,
+    insert_fields,
+    mark_saved,
+    row_values,
+    typed_row,
+    unnest_columns,
+)
 
 
 class ResultsMode(StrEnum):
@@ -92,8 +120,6 @@ class Replay:
 # -- the changes ------------------------------------------------------------------
 
 
-@retry_on_conflict
-@transaction.atomic
 def hand_submit(
     *, table: Table, record: dict[str, Any], number: int | None = None
 ) -> ResultsChange:
@@ -101,7 +127,22 @@ def hand_submit(
 
     A client that says which hand it submits (``number``) is told 409 when
     that hand is already stored, so a submission sent twice counts once.
+
+    ``table`` is the table as the caller read it (with its round, event and
+    league). Most hands are stored by one statement, with no lock held in
+    between, if the table is still as read (:func:`_hand_append_as_read`);
+    the hand that ends the game, and any hand the table as read cannot take,
+    go the locked way of every change (the module's docstring).
     """
+    change = _hand_append_as_read(table=copy.copy(table), record=record, number=number)
+    return change or _hand_submit_locked(table=table, record=record, number=number)
+
+
+@retry_on_conflict
+@transaction.atomic
+def _hand_submit_locked(
+    *, table: Table, record: dict[str, Any], number: int | None
+) -> ResultsChange:
     return _results_change(
         table=table,
         mode=ResultsMode.APPEND,
@@ -181,6 +222,48 @@ def game_submit(*, table: Table, record: Any) -> Table:
     ).table
 
 
+def _hand_append_as_read(
+    *, table: Table, record: dict[str, Any], number: int | None
+) -> ResultsChange | None:
+    """Store the next hand in one statement that writes only if the table's
+    version is still the one read (:func:`_store_appended`), with no
+    transaction and no lock held while the engine replays it: the version
+    changes with every change of the table's results or seats, so a table
+    still at it is the table the hand was checked and scored against.
+
+    ``None`` when not tried, or when nothing was stored: on SQLite; when the
+    hand ends the game (its places, standings and jobs are stored with it, in
+    a transaction); when the table as read cannot take it (a wrong number, a
+    complete game, a record the engine refuses: the locked way tells which,
+    of the table as it is now); when the table had changed; when the database
+    chose the statement as a deadlock's victim (the locked way runs again).
+    A timeout is raised, as everywhere (answered 503).
+    """
+    if not appends_in_one_statement() or table.complete:
+        return None
+    keep = table.hands_played
+    if number is not None and number != keep:
+        return None
+    try:
+        replay = replay_results(table=table, keep=keep, records=[record])
+        if replay.tally.complete:
+            return None
+        version = table.version
+        change = _results_applied(table=table, keep=keep, replay=replay)
+        entry = _audit_entry(change, action=audit.Action.HAND_SUBMITTED, keep=keep, before=None)
+        # Inside a caller's transaction (an Idempotency-Key's), a savepoint, so
+        # that a failure leaves that transaction able to go the locked way.
+        with transaction.atomic() if connection.in_atomic_block else nullcontext():
+            stored = _store_appended(change, entry, version=version)
+    except games.RecordError:
+        return None
+    except OperationalError as error:
+        if failure_kind(error) is Failure.CONFLICT:  # nothing stored: the locked way retries
+            return None
+        raise
+    return change if stored else None
+
+
 def _results_change(
     *,
     table: Table,
@@ -191,18 +274,14 @@ def _results_change(
     action: audit.Action,
 ) -> ResultsChange:
     """Lock the table, then check, replay and store (see the module's docstring),
-    and record the change in the audit trail as ``action``
-    (:func:`_audit_results`). A correction (``REPLACE``) replays ``records``
+    with the change's entry in the audit trail as ``action``
+    (:func:`_audit_entry`). A correction (``REPLACE``) replays ``records``
     followed by the hands stored after it, read under the lock: read before
     it, a hand appended meanwhile would be deleted and not replayed.
 
     Queries: a constant number, whatever the number of hands.
     """
-    table = (
-        Table.objects.select_for_update(of=("self",))
-        .select_related("round__event__league")  # the league's options as they are now
-        .get(pk=table.pk)
-    )
+    table = _lock_table(table)
     keep = check_results_change(
         table=table, mode=mode, number=number, version=version, records=records
     )
@@ -211,18 +290,35 @@ def _results_change(
         records = [*records, *later.values_list("record", flat=True)]
     replay = replay_results(table=table, keep=keep, records=records)
     before = None if mode is ResultsMode.APPEND else audit.stored_hand(table=table, number=keep)
-    change = store_results(table=table, keep=keep, replay=replay)
-    _audit_results(change, action=action, keep=keep, before=before)
-    return change
+    return store_results(table=table, keep=keep, replay=replay, action=action, before=before)
 
 
-def _audit_results(
+LOCKED_TABLE: Final = JoinedRead(
+    model=Table,
+    related=("round", "round__event", "round__event__league"),
+    where="base.id = %s",
+    for_update=True,
+)
+"""A table with its round, event and league (the league's options as they are
+now), its row alone locked until the transaction ends."""
+
+
+def _lock_table(table: Table) -> Table:
+    """``table`` as stored now (:data:`LOCKED_TABLE`)."""
+    locked = LOCKED_TABLE.get(table.pk)
+    if locked is None:
+        raise Table.DoesNotExist(f"table {table.pk} is gone")
+    return locked
+
+
+def _audit_entry(
     change: ResultsChange, *, action: audit.Action, keep: int, before: dict[str, Any] | None
-) -> None:
-    """One entry a change: a hand submitted, corrected or deleted is that
-    hand before and after (as the API shows it; the later hands a
-    correction replays follow from it); a whole game is its count of hands
-    and final totals, which bounds the entry whatever the game's length."""
+) -> AuditEntry | None:
+    """The change's entry in the audit trail, not yet saved (it is stored with
+    the change): a hand submitted, corrected or deleted is that hand before
+    and after (as the API shows it; the later hands a correction replays
+    follow from it); a whole game is its count of hands and final totals,
+    which bounds the entry whatever the game's length."""
     table = change.table
     if action is audit.Action.GAME_SUBMITTED:
         after: dict[str, Any] | None = {
@@ -230,12 +326,11 @@ def _audit_results(
             "totals": list(table.totals),
             "status": table.status.value,
         }
-        audit.table_record(table, action=action, before=None, after=after)
-        return
+        return audit.table_entry(table, action=action, before=None, after=after)
     after = None
     if change.hands:  # the hand ``keep``: the one appended or put in place
         after = audit.hand_record(change.hands[0], change.lines[0])
-    audit.table_record(table, action=action, hand_number=keep, before=before, after=after)
+    return audit.table_entry(table, action=action, hand_number=keep, before=before, after=after)
 
 
 # -- the steps ---------------------------------------------------------------------
@@ -337,32 +432,59 @@ def replay_results(*, table: Table, keep: int, records: Sequence[Any]) -> Replay
     return Replay(tally=tally, hands=hands, lines=lines)
 
 
-def store_results(*, table: Table, keep: int, replay: Replay) -> ResultsChange:
+def store_results(
+    *,
+    table: Table,
+    keep: int,
+    replay: Replay,
+    action: audit.Action,
+    before: dict[str, Any] | None,
+) -> ResultsChange:
     """Replace the (locked) table's hands from ``keep`` on by the replay's,
-    and update the table; a complete game, or one that was complete, stores
-    its final totals and places and owes the league's standings and ratings."""
-    was_complete = table.complete
-    if keep < table.hands_played:
-        Hand.objects.filter(table=table, number__gte=keep).delete()
-    # The table lock serialises changes; should two ever race past it, the
-    # unique hand number refuses the second (an IntegrityError, answered 409).
-    Hand.objects.bulk_create(replay.hands)
-    for hand, lines in zip(replay.hands, replay.lines, strict=True):
-        for line in lines:
-            line.hand = hand
-    HandSeat.objects.bulk_create(line for lines in replay.lines for line in lines)
+    update the table and write the change's entry in the audit trail
+    (``action``, ``before``: :func:`_audit_entry`); a complete game, or one
+    that was complete, stores its final totals and places and owes the
+    league's standings and ratings.
 
+    Hands appended on PostgreSQL are written in one statement with their
+    lines, the table and the entry (:func:`_store_appended`); any other
+    change, and every change on SQLite, through the ORM, a statement each."""
+    was_complete, appending = table.complete, keep == table.hands_played
+    version = table.version
+    change = _results_applied(table=table, keep=keep, replay=replay)
+    entry = _audit_entry(change, action=action, keep=keep, before=before)
+    if appending and appends_in_one_statement():
+        stored = _store_appended(change, entry, version=version)
+        assert stored, "the table is locked: its version cannot have changed"
+    else:
+        if not appending:
+            Hand.objects.filter(table=table, number__gte=keep).delete()
+        # The table lock serialises changes; should two ever race past it, the
+        # unique hand number refuses the second (an IntegrityError, answered 409).
+        Hand.objects.bulk_create(replay.hands)
+        for hand, lines in zip(replay.hands, replay.lines, strict=True):
+            for line in lines:
+                line.hand = hand
+        HandSeat.objects.bulk_create(line for lines in replay.lines for line in lines)
+        table.save(update_fields=TABLE_RESULTS)
+        if entry is not None:
+            entry.save(force_insert=True)
+    if table.complete or was_complete:
+        players = _store_places(table, replay.tally)
+        results_changed(table=table, player_ids=players)
+        # game.completed or result.corrected, to the club's webhooks
+        webhooks_table_changed(table=table, was_complete=was_complete)
+    return change
+
+
+def _results_applied(*, table: Table, keep: int, replay: Replay) -> ResultsChange:
+    """The change the replay makes, applied to ``table`` in memory (its totals,
+    counters and version; no query), ready to store."""
     tally = replay.tally
     table.complete = tally.complete
     table.hands_played = keep + len(replay.hands)
     table.totals = tally.totals
     table.version += 1
-    table.save(update_fields=["complete", "hands_played", "totals", "version"])
-    if table.complete or was_complete:
-        players = _store_places(table, tally)
-        results_changed(table=table, player_ids=players)
-        # game.completed or result.corrected, to the club's webhooks
-        webhooks_table_changed(table=table, was_complete=was_complete)
     return ResultsChange(
         table=table,
         hands=replay.hands,
@@ -370,6 +492,137 @@ def store_results(*, table: Table, keep: int, replay: Replay) -> ResultsChange:
         next_hand=selectors.next_hand_of(tally),
         places=tally.ranks() if table.complete else None,
     )
+
+
+TABLE_RESULTS: Final = ("complete", "hands_played", "totals", "version")
+"""The table's fields a change of results updates."""
+
+
+def appends_in_one_statement() -> bool:
+    """Whether hands appended are stored in one statement (:func:`_store_appended`):
+    on PostgreSQL, which has data-modifying CTEs; SQLite has none."""
+    return connection.vendor == "postgresql"
+
+
+def _store_appended(change: ResultsChange, entry: AuditEntry | None, *, version: int) -> bool:
+    """Store the hands appended, their lines, the table's new totals and counters,
+    and the audit entry (if any), in one statement, if the table's version is
+    still ``version`` (its UPDATE finds the row by id and version; the other
+    rows are written only from the row it updated). Whether it stored them;
+    the rows' ids are set on the objects, as the ORM's writes would set them.
+
+    The ORM's path in :func:`store_results` writes the same rows in four
+    statements, each built afresh by Django's query compiler, which was most
+    of a hand submission's time; here the values are still prepared by
+    Django's fields (:mod:`league.statements`), and the text, one for each
+    number of hands appended (a submission's is one), is prepared by
+    PostgreSQL once per connection. The unique hand number refuses a hand
+    stored twice here as there (an IntegrityError)."""
+    table, hands = change.table, change.hands
+    hand_fields, line_fields, table_fields, entry_fields = _append_fields()
+    lines = [line for hand_lines in change.lines for line in hand_lines]
+    numbers = [
+        hand.number
+        for hand, hand_lines in zip(hands, change.lines, strict=True)
+        for _ in hand_lines
+    ]
+    params = [
+        *row_values(table, table_fields, add=False),
+        table.pk,
+        version,
+        *(value for hand in hands for value in row_values(hand, hand_fields, add=True)),
+        numbers,
+        *column_values(lines, line_fields, add=True),
+    ]
+    if entry is not None:
+        params += row_values(entry, entry_fields, add=True)
+    with connection.cursor() as cursor:
+        cursor.execute(_append_sql(hands=len(hands), with_entry=entry is not None), params)
+        stored = cursor.fetchall()
+    if not stored:
+        return False
+    by_number = {hand.number: hand for hand in hands}
+    for hand_number, seat, pk in stored:
+        if hand_number is None:
+            assert entry is not None
+            mark_saved(entry, pk)
+        elif seat is None:
+            mark_saved(by_number[hand_number], pk)
+    for hand_number, seat, pk in stored:  # once every hand has its id
+        if hand_number is not None and seat is not None:
+            line = change.lines[hand_number - hands[0].number][seat]
+            line.hand = by_number[hand_number]
+            mark_saved(line, pk)
+    return True
+
+
+_Fields: TypeAlias = "list[Field[Any, Any]]"
+
+
+@functools.cache
+def _append_fields() -> tuple[_Fields, _Fields, _Fields, _Fields]:
+    """What :func:`_store_appended` writes: a hand's fields, a line's (but its
+    hand), the table's results (:data:`TABLE_RESULTS`) and an audit entry's."""
+    return (
+        insert_fields(Hand),
+        insert_fields(HandSeat, exclude=("hand",)),
+        fields_named(Table, *TABLE_RESULTS),
+        insert_fields(AuditEntry),
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _append_sql(*, hands: int, with_entry: bool) -> str:
+    """The text of :func:`_store_appended`'s statement for ``hands`` hands (made
+    once). Its parameters: the table's new values, its id and the version
+    expected; the hands' values row by row; the lines' as one array a column
+    (their hand's number first, so that the text does not grow with the
+    table's size); the entry's. It answers each hand's number and id, each
+    line's hand number, seat and id, and the entry's id (its number and seat
+    null): no row when the version was not the one expected.
+
+    JSON goes in rows, not arrays: psycopg quotes each JSON text of an array
+    with a regular expression, which costs more than the parameters it saves.
+    Rows joined to another CTE's, not inserted straight, carry their columns'
+    types (:func:`~league.statements.typed_row`)."""
+    hand_fields, line_fields, table_fields, entry_fields = _append_fields()
+    [number] = fields_named(Hand, "number")
+    [hand_link] = fields_named(HandSeat, "hand")
+    [version] = fields_named(Table, "version")
+    quote = connection.ops.quote_name
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in table_fields)
+    sql = f"""
+        WITH changed_table AS (
+            UPDATE {quote(Table._meta.db_table)} SET {assignments}
+            WHERE id = %s AND {quote(version.column)} = %s
+            RETURNING id
+        ), new_hand AS (
+            INSERT INTO {quote(Hand._meta.db_table)} ({column_list(hand_fields)})
+            SELECT hand.* FROM changed_table,
+                (VALUES {", ".join([typed_row(hand_fields)] * hands)}) AS hand
+            RETURNING id, {quote(number.column)} AS number
+        ), new_line AS (
+            INSERT INTO {quote(HandSeat._meta.db_table)}
+                ({quote(hand_link.column)}, {column_list(line_fields)})
+            SELECT new_hand.id, {column_list(line_fields, prefix="line.")}
+            FROM new_hand JOIN {unnest_columns([number, *line_fields])}
+                AS line (hand_number, {column_list(line_fields)})
+                ON line.hand_number = new_hand.number
+            RETURNING id, {quote(hand_link.column)} AS hand_id, seat
+        )"""  # the text holds no input: table and column names, types and placeholders
+    answer = """
+        SELECT new_hand.number, NULL, new_hand.id FROM new_hand
+        UNION ALL
+        SELECT new_hand.number, new_line.seat, new_line.id
+        FROM new_line JOIN new_hand ON new_hand.id = new_line.hand_id"""
+    if with_entry:
+        sql += f""", new_entry AS (
+            INSERT INTO {quote(AuditEntry._meta.db_table)} ({column_list(entry_fields)})
+            SELECT entry.* FROM changed_table, (VALUES {typed_row(entry_fields)}) AS entry
+            RETURNING id
+        )"""
+        answer += " UNION ALL SELECT NULL, NULL, id FROM new_entry"
+    return sql + answer
 
 
 def _store_places(table: Table, tally: games.GameTally) -> list[int]:

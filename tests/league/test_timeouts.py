@@ -142,8 +142,13 @@ def test_a_submission_chosen_as_a_deadlock_victim_is_run_again(
 def test_a_deadlock_that_persists_is_a_503_with_retry_after_and_stores_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """On PostgreSQL the hand is first tried as read, in one statement; a
+    conflict there sends it the locked way, which tries it as often as any
+    change (``retry_on_conflict``) before answering 503."""
     setup = club_setup()
-    calls = failing(monkeypatch, psycopg.errors.DeadlockDetected, times=db.CONFLICT_ATTEMPTS)
+    as_read = 1 if results.appends_in_one_statement() else 0
+    attempts = as_read + db.CONFLICT_ATTEMPTS
+    calls = failing(monkeypatch, psycopg.errors.DeadlockDetected, times=attempts)
 
     response = post_hand(client_for(setup.scorekeeper), setup.table.pk)
 
@@ -151,7 +156,7 @@ def test_a_deadlock_that_persists_is_a_503_with_retry_after_and_stores_nothing(
     assert body["type"] == "/api/problems/database-conflict"
     assert response["Retry-After"] == str(db.RETRY_AFTER[db.Failure.CONFLICT])
     assert body["retry_after"] == db.RETRY_AFTER[db.Failure.CONFLICT]
-    assert len(calls) == db.CONFLICT_ATTEMPTS
+    assert len(calls) == attempts
     assert not Hand.objects.filter(table=setup.table).exists()
 
 

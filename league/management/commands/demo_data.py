@@ -108,6 +108,7 @@ def _play_events(
                 for record in bot_game(
                     rules, first_dealer=table.first_dealer, seed=rng.randrange(2**32)
                 ):
-                    hand_submit(table=table, record=record)
+                    # the table as the submission left it: the next is stored as read
+                    table = hand_submit(table=table, record=record).table
                     hands += 1
     return hands
