@@ -134,38 +134,6 @@ class AuditMiddleware:
             return self.get_response(request)
 
 
-def audit_record(
-    *,
-    action: str,
-    club_id: int,
-    event_id: int | None = None,
-    round_id: int | None = None,
-    table_id: int | None = None,
-    hand_number: int | None = None,
-    before: Any = None,
-    after: Any = None,
-) -> AuditEntry | None:
-    """Write one entry (one INSERT) in the current transaction; ``None``
-    when inside :func:`audit_covered` (the caller records the change).
-
-    ``before`` and ``after`` are JSON: small, bounded records of what
-    changed (a hand as the API shows it, a table's seats), ``None`` for
-    nothing (before a creation, after a removal)."""
-    entry = audit_entry(
-        action=action,
-        club_id=club_id,
-        event_id=event_id,
-        round_id=round_id,
-        table_id=table_id,
-        hand_number=hand_number,
-        before=before,
-        after=after,
-    )
-    if entry is not None:
-        entry.save(force_insert=True)
-    return entry
-
-
 def audit_entry(
     *,
     action: str,
@@ -177,9 +145,13 @@ def audit_entry(
     before: Any = None,
     after: Any = None,
 ) -> AuditEntry | None:
-    """The entry :func:`audit_record` writes, not yet saved (no query), for a
-    caller that writes it in a statement of its own; ``None`` when inside
-    :func:`audit_covered`."""
+    """One entry, not yet saved (no query): :func:`audit_record` writes it, a
+    caller that writes it in a statement of its own saves it there; ``None``
+    when inside :func:`audit_covered` (the caller records the change).
+
+    ``before`` and ``after`` are JSON: small, bounded records of what
+    changed (a hand as the API shows it, a table's seats), ``None`` for
+    nothing (before a creation, after a removal)."""
     source = _source.get()
     if source is not None and source.covered:
         return None
@@ -236,16 +208,6 @@ def club_of(table: Table) -> int:
     return int(table.round.event.league.club_id)
 
 
-def table_record(
-    table: Table, *, action: str, hand_number: int | None = None, before: Any, after: Any
-) -> AuditEntry | None:
-    """Write an entry about one table (its round, event and league fetched)."""
-    entry = table_entry(table, action=action, hand_number=hand_number, before=before, after=after)
-    if entry is not None:
-        entry.save(force_insert=True)
-    return entry
-
-
 def table_entry(
     table: Table, *, action: str, hand_number: int | None = None, before: Any, after: Any
 ) -> AuditEntry | None:
@@ -261,6 +223,25 @@ def table_entry(
         before=before,
         after=after,
     )
+
+
+def _writing(make: Callable[P, AuditEntry | None]) -> Callable[P, AuditEntry | None]:
+    """``make``, and the entry it makes written (one INSERT, in the current
+    transaction) when there is one."""
+
+    def write(*args: P.args, **kwargs: P.kwargs) -> AuditEntry | None:
+        entry = make(*args, **kwargs)
+        if entry is not None:
+            entry.save(force_insert=True)
+        return entry
+
+    return write
+
+
+audit_record = _writing(audit_entry)
+"""Write one entry (:func:`audit_entry`); ``None`` inside :func:`audit_covered`."""
+table_record = _writing(table_entry)
+"""Write an entry about one table (:func:`table_entry`)."""
 
 
 def rounds_record(round_ids: Iterable[int]) -> dict[int, dict[str, Any] | None]:

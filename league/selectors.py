@@ -705,7 +705,7 @@ def sheet_table(table_id: int) -> Table:
 
 SHEET_TABLE_AND_ROLE: Final = JoinedRead(
     model=Table,
-    related=("round", "round__event", "round__event__league", "round__event__league__club"),
+    related=(SHEET_TABLE,),
     extra=(
         (
             "caller_role",

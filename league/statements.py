@@ -53,8 +53,8 @@ class JoinedRead(Generic[M]):
     query on every call. ``for_update`` locks ``model``'s row alone (``FOR
     UPDATE OF``), where the database can.
 
-    ``related`` lists every step of each path, parents first, as
-    ``select_related`` names them (``"round", "round__event"``). In ``where``
+    ``related`` names paths as ``select_related`` does (``"round__event"``
+    reads the round and its event). In ``where``
     and ``extra`` the row is ``base`` and each related row is its path
     (``round__event.league_id``; quoted where it is a keyword: ``"user".id``);
     their parameters go to :meth:`get` in the text's order: ``extra``'s, then
@@ -109,7 +109,12 @@ class JoinedRead(Generic[M]):
         aliases: list[str] = ["base"]
         models: list[type[Model]] = [self.model]
         joins, links = [], []
-        for path in self.related:
+        steps = dict.fromkeys(  # every step of each path, parents first
+            "__".join(parts[:end])
+            for parts in (path.split("__") for path in self.related)
+            for end in range(1, len(parts) + 1)
+        )
+        for path in steps:
             parent_path, _, name = path.rpartition("__")
             parent = aliases.index(parent_path or "base")
             field = models[parent]._meta.get_field(name)

@@ -295,7 +295,7 @@ def _results_change(
 
 LOCKED_TABLE: Final = JoinedRead(
     model=Table,
-    related=("round", "round__event", "round__event__league"),
+    related=("round__event__league",),
     where="base.id = %s",
     for_update=True,
 )
