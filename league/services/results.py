@@ -54,7 +54,7 @@ from django.db.models import Field
 import games
 from league import audit, ratings, selectors
 from league.db import Failure, failure_kind, retry_on_conflict
-from league.errors import Conflict, PreconditionFailed, ServiceError
+from league.errors import Conflict, NotFound, PreconditionFailed, ServiceError
 from league.models import (
     SEATING_COUNTS,
     AuditEntry,
@@ -304,10 +304,11 @@ now), its row alone locked until the transaction ends."""
 
 
 def _lock_table(table: Table) -> Table:
-    """``table`` as stored now (:data:`LOCKED_TABLE`)."""
+    """``table`` as stored now (:data:`LOCKED_TABLE`); :class:`NotFound` when
+    it is gone since the caller read it (its round drawn again meanwhile)."""
     locked = LOCKED_TABLE.get(table.pk)
     if locked is None:
-        raise Table.DoesNotExist(f"table {table.pk} is gone")
+        raise NotFound("no such table")
     return locked
 
 

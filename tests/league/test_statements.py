@@ -210,3 +210,13 @@ def test_a_hand_checked_against_a_table_changed_since_is_checked_again_under_the
     # the test's transaction makes the service take a savepoint, as an Idempotency-Key's does
     assert [word for word in statements if word not in ("SAVEPOINT", "RELEASE")] == ["WITH"]
     assert stale.hands_played == 0 and stale.version == 0  # the caller's table, untouched
+
+
+def test_a_hand_for_a_table_gone_since_it_was_read_is_not_found(setup: ClubSetup) -> None:
+    """A round drawn again between the access check and the submission: the
+    table is no more, which is a 404, not a crash, on either way."""
+    read = Table.objects.select_related("round__event__league").get(pk=setup.table.pk)
+    Table.objects.filter(pk=setup.table.pk).delete()
+    with pytest.raises(results.NotFound):
+        results.hand_submit(table=read, record=bluke_results(13))
+    assert not Hand.objects.exists()
