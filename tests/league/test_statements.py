@@ -188,6 +188,22 @@ def test_a_game_appended_in_one_statement_is_stored_as_the_orm_stores_it(
 
 
 @postgresql_only
+def test_a_whole_game_in_one_statement_is_stored_as_the_orm_stores_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    one, orm = club_setup(game=Game.BUCK_EUCHRE), club_setup(game=Game.BUCK_EUCHRE)
+    logs = bot_logs(Game.BUCK_EUCHRE, first_dealer=one.table.first_dealer, seed=3)
+
+    results.game_submit(table=one.table, record={"hands": logs})
+    with monkeypatch.context() as patched:
+        patched.setattr(results, "appends_in_one_statement", lambda: False)
+        results.game_submit(table=orm.table, record={"hands": logs})
+
+    assert stored(one.table) == stored(orm.table)
+    assert stored(one.table)["table"]["hands_played"] == len(logs) > 1
+
+
+@postgresql_only
 def test_a_hand_checked_against_a_table_changed_since_is_checked_again_under_the_lock(
     setup: ClubSetup,
 ) -> None:
