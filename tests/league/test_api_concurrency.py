@@ -129,6 +129,8 @@ def test_a_correction_and_the_next_hand_at_once_keep_both(monkeypatch: pytest.Mo
         return change(**kwargs)
 
     monkeypatch.setattr(results, "_results_change", the_next_hand_locks_first)
+    # the append goes the locked way too, where both meet (not as read, in one statement)
+    monkeypatch.setattr(results, "_hand_append_as_read", lambda **kwargs: None)
     at_once(
         lambda: results.hand_correct(
             table=setup.table, number=1, record=bluke_results(12, winner=2), version=None
