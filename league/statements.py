@@ -54,8 +54,8 @@ class JoinedRead(Generic[M]):
     UPDATE OF``), where the database can.
 
     ``related`` names paths as ``select_related`` does (``"round__event"``
-    reads the round and its event). In ``where``
-    and ``extra`` the row is ``base`` and each related row is its path
+    reads the round and its event). In ``where`` and ``extra`` the row is
+    ``base`` and each related row is its path
     (``round__event.league_id``; quoted where it is a keyword: ``"user".id``);
     their parameters go to :meth:`get` in the text's order: ``extra``'s, then
     ``where``'s. The text is made from the models at the first call, and holds
@@ -84,7 +84,7 @@ class JoinedRead(Generic[M]):
         for model, names, pk, converters in models:
             values = list(row[at : at + len(names)])
             at += len(names)
-            for index, (column, converter_list) in enumerate(converters):
+            for index, column, converter_list in converters:
                 for converter in converter_list:
                     values[index] = converter(values[index], column, connection)
             found = values[pk] is not None  # null for a missing outer join
@@ -102,8 +102,9 @@ class JoinedRead(Generic[M]):
     def _plan(self) -> tuple[str, list[Any], list[tuple[int, ForeignKey[Any, Any]]]]:
         """The text; each model read with its columns' attribute names (its
         concrete fields', in order, as ``Model.from_db`` takes them), its primary
-        key's index and its columns' converters (the database's, then the
-        field's, as Django's compiler applies them); each related instance's
+        key's index and the converters of the columns that have any (by index;
+        the database's, then the field's, as Django's compiler applies them);
+        each related instance's
         parent (by its index) and the foreign key that points to it."""
         quote = connection.ops.quote_name
         aliases: list[str] = ["base"]
@@ -135,13 +136,14 @@ class JoinedRead(Generic[M]):
         for alias, model in zip(aliases, models, strict=True):
             fields = model._meta.concrete_fields
             columns += [f"{quote(alias)}.{quote(field.column)}" for field in fields]
-            converters = []
-            for field in fields:
+            converters = []  # only the columns that have any: the loop runs on every read
+            for index, field in enumerate(fields):
                 column = field.get_col(alias)
                 found = connection.ops.get_db_converters(column) + column.get_db_converters(
                     connection
                 )
-                converters.append((column, found))
+                if found:
+                    converters.append((index, column, found))
             pk = next(index for index, field in enumerate(fields) if field.primary_key)
             read.append((model, [field.attname for field in fields], pk, converters))
         columns += [f"({sql}) AS {quote(name)}" for name, sql in self.extra]

@@ -239,12 +239,12 @@ def _hand_append_as_read(
     chose the statement as a deadlock's victim (the locked way runs again).
     A timeout is raised, as everywhere (answered 503).
     """
-    if not appends_in_one_statement() or table.complete:
-        return None
-    keep = table.hands_played
-    if number is not None and number != keep:
+    if not appends_in_one_statement():
         return None
     try:
+        keep = check_results_change(
+            table=table, mode=ResultsMode.APPEND, number=number, version=None, records=[record]
+        )
         replay = replay_results(table=table, keep=keep, records=[record])
         if replay.tally.complete:
             return None
@@ -255,7 +255,7 @@ def _hand_append_as_read(
         # that a failure leaves that transaction able to go the locked way.
         with transaction.atomic() if connection.in_atomic_block else nullcontext():
             stored = _store_appended(change, entry, version=version)
-    except games.RecordError:
+    except (Conflict, games.RecordError):  # of the table as read: the locked way decides
         return None
     except OperationalError as error:
         if failure_kind(error) is Failure.CONFLICT:  # nothing stored: the locked way retries
