@@ -39,7 +39,10 @@ class Membership(models.Model):
         ORGANISER = "organiser", "Organiser"
         SCOREKEEPER = "scorekeeper", "Scorekeeper"
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    # indexed as the first column of membership_once_per_club
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="memberships", db_index=False
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
@@ -58,7 +61,8 @@ class Membership(models.Model):
 
 
 class Player(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    # indexed as the first column of player_name_unique_in_club
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players", db_index=False)
     name = models.CharField(max_length=100)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -97,7 +101,8 @@ class TableSpill(models.TextChoices):
 class League(models.Model):
     """A season of one game in a club, with the rule options its tables play."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
+    # indexed as the first column of league_slug_unique_in_club
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues", db_index=False)
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100)
     game = models.CharField(max_length=20, choices=Game.choices)
@@ -155,7 +160,10 @@ class Round(models.Model):
     """A round of an event; once drawn by the seating generator, how it was
     drawn (``seating_method``, ``seating_seed``), so the draw can be reproduced."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    # indexed as the first column of round_number_unique
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="rounds", db_index=False
+    )
     number = models.PositiveSmallIntegerField()
     seating_method = models.CharField(max_length=20, blank=True, default="")
     seating_seed = models.BigIntegerField(null=True, blank=True)
@@ -181,7 +189,10 @@ class Attendance(models.Model):
     spans three tables, so no CHECK can hold it: the services do.
     """
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="attendance")
+    # indexed as the first column of attendance_once_per_event
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="attendance", db_index=False
+    )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="attendance")
     from_round = models.PositiveSmallIntegerField(help_text="the first round they play")
     until_round = models.PositiveSmallIntegerField(
@@ -222,7 +233,10 @@ class SitOut(models.Model):
     """A player present for a round who was drawn to no table (Buck Euchre's
     leftovers). A sit-out is never a game: standings count it apart."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="sit_outs")
+    # indexed as the first column of sit_out_once_per_round
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="sit_outs", db_index=False
+    )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sit_outs")
 
     class Meta:
@@ -254,7 +268,10 @@ class Table(models.Model):
     in :mod:`league.services.results`, in one row update a change.
     """
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    # indexed as the first column of table_number_unique
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="tables", db_index=False
+    )
     number = models.PositiveSmallIntegerField()
     game = models.CharField(max_length=20, choices=Game.choices)
     players = models.PositiveSmallIntegerField()
@@ -315,8 +332,12 @@ class Seating(models.Model):
     player at one table per round.
     """
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seatings")
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    # indexed as the first column of seating_one_player_per_seat
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seatings", db_index=False
+    )
+    # indexed as the first column of seating_one_table_per_round
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+", db_index=False)
     seat = models.PositiveSmallIntegerField()
     # RESTRICT: a player with games cannot be deleted alone, but deleting the
     # whole club (tables and seatings with it) may proceed. Indexed by
@@ -383,7 +404,8 @@ class Hand(models.Model):
     submitted, kept so that a move log can be shown card by card.
     """
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    # indexed as the first column of hand_number_unique
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands", db_index=False)
     number = models.PositiveSmallIntegerField()
     dealer = models.PositiveSmallIntegerField()
     cards = models.PositiveSmallIntegerField()
@@ -413,7 +435,8 @@ class HandSeat(models.Model):
     """One seat's line of a hand: bid (Bluke), tricks, points and running
     total; ``player`` and ``dropped`` are kept for the standings' sums."""
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="seats")
+    # indexed as the first column of handseat_once_per_seat
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     dropped = models.BooleanField(default=False)
@@ -517,7 +540,10 @@ class IdempotencyKey(models.Model):
     """The first response to a POST sent with an ``Idempotency-Key``, so that
     a retry gets the same answer and changes nothing."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # indexed as the first column of idempotency_key_once_per_user
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     key = models.CharField(max_length=200)
     fingerprint = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField()
@@ -574,7 +600,10 @@ class RatingScope(models.Model):
 class Rating(models.Model):
     """A player's current rating in a scope."""
 
-    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="ratings")
+    # indexed as the first column of rating_once_per_player
+    scope = models.ForeignKey(
+        RatingScope, on_delete=models.CASCADE, related_name="ratings", db_index=False
+    )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
     mu = models.FloatField()
     sigma = models.FloatField()
@@ -644,8 +673,12 @@ class ApiToken(models.Model):
     Revoking deletes the row: nothing is kept that could pass for a live key.
     """
 
+    # indexed as the first column of api_token_name_once_per_user
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        db_index=False,
     )
     name = models.CharField(max_length=100, help_text="what the key is for, e.g. the club laptop")
     digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key, in hex")
@@ -856,7 +889,10 @@ class WebhookEndpoint(models.Model):
     last success.
     """
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="webhook_endpoints")
+    # indexed as the first column of webhook_url_once_per_club
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="webhook_endpoints", db_index=False
+    )
     url = models.URLField(max_length=500)
     events = models.JSONField(
         default=list, help_text="the event types subscribed to (league.models.WebhookEvent)"
@@ -904,8 +940,9 @@ class WebhookDelivery(models.Model):
         DELIVERED = "delivered", "Delivered"
         FAILED = "failed", "Failed"
 
+    # indexed as the first column of webhook_delivery_once_per_endpoint
     endpoint = models.ForeignKey(
-        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"
+        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries", db_index=False
     )
     event_id = models.UUIDField()
     event = models.CharField(max_length=30, choices=WebhookEvent.choices)
