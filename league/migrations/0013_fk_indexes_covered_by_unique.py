@@ -31,7 +31,9 @@ COVERED = (
 
 
 def drop_covered_indexes(apps, schema_editor):
-    """Drop each key's own index: the plain, one-column index on its column."""
+    """Drop each key's own index: the plain, one-column index on its column,
+    found by its columns (its name is a hash of Django's), dropped with the
+    statement Django's own AlterField would use."""
     connection = schema_editor.connection
     for model_name, field_name in COVERED:
         model = apps.get_model("league", model_name)
