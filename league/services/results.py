@@ -248,13 +248,13 @@ def _hand_append_as_read(
         replay = replay_results(table=table, keep=keep, records=[record])
         if replay.tally.complete:
             return None
-        version = table.version
-        change = _results_applied(table=table, keep=keep, replay=replay)
-        entry = _audit_entry(change, action=audit.Action.HAND_SUBMITTED, keep=keep, before=None)
+        change, entry = _results_applied(
+            table=table, keep=keep, replay=replay, action=audit.Action.HAND_SUBMITTED, before=None
+        )
         # Inside a caller's transaction (an Idempotency-Key's), a savepoint, so
         # that a failure leaves that transaction able to go the locked way.
         with transaction.atomic() if connection.in_atomic_block else nullcontext():
-            stored = _store_appended(change, entry, version=version)
+            stored = _store_appended(change, entry)
     except (Conflict, games.RecordError):  # of the table as read: the locked way decides
         return None
     except OperationalError as error:
@@ -451,11 +451,11 @@ def store_results(
     lines, the table and the entry (:func:`_store_appended`); any other
     change, and every change on SQLite, through the ORM, a statement each."""
     was_complete, appending = table.complete, keep == table.hands_played
-    version = table.version
-    change = _results_applied(table=table, keep=keep, replay=replay)
-    entry = _audit_entry(change, action=action, keep=keep, before=before)
+    change, entry = _results_applied(
+        table=table, keep=keep, replay=replay, action=action, before=before
+    )
     if appending and appends_in_one_statement():
-        stored = _store_appended(change, entry, version=version)
+        stored = _store_appended(change, entry)
         assert stored, "the table is locked: its version cannot have changed"
     else:
         if not appending:
@@ -478,21 +478,31 @@ def store_results(
     return change
 
 
-def _results_applied(*, table: Table, keep: int, replay: Replay) -> ResultsChange:
+def _results_applied(
+    *,
+    table: Table,
+    keep: int,
+    replay: Replay,
+    action: audit.Action,
+    before: dict[str, Any] | None,
+) -> tuple[ResultsChange, AuditEntry | None]:
     """The change the replay makes, applied to ``table`` in memory (its totals,
-    counters and version; no query), ready to store."""
+    counters, and its version moved by one; no query), and the change's entry
+    in the audit trail (:func:`_audit_entry`): both ready to store, by either
+    way."""
     tally = replay.tally
     table.complete = tally.complete
     table.hands_played = keep + len(replay.hands)
     table.totals = tally.totals
     table.version += 1
-    return ResultsChange(
+    change = ResultsChange(
         table=table,
         hands=replay.hands,
         lines=replay.lines,
         next_hand=selectors.next_hand_of(tally),
         places=tally.ranks() if table.complete else None,
     )
+    return change, _audit_entry(change, action=action, keep=keep, before=before)
 
 
 TABLE_RESULTS: Final = ("complete", "hands_played", "totals", "version")
@@ -505,11 +515,12 @@ def appends_in_one_statement() -> bool:
     return connection.vendor == "postgresql"
 
 
-def _store_appended(change: ResultsChange, entry: AuditEntry | None, *, version: int) -> bool:
+def _store_appended(change: ResultsChange, entry: AuditEntry | None) -> bool:
     """Store the hands appended, their lines, the table's new totals and counters,
     and the audit entry (if any), in one statement, if the table's version is
-    still ``version`` (its UPDATE finds the row by id and version; the other
-    rows are written only from the row it updated). Whether it stored them;
+    still the one the change was applied to, one less than the change's
+    (:func:`_results_applied`; its UPDATE finds the row by id and that version;
+    the other rows are written only from the row it updated). Whether it stored them;
     the rows' ids are set on the objects, as the ORM's writes would set them.
 
     The ORM's path in :func:`store_results` writes the same rows in four
@@ -530,7 +541,7 @@ def _store_appended(change: ResultsChange, entry: AuditEntry | None, *, version:
     params = [
         *row_values(table, table_fields, add=False),
         table.pk,
-        version,
+        table.version - 1,  # the version read: _results_applied moved it by one
         *(value for hand in hands for value in row_values(hand, hand_fields, add=True)),
         numbers,
         *column_values(lines, line_fields, add=True),
