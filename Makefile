@@ -13,7 +13,7 @@ ENGINE_COMPILE ?= auto
 ENGINE_SO := games/*.so
 ENGINE_BUILD_DIR := build
 
-.PHONY: run test lint format bench bench-api bench-ratings bench-quality bench-scale clean \
+.PHONY: run test lint format bench bench-api bench-night bench-ratings bench-quality bench-scale clean \
 	engine-pure engine-compiled
 
 # The editable install itself is always pure (ENGINE_COMPILE=0: no compiler needed);
@@ -61,6 +61,11 @@ bench: $(STAMP)
 # Needs PostgreSQL at 127.0.0.1:5432 (user postgres); creates and drops league_bench.
 bench-api: $(STAMP)
 	$(PY) benchmarks/api_throughput.py
+
+# A club night on one box: make run's set-up, gunicorn on SQLite, and PostgreSQL (needs it at
+# 127.0.0.1:5432, user postgres; creates and drops league_bench_night), at 8 and 30 tables.
+bench-night: $(STAMP)
+	$(PY) benchmarks/club_night.py
 
 # Needs PostgreSQL at 127.0.0.1:5432 (user postgres); creates and drops league_bench_ratings.
 bench-ratings: $(STAMP)

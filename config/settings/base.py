@@ -51,6 +51,8 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 
 INSTALLED_APPS = [
+    # first, so that its runserver (a club night's connections) is the one run
+    "league.devserver",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -123,6 +125,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # quoted into its text: a statement then reads the same every time, so
     # what a request runs again and again is prepared once (league/db.py).
     DATABASES["default"]["OPTIONS"]["server_side_binding"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite for a club night's several writers (docs/operations.md, "One box"):
+    # the WAL journal, so that readers never wait for the writer nor it for them
+    # (kept at synchronous=FULL, its default: a hand answered 201 survives a power
+    # cut); every transaction takes the write lock when it begins (a transaction
+    # that read first and then wrote would fail at once if another wrote between);
+    # writers queued in the order they came by league.backends.sqlite, each waiting
+    # at most its work's lock timeout (3 s for a request); SQLite's own busy
+    # timeout for writers from outside the site (a sqlite3 shell).
+    DATABASES["default"]["ENGINE"] = "league.backends.sqlite"
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        transaction_mode="IMMEDIATE",
+        timeout=5,
+        init_command="PRAGMA journal_mode=WAL",
+    )
 
 # On PostgreSQL a request's statement that has run five times on a connection
 # is prepared there, parsed and planned once (league/db.py); 0 turns that off,

@@ -1,0 +1,1 @@
+"""Database backends of our own: SQLite with a writers' queue (:mod:`league.backends.sqlite`)."""

@@ -1,0 +1,1 @@
+"""``manage.py runserver`` fit for a club night: see :mod:`.management.commands.runserver`."""
