@@ -45,11 +45,9 @@ import collections
 import datetime
 import http.client
 import json
-import math
 import os
 import secrets
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -62,8 +60,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+try:
+    from benchmarks.harness import HOST, free_port, fresh_postgres, percentile
+except ImportError:  # run as a script: its own folder is on the path
+    from harness import HOST, free_port, fresh_postgres, percentile  # type: ignore[no-redef]
+
 REPO = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"
 SETUPS = ("default", "gunicorn-sqlite", "postgres")
 
 
@@ -74,20 +76,8 @@ def fresh_database(setup: str, server: str, name: str) -> Iterator[str]:
         with tempfile.TemporaryDirectory(prefix="club-night-") as folder:
             yield f"sqlite:///{folder}/db.sqlite3"
         return
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-        if admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            raise SystemExit(f"database {name!r} exists already: drop it, or use --database")
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield f"{server}/{name}"
-    finally:
-        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-            admin.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-            )
+    with fresh_postgres(server, name) as url:
+        yield url
 
 
 def environment(setup: str, database_url: str) -> dict[str, str]:
@@ -188,12 +178,6 @@ def prepare(env: dict[str, str], spec: dict[str, int]) -> dict[str, Any]:
     return data
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
-
-
 @contextmanager
 def serving(setup: str, env: dict[str, str], *, workers: int) -> Iterator[int]:
     """The set-up's server until the block ends; its port."""
@@ -245,14 +229,8 @@ def serving(setup: str, env: dict[str, str], *, workers: int) -> Iterator[int]:
 class Timings:
     latencies: list[float] = field(default_factory=list)
 
-    def percentile(self, fraction: float) -> float:
-        if not self.latencies:
-            return math.nan
-        ordered = sorted(self.latencies)
-        return ordered[min(len(ordered) - 1, math.ceil(fraction * len(ordered)) - 1)]
-
     def ms(self, fraction: float) -> str:
-        return f"{1000 * self.percentile(fraction):.1f}ms"
+        return f"{1000 * percentile(self.latencies, fraction):.1f}ms"
 
 
 @dataclass

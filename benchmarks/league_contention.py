@@ -37,11 +37,9 @@ import collections
 import datetime
 import http.client
 import json
-import math
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -52,30 +50,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+try:
+    from benchmarks.harness import HOST, free_port, fresh_postgres, percentile
+except ImportError:  # run as a script: its own folder is on the path
+    from harness import HOST, free_port, fresh_postgres, percentile  # type: ignore[no-redef]
+
 REPO = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"
 HANDS_PER_GAME = 5
 """A Buck Euchre game of four hands a maker makes with three tricks, then a hand
 in which the maker takes all five, which ends the game at once."""
-
-
-@contextmanager
-def fresh_database(server: str, name: str) -> Iterator[str]:
-    """Create database ``name`` on ``server``, yield its URL, drop it at the end."""
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-        if admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            raise SystemExit(f"database {name!r} exists already: drop it, or use --database")
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield f"{server}/{name}"
-    finally:
-        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-            admin.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-            )
 
 
 def deadlocks(url: str) -> int:
@@ -164,12 +147,6 @@ def prepare(env: dict[str, str], spec: dict[str, int]) -> dict[str, Any]:
     return data
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
-
-
 @contextmanager
 def serving(env: dict[str, str], *, workers: int, broker: str | None) -> Iterator[int]:
     """gunicorn (and a Celery worker with a broker) until the block ends; the port."""
@@ -243,8 +220,7 @@ class Result:
     samples: dict[int, str] = field(default_factory=dict)
 
     def percentile(self, fraction: float) -> float:
-        ordered = sorted(self.latencies)
-        return ordered[min(len(ordered) - 1, math.ceil(fraction * len(ordered)) - 1)]
+        return percentile(self.latencies, fraction)
 
 
 def play(name: str, port: int, token: str, tables: dict[str, list[int]], url: str) -> Result:
@@ -323,7 +299,7 @@ def run(args: argparse.Namespace) -> int:
         f"{args.clients} clients x {args.games} games x {HANDS_PER_GAME} hands; gunicorn "
         f"{args.workers} sync workers; jobs {jobs}; {os.cpu_count()} CPUs"
     )
-    with fresh_database(args.server, args.database) as url:
+    with fresh_postgres(args.server, args.database) as url:
         env = environment(url, args.broker)
         data = prepare(env, spec)
         with serving(env, workers=args.workers, broker=args.broker) as port:

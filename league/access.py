@@ -17,11 +17,14 @@ API answers 401, the pages send to the login page.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
+
+from django.utils import timezone
 
 from league import selectors
 from league.errors import Forbidden, NotFound
-from league.models import Membership, Table
+from league.models import Membership, Table, TableLink
+from league.statements import JoinedRead
 
 ORGANISER: tuple[str, ...] = (Membership.Role.ORGANISER,)
 """The roles that manage a club's players, leagues, events, tables and roles."""
@@ -60,12 +63,25 @@ def access_table_for_results(user: Any, table_id: int) -> Table:
     and for a stranger alike, :class:`Forbidden` for a member without the
     role. One query when the user may (the table and the user's role in its
     club read together)."""
+    return _access_table(user, table_id, roles=RESULTS)
+
+
+def _access_table(user: Any, table_id: int, *, roles: tuple[str, ...]) -> Table:
+    """The table, if ``user`` holds one of ``roles`` in its club (see above)."""
     try:
         table, role = selectors.sheet_table_and_role(table_id, user)
     except Table.DoesNotExist:
         raise NotFound("no such table") from None
-    check_role(user, table.round.event.league.club_id, role=role, roles=RESULTS)
+    check_role(user, table.round.event.league.club_id, role=role, roles=roles)
     return table
+
+
+def access_table_for_confirmation(user: Any, table_id: int) -> Table:
+    """The table (with its round, event, league and club) whose players'
+    results ``user`` may confirm as an organiser of its club; :class:`NotFound`
+    for a missing table and a stranger alike, :class:`Forbidden` for a member
+    without the role (a scorekeeper: their own results count at once)."""
+    return _access_table(user, table_id, roles=ORGANISER)
 
 
 def access_table_history(user: Any, table_id: int) -> Table:
@@ -81,3 +97,32 @@ def access_table_history(user: Any, table_id: int) -> Table:
     if table.round.event.league.club_id not in selectors.member_club_ids(user):
         raise NotFound("no such table")
     return table
+
+
+LINK_AND_TABLE: Final = JoinedRead(
+    model=TableLink,
+    related=(f"table__{selectors.SHEET_TABLE}",),
+    where="base.digest = %s",
+)
+"""A link by its secret's digest, with its table read as the score sheet reads
+it: every request through a link, in one statement made once."""
+
+
+def access_table_link(token: str) -> TableLink:
+    """The working link whose secret is ``token``, with its table (round,
+    event, league and club); :class:`NotFound` for a made-up, revoked,
+    replaced or expired one alike, which tells nobody which tables exist."""
+    if not token or len(token) > 100:
+        raise NotFound("this table link does not work")
+    link = LINK_AND_TABLE.get(TableLink.digest_of(token))
+    if link is None or link.expires_at <= timezone.now():
+        raise NotFound("this table link does not work")
+    return link
+
+
+def access_table_by_link(link: TableLink, table_id: int) -> Table:
+    """The link's table, if it is ``table_id``; :class:`NotFound` for any other
+    table, as for a stranger: a link opens its own table and nothing else."""
+    if link.table_id != table_id:
+        raise NotFound("no such table")
+    return link.table

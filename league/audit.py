@@ -144,10 +144,13 @@ def audit_entry(
     hand_number: int | None = None,
     before: Any = None,
     after: Any = None,
+    seat: int | None = None,
 ) -> AuditEntry | None:
     """One entry, not yet saved (no query): :func:`audit_record` writes it, a
     caller that writes it in a statement of its own saves it there; ``None``
     when inside :func:`audit_covered` (the caller records the change).
+    ``seat`` is the seat that said it made a change through a table link:
+    such a change is recorded ``via`` ``link`` whatever the context says.
 
     ``before`` and ``after`` are JSON: small, bounded records of what
     changed (a hand as the API shows it, a table's seats), ``None`` for
@@ -158,6 +161,8 @@ def audit_entry(
     via, actor = (source.via, source.actor()) if source is not None else (Via.COMMAND, None)
     if actor is not None and not actor.is_authenticated:
         actor = None  # an anonymous user changes nothing; a request's user may be one
+    if seat is not None:
+        via, actor = Via.LINK, None  # whoever holds the table's link, by their word
     return AuditEntry(
         action=Action(action),
         club_id=club_id,
@@ -168,6 +173,7 @@ def audit_entry(
         actor=actor,
         actor_name=actor.get_username() if actor is not None else "",
         via=via,
+        seat=seat,
         at=timezone.now(),
         before=before,
         after=after,
@@ -209,7 +215,13 @@ def club_of(table: Table) -> int:
 
 
 def table_entry(
-    table: Table, *, action: str, hand_number: int | None = None, before: Any, after: Any
+    table: Table,
+    *,
+    action: str,
+    hand_number: int | None = None,
+    before: Any,
+    after: Any,
+    seat: int | None = None,
 ) -> AuditEntry | None:
     """An entry about one table (its round, event and league fetched), not
     yet saved (:func:`audit_entry`)."""
@@ -222,6 +234,7 @@ def table_entry(
         hand_number=hand_number,
         before=before,
         after=after,
+        seat=seat,
     )
 
 

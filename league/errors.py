@@ -21,12 +21,15 @@ from __future__ import annotations
 
 
 class ServiceError(Exception):
-    """A request the league refuses; ``field`` names the input at fault."""
+    """A request the league refuses; ``field`` names the input at fault and
+    ``code``, where given, which rule refused it (for clients and pages to
+    tell refusals apart without reading ``message``)."""
 
-    def __init__(self, message: str, *, field: str | None = None) -> None:
+    def __init__(self, message: str, *, field: str | None = None, code: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.field = field
+        self.code = code
 
 
 class Conflict(ServiceError):

@@ -8,6 +8,7 @@ are never negative. Writes go through :mod:`league.services`.
 from __future__ import annotations
 
 import datetime
+import hashlib
 from typing import Any, Final
 
 from django.conf import settings
@@ -98,6 +99,14 @@ class TableSpill(models.TextChoices):
     LARGER = "larger", "Tables of one more"
 
 
+class ResultsConfirmation(models.TextChoices):
+    """Whether a game entered at its table counts at once, or once a second
+    player (or an organiser) has confirmed it."""
+
+    NONE = "none", "Results count at once"
+    PLAYER = "player", "A second player confirms results entered through a table link"
+
+
 class League(models.Model):
     """A season of one game in a club, with the rule options its tables play."""
 
@@ -116,6 +125,14 @@ class League(models.Model):
         default=TableSpill.SMALLER,
         help_text="Bluke: players left over make tables of one fewer, or one more",
     )
+    results_confirmation = models.CharField(
+        max_length=10,
+        choices=ResultsConfirmation.choices,
+        default=ResultsConfirmation.NONE,
+        db_default=ResultsConfirmation.NONE,
+        help_text="player: a game entered through a table link counts once another seat "
+        "(or an organiser) confirms it",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -132,6 +149,10 @@ class League(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(table_spill__in=["smaller", "larger"]), name="league_table_spill_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(results_confirmation__in=["none", "player"]),
+                name="league_results_confirmation_known",
             ),
         ]
 
@@ -258,6 +279,20 @@ class TableStatus(models.TextChoices):
     COMPLETE = "complete", "Complete"
 
 
+class Confirmation(models.TextChoices):
+    """Where a complete game stands with the players' confirmation
+    (:mod:`league.services.confirmations`)."""
+
+    NONE = "none", "Counts without confirmation"
+    AWAITING = "awaiting", "Awaiting confirmation"
+    CONFIRMED = "confirmed", "Confirmed"
+    DISPUTED = "disputed", "Disputed"
+
+
+COUNTED: Final = (Confirmation.NONE, Confirmation.CONFIRMED)
+"""The confirmation states in which a complete game counts in standings and ratings."""
+
+
 class Table(models.Model):
     """One table of a round, holding one game.
 
@@ -266,6 +301,14 @@ class Table(models.Model):
     stored hands, ``totals`` are the seats' running totals and ``version``
     grows with every change of results (for ``If-Match``); they change only
     in :mod:`league.services.results`, in one row update a change.
+
+    ``confirmation`` says whether a complete game counts yet: ``none`` (it
+    counts: entered by a scorekeeper, or the league asks no confirmation) and
+    ``confirmed`` count; ``awaiting`` and ``disputed`` do not. ``entered_seat``
+    is the seat that last changed the results through a table link (``None``
+    when a signed-in user or an import did), which may not confirm them;
+    ``confirmation_seat``, ``confirmation_at`` and ``confirmation_note`` say
+    who confirmed or disputed (no seat: an organiser), when, and why.
     """
 
     # indexed as the first column of table_number_unique
@@ -283,11 +326,51 @@ class Table(models.Model):
         default=list, help_text="the player id in each seat, as the seatings say"
     )
     version = models.PositiveIntegerField(default=0)
+    # db_default too: rows written without the ORM (a bulk COPY) need no confirmation
+    confirmation = models.CharField(
+        max_length=10,
+        choices=Confirmation.choices,
+        default=Confirmation.NONE,
+        db_default=Confirmation.NONE,
+    )
+    entered_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the seat that last changed the results by a table link"
+    )
+    confirmation_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the seat that confirmed or disputed; null: an organiser"
+    )
+    confirmation_at = models.DateTimeField(null=True, blank=True)
+    confirmation_note = models.TextField(
+        blank=True, default="", db_default="", help_text="why it is disputed"
+    )
 
     class Meta:
         ordering = ["round", "number"]
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
+            models.CheckConstraint(
+                condition=Q(confirmation__in=["none", "awaiting", "confirmed", "disputed"]),
+                name="table_confirmation_known",
+            ),
+            # only a complete game awaits confirmation, is confirmed or disputed
+            models.CheckConstraint(
+                condition=Q(confirmation="none") | Q(complete=True),
+                name="table_confirmation_of_a_complete_game",
+            ),
+            # a dispute says why; nothing else carries a note
+            models.CheckConstraint(
+                condition=Q(confirmation="disputed", confirmation_note__gt="")
+                | (~Q(confirmation="disputed") & Q(confirmation_note="")),
+                name="table_confirmation_note_with_a_dispute",
+            ),
+            models.CheckConstraint(
+                condition=Q(entered_seat__isnull=True) | Q(entered_seat__lt=F("players")),
+                name="table_entered_seat_is_a_seat",
+            ),
+            models.CheckConstraint(
+                condition=Q(confirmation_seat__isnull=True) | Q(confirmation_seat__lt=F("players")),
+                name="table_confirmation_seat_is_a_seat",
+            ),
             models.CheckConstraint(
                 condition=(
                     Q(game="bluke", players__gte=2, players__lte=15)
@@ -308,6 +391,51 @@ class Table(models.Model):
         if self.complete:
             return TableStatus.COMPLETE
         return TableStatus.IN_PROGRESS if self.hands_played else TableStatus.NOT_STARTED
+
+    @property
+    def counts(self) -> bool:
+        """Whether the game counts in standings and ratings: complete, and
+        confirmed or needing no confirmation (its seatings' places are set
+        exactly then)."""
+        return self.complete and self.confirmation in COUNTED
+
+
+class TableLink(models.Model):
+    """A table's link for the people playing at it: whoever holds its secret
+    may read the table's score sheet, enter and correct its hands until the
+    game is confirmed, and confirm or dispute it, without an account
+    (:mod:`league.services.links`).
+
+    Only the secret's SHA-256 digest is stored; the secret is shown once, when
+    the link is made. One link a table: a new one replaces the old, and
+    revoking deletes the row."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="link")
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the secret, hex")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(expires_at__gt=F("created_at")), name="table_link_expires_after_made"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"link to {self.table_id}, until {self.expires_at}"
+
+    @staticmethod
+    def digest_of(token: str) -> str:
+        """What is stored of a link's secret, and looked up when it comes back."""
+        return hashlib.sha256(token.encode()).hexdigest()
 
 
 SEATING_COUNTS: Final = (
@@ -542,7 +670,21 @@ class IdempotencyKey(models.Model):
 
     # indexed as the first column of idempotency_key_once_per_user
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        null=True,
+        blank=True,
+    )
+    # a table link's requests: their keys are the link's (one of user and link is set)
+    table_link = models.ForeignKey(
+        TableLink,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        null=True,
+        blank=True,
     )
     key = models.CharField(max_length=200)
     fingerprint = models.CharField(max_length=64)
@@ -553,7 +695,16 @@ class IdempotencyKey(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once_per_user")
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once_per_user"),
+            models.UniqueConstraint(
+                fields=["table_link", "key"],
+                condition=Q(table_link__isnull=False),
+                name="idempotency_key_once_per_link",
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=True) ^ Q(table_link__isnull=True),
+                name="idempotency_key_of_a_user_or_a_link",
+            ),
         ]
         indexes = [models.Index(fields=["created_at"], name="idempotency_key_made")]  # pruning
 
@@ -797,12 +948,17 @@ class AuditEntry(models.Model):
         ATTENDANCE_CHANGED = "attendance.changed", "attendance changed"
         MEMBERSHIP_SET = "membership.set", "role given"
         MEMBERSHIP_REMOVED = "membership.removed", "role taken away"
+        GAME_CONFIRMED = "game.confirmed", "game confirmed"
+        GAME_DISPUTED = "game.disputed", "game disputed"
+        LINK_MADE = "table_link.made", "table link made"
+        LINK_REVOKED = "table_link.revoked", "table link revoked"
 
     class Via(models.TextChoices):
         API = "api", "the API"
         PAGE = "page", "the pages"
         IMPORT = "import", "an import"
         COMMAND = "command", "a command or job"
+        LINK = "link", "a table link"
 
     # indexed by audit_of_club, which starts with it
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
@@ -824,6 +980,9 @@ class AuditEntry(models.Model):
         help_text="null for a command or job",
     )
     actor_name = models.CharField(max_length=150, blank=True, default="")
+    seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="via a table link: the seat that said it made the change"
+    )
     via = models.CharField(max_length=10, choices=Via.choices)
     at = models.DateTimeField()
     before = models.JSONField(null=True, blank=True)
@@ -853,12 +1012,23 @@ class AuditEntry(models.Model):
                         "attendance.changed",
                         "membership.set",
                         "membership.removed",
+                        "game.confirmed",
+                        "game.disputed",
+                        "table_link.made",
+                        "table_link.revoked",
                     ]
                 ),
                 name="audit_known_action",
             ),
             models.CheckConstraint(
-                condition=Q(via__in=["api", "page", "import", "command"]), name="audit_known_via"
+                condition=Q(via__in=["api", "page", "import", "command", "link"]),
+                name="audit_known_via",
+            ),
+            # a seat exactly for a change through a table link
+            models.CheckConstraint(
+                condition=Q(via="link", seat__isnull=False)
+                | (~Q(via="link") & Q(seat__isnull=True)),
+                name="audit_seat_via_link",
             ),
         ]
 
@@ -871,6 +1041,7 @@ class WebhookEvent(models.TextChoices):
     subscribe to, and the ping an organiser sends to try an endpoint."""
 
     GAME_COMPLETED = "game.completed", "A game completed"
+    GAME_CONFIRMED = "game.confirmed", "A game confirmed at its table"
     RESULT_CORRECTED = "result.corrected", "A result corrected"
     STANDINGS_UPDATED = "standings.updated", "Standings updated"
     ROUND_SEATED = "round.seated", "A round seated"
@@ -970,6 +1141,7 @@ class WebhookDelivery(models.Model):
                 condition=Q(
                     event__in=[
                         "game.completed",
+                        "game.confirmed",
                         "result.corrected",
                         "standings.updated",
                         "round.seated",

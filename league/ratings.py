@@ -120,9 +120,11 @@ def _locked_scopes(league: League) -> list[RatingScope]:
 
 
 def _scope_games(scope: RatingScope, since: str) -> Q:
-    """Seatings of the scope's complete games on or after the date ``since``."""
+    """Seatings of the scope's games that count on or after the date ``since``:
+    a seating's place is set exactly while its game counts (complete, and
+    confirmed or needing no confirmation)."""
     games = Q(
-        table__complete=True,
+        place__isnull=False,
         table__round__event__league__club_id=scope.club_id,
         table__round__event__date__gte=since,
     )

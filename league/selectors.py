@@ -49,6 +49,7 @@ from league.models import (
     Table,
     TableStatus,
 )
+from league.outputs import confirmation_data
 from league.rating_model import model_for
 from league.seating import PastRound
 from league.statements import JoinedRead
@@ -87,7 +88,12 @@ def score_sheet(*, table: Table, rules: games.Rules | None = None) -> dict[str, 
     )
     hands = list(Hand.objects.filter(table=table).prefetch_related("seats").order_by("number"))
     next_hand = sheet_next_hand(table=table, rules=rules)
-    return {"table": table, "hands": hands, "next_hand": next_hand}
+    return {
+        "table": table,
+        "hands": hands,
+        "next_hand": next_hand,
+        "confirmation": confirmation_data(table),
+    }
 
 
 def table_rules(table: Table) -> games.Rules:
@@ -581,16 +587,13 @@ def event_rounds(*, event: Event) -> list[RoundTables]:
 
 
 def seat_lines(table: Table) -> list[SeatLine]:
-    """Each seat's total: the final one (with the place) once the game is
-    complete, else the table's running total for that seat."""
+    """Each seat's running total (the final one once the game is complete),
+    with its place once the game counts."""
     running = table.totals
     lines = []
     for seating in table.seatings.all():
-        if table.complete:
-            total, place = seating.total, seating.place
-        else:
-            total = running[seating.seat] if seating.seat < len(running) else None
-            place = None
+        total = running[seating.seat] if seating.seat < len(running) else None
+        place = seating.place if table.counts else None
         lines.append(SeatLine(seat=seating.seat, player=seating.player, total=total, place=place))
     return lines
 
@@ -643,10 +646,10 @@ def player_ratings(*, player: Player) -> list[ScopeRating]:
 
 
 def player_recent_games(*, player: Player, limit: int = 10) -> list[Seating]:
-    """The player's latest complete games, the latest first (in the order
+    """The player's latest games that count, the latest first (in the order
     played, as the ratings count them), with table, round, event and league."""
     return list(
-        Seating.objects.filter(player=player, table__complete=True)
+        Seating.objects.filter(player=player, place__isnull=False)
         .select_related("table__round__event__league")
         .order_by(*(f"-{field}" for field in ratings.PLAYED_ORDER))[:limit]
     )

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "csp",
+    "django_ratelimit",
     "league",
 ]
 
@@ -304,6 +305,8 @@ REST_FRAMEWORK = {
     # challenge rather than 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "league.api.authentication.ApiTokenAuthentication",
+        # Authorization: Table <secret>, a table's link (its few writes: league/api/permissions.py)
+        "league.api.authentication.TableLinkAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -344,6 +347,34 @@ SPECTACULAR_SETTINGS = {
         "WebhookDeliveryStatusEnum": "league.models.WebhookDelivery.Status",
     },
 }
+
+# The cache: where django-ratelimit counts a table link's requests (league/ratelimits.py).
+# With CACHE_URL (redis://...), Redis, shared by every process, each call bounded to a
+# second; without, each process's memory, which is exact for make run (one process)
+# and counts per process on a one-box gunicorn (a link may then make the limit's
+# requests at each worker): django-ratelimit's check asks for a shared cache, and is
+# silenced for that reason alone. Django's own Redis cache increments atomically,
+# which is what the check's warning about backends it does not name is for.
+CACHE_URL = os.environ.get("CACHE_URL") or None
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "OPTIONS": {"socket_timeout": 1.0, "socket_connect_timeout": 1.0},
+        }
+    }
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+
+# Table links (league/services/links.py): how long after its game night's day a link
+# works, and how many requests a minute one link may make (its phones together), and an
+# address may make with links that do not work.
+TABLE_LINK_HOURS_AFTER_NIGHT = int(os.environ.get("TABLE_LINK_HOURS_AFTER_NIGHT") or 12)
+TABLE_LINK_RATE = os.environ.get("TABLE_LINK_RATE") or "120/m"
+TABLE_LINK_REFUSED_RATE = os.environ.get("TABLE_LINK_REFUSED_RATE") or "30/m"
 
 # Celery: without a broker, tasks run eagerly in the web process: a request's
 # in its job thread, after the response ("thread"), or at once after its commit

@@ -1,4 +1,5 @@
-"""The API's token authentication: ``Authorization: Token <key>``.
+"""The API's token authentication: ``Authorization: Token <key>`` for users,
+``Authorization: Table <secret>`` for a table's link.
 
 The header is DRF's (the keyword ``Token``, answered with
 ``WWW-Authenticate: Token`` when a request lacks it), the keys are
@@ -10,13 +11,21 @@ refused like a wrong one, saying so.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
+from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
-from rest_framework.authentication import TokenAuthentication
+from rest_framework.authentication import (
+    BaseAuthentication,
+    TokenAuthentication,
+    get_authorization_header,
+)
 
-from league.models import ApiToken
+from league import access, ratelimits
+from league.errors import NotFound
+from league.models import ApiToken, TableLink
 from league.services.accounts import api_token_mark_used, token_digest
 from league.statements import JoinedRead
 
@@ -44,3 +53,58 @@ class ApiTokenAuthentication(TokenAuthentication):
             )
         api_token_mark_used(token=token)
         return (token.user, token)
+
+
+class TableLinkAuthentication(BaseAuthentication):
+    """Authenticate by a table link's secret: ``Authorization: Table <secret>``.
+
+    The request stays anonymous (``request.user``), with the link as
+    ``request.auth``: what the link may do is the table view set's to allow
+    (:class:`league.api.permissions.TableLinkOrAuthenticatedOrReadOnly`); to
+    every other endpoint it is a stranger's request. A made-up, revoked,
+    replaced or expired secret is answered 401 alike. Rate-limited
+    (:mod:`league.ratelimits`): 429 past a link's requests a minute, or past
+    an address's refused links a minute."""
+
+    keyword = "Table"
+
+    def authenticate(self, request: Any) -> tuple[Any, TableLink] | None:
+        words = get_authorization_header(request).split()
+        if not words or words[0].lower() != self.keyword.lower().encode():
+            return None
+        if ratelimits.refused_over_limit(request, count=False):
+            raise exceptions.Throttled(detail="Too many table links that do not work from here.")
+        if len(words) != 2:
+            self._refused(request)
+        try:
+            link = access.access_table_link(words[1].decode("ascii"))
+        except (UnicodeDecodeError, NotFound):
+            self._refused(request)
+        if ratelimits.link_over_limit(request, link.pk):
+            raise exceptions.Throttled(detail="This table link has made too many requests.")
+        return (AnonymousUser(), link)
+
+    def _refused(self, request: Any) -> NoReturn:
+        ratelimits.refused_over_limit(request, count=True)
+        raise exceptions.AuthenticationFailed(
+            "This table link no longer works: ask the organiser for a new one."
+        )
+
+    def authenticate_header(self, request: Any) -> str:
+        return self.keyword
+
+
+class TableLinkScheme(OpenApiAuthenticationExtension):
+    """The schema's word on ``Authorization: Table <secret>``."""
+
+    target_class = TableLinkAuthentication
+    name = "tableLink"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "Table <secret>: a table's link, for its score sheet, its hands, "
+            "their corrections and the game's confirmation (docs/api.md)",
+        }

@@ -8,6 +8,7 @@ cannot overwrite each other unseen.
 from __future__ import annotations
 
 import re
+from typing import overload
 
 from rest_framework import exceptions
 from rest_framework.request import Request
@@ -30,11 +31,20 @@ class PreconditionRequired(exceptions.APIException):
     default_code = "precondition_required"
 
 
-def if_match_version(request: Request, table: Table) -> int:
-    """The table version named by ``If-Match``: 428 without one, 400 if it is
-    not an ETag of ours, and -1 (always stale: 412) for another table's."""
+@overload
+def if_match_version(request: Request, table: Table) -> int: ...
+@overload
+def if_match_version(request: Request, table: Table, *, required: bool) -> int | None: ...
+
+
+def if_match_version(request: Request, table: Table, *, required: bool = True) -> int | None:
+    """The table version named by ``If-Match``: 428 without one (``None`` when
+    not ``required``), 400 if it is not an ETag of ours, and -1 (always stale:
+    412) for another table's."""
     header = request.headers.get("If-Match")
     if not header:
+        if not required:
+            return None
         raise PreconditionRequired()
     match = ETAG_PATTERN.fullmatch(header.strip())
     if match is None:

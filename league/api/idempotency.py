@@ -1,6 +1,6 @@
 """``Idempotency-Key`` for POSTs: a retry returns the first response.
 
-The key is kept per user with a fingerprint of the request (method, path
+The key is kept per user (or per table link) with a fingerprint of the request (method, path
 and body), for a day (:mod:`league.idempotency`). The same key
 with a different request answers 422. The first response is stored in the
 same transaction as the change it reports, so a change is never counted
@@ -30,7 +30,7 @@ from rest_framework.response import Response
 
 from league.api.problems import InvalidField
 from league.idempotency import idempotency_key_expired
-from league.models import IdempotencyKey
+from league.models import IdempotencyKey, TableLink
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 200
@@ -67,6 +67,17 @@ def _replay(
     )
 
 
+def _owner(request: Request) -> dict[str, Any] | None:
+    """Whose keys the request's is among: a signed-in user's, or a table
+    link's (every phone at the table shares them); ``None`` for an anonymous
+    request, which is not made idempotent (it may write nothing)."""
+    if isinstance(request.auth, TableLink):
+        return {"table_link": request.auth}
+    if request.user.is_authenticated:
+        return {"user": request.user}
+    return None
+
+
 def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
     """Wrap a view's POST handler with ``Idempotency-Key`` support.
 
@@ -77,14 +88,15 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
     @functools.wraps(handler)
     def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
         key = request.headers.get(HEADER)
-        if not key or not request.user.is_authenticated:
+        owner = _owner(request)
+        if not key or owner is None:
             return handler(self, request, *args, **kwargs)
         if len(key) > MAX_KEY_LENGTH:
             raise InvalidField(HEADER, f"at most {MAX_KEY_LENGTH} characters")
         if not KEY_PATTERN.fullmatch(key):
             raise InvalidField(HEADER, "printable ASCII characters only")
         fingerprint = _fingerprint(request)
-        stored = IdempotencyKey.objects.filter(user=request.user, key=key).first()
+        stored = IdempotencyKey.objects.filter(**owner, key=key).first()
         if stored is not None and idempotency_key_expired(stored):
             stored.delete()  # kept a day: the same key now starts a new request
             stored = None
@@ -96,7 +108,7 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
                 # the same key waits here until this one commits, then fails on
                 # the unique key and replays this response.
                 claim = IdempotencyKey.objects.create(
-                    user=request.user, key=key, fingerprint=fingerprint, status_code=0, body={}
+                    **owner, key=key, fingerprint=fingerprint, status_code=0, body={}
                 )
                 response = handler(self, request, *args, **kwargs)
                 if response.status_code >= 400:
@@ -107,7 +119,7 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
                     claim.headers = {h: response[h] for h in REPLAYED_HEADERS if h in response}
                     claim.save(update_fields=["status_code", "body", "headers"])
         except IntegrityError:
-            stored = IdempotencyKey.objects.filter(user=request.user, key=key).first()
+            stored = IdempotencyKey.objects.filter(**owner, key=key).first()
             if stored is None:
                 raise
             return _replay(self, request, args, kwargs, stored, fingerprint)

@@ -128,6 +128,8 @@ def _domain_problem(exc: Exception) -> dict[str, Any] | None:
         return problem(412, HTTPStatus(412).phrase, exc.message, kind="stale-version")
     if isinstance(exc, Conflict):
         extra = {"field": exc.field} if exc.field else {}
+        if exc.code:
+            extra["code"] = exc.code
         return problem(409, HTTPStatus(409).phrase, exc.message, kind="conflict", **extra)
     if isinstance(exc, ServiceError):
         return problem(
@@ -136,6 +138,7 @@ def _domain_problem(exc: Exception) -> dict[str, Any] | None:
             exc.message,
             kind="invalid-input",
             errors={exc.field or "non_field_errors": [exc.message]},
+            **({"code": exc.code} if exc.code else {}),
         )
     return None
 

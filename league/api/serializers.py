@@ -16,6 +16,7 @@ from league.models import (
     Attendance,
     AuditEntry,
     Club,
+    Confirmation,
     Event,
     Game,
     Hand,
@@ -23,6 +24,7 @@ from league.models import (
     League,
     Membership,
     Player,
+    ResultsConfirmation,
     Round,
     Seating,
     Table,
@@ -124,6 +126,7 @@ class LeagueOutput(serializers.ModelSerializer[League]):
             "options",
             "table_size",
             "table_spill",
+            "results_confirmation",
             "created_at",
         ]
 
@@ -285,10 +288,28 @@ class NextHandOutput(serializers.Serializer[dict[str, Any]]):
     cards = serializers.IntegerField()
 
 
+class ConfirmationOutput(serializers.Serializer[dict[str, Any]]):
+    state = serializers.ChoiceField(
+        choices=Confirmation.choices,
+        help_text="none: counts without confirmation (or not complete); awaiting, confirmed, "
+        "disputed: a game entered through the table link",
+    )
+    seat = serializers.IntegerField(
+        allow_null=True, help_text="the seat that confirmed or disputed; null: an organiser"
+    )
+    at = serializers.DateTimeField(allow_null=True, help_text="when it reached this state")
+    note = serializers.CharField(allow_null=True, help_text="a dispute's note")
+    entered_seat = serializers.IntegerField(
+        allow_null=True,
+        help_text="the seat that last changed the results through the link: it may not confirm",
+    )
+
+
 class ScoreSheetOutput(serializers.Serializer[dict[str, Any]]):
     table = TableOutput()
     hands = HandOutput(many=True)
     next_hand = NextHandOutput(allow_null=True, help_text="null once the game is complete")
+    confirmation = ConfirmationOutput()
 
 
 def score_sheet_data(sheet: dict[str, Any]) -> dict[str, Any]:
@@ -300,6 +321,7 @@ def score_sheet_data(sheet: dict[str, Any]) -> dict[str, Any]:
         "table": table_data(table, table.seatings.all()),
         "hands": [selectors.hand_data(hand, hand.seats.all()) for hand in sheet["hands"]],
         "next_hand": sheet["next_hand"],
+        "confirmation": sheet["confirmation"],
     }
 
 
@@ -389,6 +411,7 @@ class AuditEntryOutput(serializers.ModelSerializer[AuditEntry]):
             "via",
             "actor",
             "actor_name",
+            "seat",
             "event",
             "round",
             "table",
@@ -541,6 +564,12 @@ class LeagueInput(Input):
         min_value=3, max_value=6, default=4, help_text="preferred seats a table (Buck Euchre: 4)"
     )
     table_spill = serializers.ChoiceField(choices=TableSpill.choices, default=TableSpill.SMALLER)
+    results_confirmation = serializers.ChoiceField(
+        choices=ResultsConfirmation.choices,
+        default=ResultsConfirmation.NONE,
+        help_text="player: a game entered through a table link counts once a player of "
+        "another seat, or an organiser, confirms it",
+    )
 
 
 class LeagueUpdateInput(Input):
@@ -548,6 +577,9 @@ class LeagueUpdateInput(Input):
     options = serializers.DictField(required=False)
     table_size = serializers.IntegerField(min_value=3, max_value=6, required=False)
     table_spill = serializers.ChoiceField(choices=TableSpill.choices, required=False)
+    results_confirmation = serializers.ChoiceField(
+        choices=ResultsConfirmation.choices, required=False
+    )
 
 
 class EventInput(Input):
@@ -607,6 +639,12 @@ class TableUpdateInput(Input):
     first_dealer = serializers.IntegerField(min_value=0, max_value=14, required=False)
 
 
+SEAT_HELP = (
+    "through a table link: the seat entering (from 0), as the person says; "
+    "a signed-in user's request sends none"
+)
+
+
 class HandInput(Input):
     number = serializers.IntegerField(
         min_value=0,
@@ -617,6 +655,7 @@ class HandInput(Input):
         help_text="the hand as a move log or as results only (docs/records.md); game, "
         "dealer and hand size may be left out but must not contradict the table"
     )
+    seat = serializers.IntegerField(min_value=0, max_value=14, required=False, help_text=SEAT_HELP)
 
 
 class RecordInput(Input):
@@ -624,6 +663,37 @@ class RecordInput(Input):
         help_text="a hand record (for a correction) or a whole game record (docs/records.md); "
         "what the table decides may be left out but must agree with it"
     )
+
+
+class CorrectionInput(RecordInput):
+    seat = serializers.IntegerField(min_value=0, max_value=14, required=False, help_text=SEAT_HELP)
+
+
+class ConfirmationInput(Input):
+    seat = serializers.IntegerField(
+        min_value=0,
+        max_value=14,
+        required=False,
+        allow_null=True,
+        help_text="through a table link: the seat confirming or disputing (from 0); an "
+        "organiser's request sends none",
+    )
+    agree = serializers.BooleanField(help_text="true confirms the game; false disputes it")
+    note = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="what is wrong: a dispute needs one",
+    )
+
+
+class TableLinkOutput(serializers.Serializer[dict[str, Any]]):
+    url = serializers.URLField(help_text="the table's page: its score sheet and entry, no login")
+    token = serializers.CharField(
+        help_text="the link's secret, shown this once: Authorization: Table <token>"
+    )
+    expires_at = serializers.DateTimeField()
 
 
 # -- drawing a round's tables ---------------------------------------------------------

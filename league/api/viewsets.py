@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from django.db.models import QuerySet
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
@@ -26,6 +27,8 @@ from league.api import serializers as s
 from league.api.etags import etag, if_match_version
 from league.api.idempotency import idempotent
 from league.api.pagination import ID_LIMIT, PLAYER_LOOKUP_LIMIT, IdOrder, NewestFirst, RankOrder
+from league.api.permissions import TableLinkOrAuthenticatedOrReadOnly
+from league.api.problems import InvalidField
 from league.models import (
     Club,
     Event,
@@ -37,8 +40,9 @@ from league.models import (
     Round,
     Standing,
     Table,
+    TableLink,
 )
-from league.services import attendance, clubs, fixtures, results
+from league.services import attendance, clubs, confirmations, fixtures, links, results
 from league.services import seating as seating_service
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -53,6 +57,12 @@ IF_MATCH_HEADER = OpenApiParameter(
     OpenApiParameter.HEADER,
     required=True,
     description="the table's ETag from its score sheet; 412 when stale",
+)
+IF_MATCH_OPTIONAL_HEADER = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="the table's ETag from the score sheet looked at; 412 when it has changed since",
 )
 GAME_PARAMETER = OpenApiParameter("game", OpenApiTypes.STR, enum=Game.values)
 
@@ -582,13 +592,40 @@ class TableViewSet(ReadWriteViewSet):
             return Table.objects.select_related("round__event__league")
         return super().get_queryset()
 
+    # Reads for anyone; a table link's request its few writes (hands, a correction, the
+    # confirmation) on its own table; every other write a signed-in user's.
+    permission_classes = [TableLinkOrAuthenticatedOrReadOnly]
+
+    @staticmethod
+    def _link(request: Request) -> TableLink | None:
+        """The table link the request came with (``Authorization: Table``), if any."""
+        return request.auth if isinstance(request.auth, TableLink) else None
+
     def _table_for_results(self, request: Request, pk: str | None) -> Table:
+        """The table whose results the request may enter: the link's own table
+        for a table link's request, else as a scorekeeper's or organiser's."""
+        link = self._link(request)
+        if link is not None:
+            return access.access_table_by_link(link, int(pk or 0))
         return access.access_table_for_results(request.user, int(pk or 0))
 
+    def _seat_of(self, request: Request, seat: int | None) -> int | None:
+        """The seat a table link's request enters for (it must say one); a
+        signed-in user's request says none (what it changes is theirs)."""
+        if self._link(request) is not None:
+            if seat is None:
+                raise InvalidField("seat", "say which seat is entering (from 0)")
+            return seat
+        if seat is not None:
+            raise InvalidField("seat", "only a table link's request says its seat")
+        return None
+
     def check_replay_access(self, request: Request, pk: str | None = None, **kwargs: Any) -> None:
-        # Results are the scorekeepers' too: hands and games check as they do.
+        # Results are the scorekeepers' too (and a link's): they check as they do.
         if self.action in ("hands", "game"):
             self._table_for_results(request, pk)
+        elif self.action == "confirmation":
+            self._table_for_confirmation(request, pk)
         else:
             super().check_replay_access(request, pk, **kwargs)
 
@@ -608,14 +645,16 @@ class TableViewSet(ReadWriteViewSet):
         table = self._table_for_results(request, pk)
         inp = s.HandInput(data=request.data)
         inp.is_valid(raise_exception=True)
-        change = results.hand_submit(table=table, **inp.validated_data)
+        data = dict(inp.validated_data)
+        seat = self._seat_of(request, data.pop("seat", None))
+        change = results.hand_submit(table=table, by_seat=seat, **data)
         response = Response(s.hand_submitted_data(change), status=status.HTTP_201_CREATED)
         response["ETag"] = etag(change.table)
         return response
 
     @extend_schema(
         methods=["PUT"],
-        request=s.RecordInput,
+        request=s.CorrectionInput,
         responses=s.ScoreSheetOutput,
         parameters=[IF_MATCH_HEADER],
     )
@@ -633,11 +672,14 @@ class TableViewSet(ReadWriteViewSet):
         if request.method == "DELETE":
             table = results.hand_delete_last(table=table, number=int(number), version=version)
         else:
-            inp = s.RecordInput(data=request.data)
+            inp = s.CorrectionInput(data=request.data)
             inp.is_valid(raise_exception=True)
-            record = inp.validated_data["record"]
             table = results.hand_correct(
-                table=table, number=int(number), record=record, version=version
+                table=table,
+                number=int(number),
+                record=inp.validated_data["record"],
+                version=version,
+                by_seat=self._seat_of(request, inp.validated_data.get("seat")),
             )
         return self._sheet(table)
 
@@ -664,6 +706,59 @@ class TableViewSet(ReadWriteViewSet):
         table = access.access_table_history(request.user, int(pk or 0))
         page = self.paginate_queryset(audit.table_history(table=table))
         return self.get_paginated_response(s.AuditEntryOutput(page, many=True).data)
+
+    @extend_schema(methods=["POST"], request=None, responses={201: s.TableLinkOutput})
+    @extend_schema(methods=["DELETE"], request=None, responses={204: None})
+    @action(detail=True, methods=["post", "delete"])
+    def link(self, request: Request, pk: str | None = None) -> Response:
+        """Make the table's link (``POST``, 201: its page's URL and its secret,
+        shown this once; a new link replaces the old), or revoke it
+        (``DELETE``, 204). For the club's organisers and scorekeepers."""
+        table = access.access_table_for_results(request.user, int(pk or 0))
+        if request.method == "DELETE":
+            links.table_link_revoke(table=table)
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        made = links.table_link_create(table=table, by=request.user)
+        body = {
+            "url": request.build_absolute_uri(reverse("table-link", kwargs={"token": made.token})),
+            "token": made.token,
+            "expires_at": made.link.expires_at,
+        }
+        return Response(s.TableLinkOutput(body).data, status=status.HTTP_201_CREATED)
+
+    def _table_for_confirmation(self, request: Request, pk: str | None) -> Table:
+        """The link's own table for a table link's request, else the table of
+        a club the user organises (scorekeepers' results count at once: an
+        organiser settles the players')."""
+        link = self._link(request)
+        if link is not None:
+            return access.access_table_by_link(link, int(pk or 0))
+        return access.access_table_for_confirmation(request.user, int(pk or 0))
+
+    @extend_schema(
+        request=s.ConfirmationInput,
+        responses=s.ScoreSheetOutput,
+        parameters=[IDEMPOTENCY_HEADER, IF_MATCH_OPTIONAL_HEADER],
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def confirmation(self, request: Request, pk: str | None = None) -> Response:
+        """Confirm (``agree``) or dispute (with a ``note``) the table's game:
+        a player through the table link, saying their seat, or an organiser
+        (no seat). Answers the score sheet."""
+        table = self._table_for_confirmation(request, pk)
+        inp = s.ConfirmationInput(data=request.data)
+        inp.is_valid(raise_exception=True)
+        seat = self._seat_of(request, inp.validated_data.get("seat"))
+        version = if_match_version(request, table, required=False)
+        table = confirmations.game_confirm(
+            table=table,
+            agree=inp.validated_data["agree"],
+            seat=seat,
+            note=inp.validated_data["note"],
+            version=version,
+        )
+        return self._sheet(table)
 
     @extend_schema(responses=s.ScoreSheetOutput)
     @action(detail=True)

@@ -84,7 +84,9 @@ class WebhookEndpointInput(Input):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
     url = serializers.CharField(max_length=500, help_text="http or https; public addresses only")
     events = serializers.ListField(
-        child=serializers.ChoiceField(choices=EVENT_CHOICES), min_length=1, max_length=4
+        child=serializers.ChoiceField(choices=EVENT_CHOICES),
+        min_length=1,
+        max_length=len(EVENT_CHOICES),
     )
 
 
@@ -93,7 +95,7 @@ class WebhookEndpointUpdateInput(Input):
     events = serializers.ListField(
         child=serializers.ChoiceField(choices=EVENT_CHOICES),
         min_length=1,
-        max_length=4,
+        max_length=len(EVENT_CHOICES),
         required=False,
     )
     active = serializers.BooleanField(

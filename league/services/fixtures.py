@@ -19,7 +19,19 @@ from django.utils.text import slugify
 import games
 from league import audit
 from league.errors import Conflict, ServiceError
-from league.models import Club, Event, Game, Hand, League, Player, Round, Seating, Table, TableSpill
+from league.models import (
+    Club,
+    Event,
+    Game,
+    Hand,
+    League,
+    Player,
+    ResultsConfirmation,
+    Round,
+    Seating,
+    Table,
+    TableSpill,
+)
 
 NOMINAL_PLAYERS = {Game.BLUKE: 4, Game.BUCK_EUCHRE: 4}
 """The table size a league's options are checked against when it is created;
@@ -52,9 +64,12 @@ def league_create(
     slug: str = "",
     table_size: int = 4,
     table_spill: str = TableSpill.SMALLER,
+    results_confirmation: str = ResultsConfirmation.NONE,
 ) -> League:
     """A league of one game; its rule options are checked by the engine, its
-    preferred table size and spill by :func:`check_table_policy`.
+    preferred table size and spill by :func:`check_table_policy`;
+    ``results_confirmation`` says whether a game entered through a table link
+    counts once a second player confirms it (:mod:`league.services.confirmations`).
 
     The slug defaults to the name's; one the club already has is a :class:`Conflict`.
     """
@@ -63,6 +78,7 @@ def league_create(
         raise ServiceError(f"game must be one of {', '.join(Game.values)}", field="game")
     game_rules(game=game, players=NOMINAL_PLAYERS[Game(game)], options=options)
     check_table_policy(game=game, table_size=table_size, table_spill=table_spill)
+    check_results_confirmation(results_confirmation)
     slug = slug or slugify(name)
     if not slug:
         raise ServiceError(
@@ -78,7 +94,16 @@ def league_create(
         options=options,
         table_size=table_size,
         table_spill=table_spill,
+        results_confirmation=results_confirmation,
     )
+
+
+def check_results_confirmation(value: str) -> None:
+    if value not in ResultsConfirmation.values:
+        raise ServiceError(
+            f"results_confirmation is one of {', '.join(ResultsConfirmation.values)}",
+            field="results_confirmation",
+        )
 
 
 def check_table_policy(*, game: str, table_size: int, table_spill: str) -> None:
@@ -101,11 +126,18 @@ def league_update(
     options: dict[str, Any] | None = None,
     table_size: int | None = None,
     table_spill: str | None = None,
+    results_confirmation: str | None = None,
 ) -> League:
     """Rename a league, change its options while no hand has been played, or
-    its table size and spill (which the next rounds drawn follow)."""
+    its table size and spill (which the next rounds drawn follow), or whether
+    a second player confirms results entered through a table link (which the
+    games completed from then on follow: a game awaiting confirmation already
+    still awaits it, for a player or an organiser to confirm)."""
     if name is not None:
         league.name = name
+    if results_confirmation is not None:
+        check_results_confirmation(results_confirmation)
+        league.results_confirmation = results_confirmation
     if table_size is not None or table_spill is not None:
         league.table_size = league.table_size if table_size is None else table_size
         league.table_spill = league.table_spill if table_spill is None else table_spill

@@ -50,6 +50,7 @@ from typing import Any, Final, TypeAlias
 
 from django.db import OperationalError, connection, transaction
 from django.db.models import Field
+from django.utils import timezone
 
 import games
 from league import audit, ratings, selectors
@@ -58,10 +59,12 @@ from league.errors import Conflict, NotFound, PreconditionFailed, ServiceError
 from league.models import (
     SEATING_COUNTS,
     AuditEntry,
+    Confirmation,
     Game,
     Hand,
     HandSeat,
     JobOwed,
+    ResultsConfirmation,
     Seating,
     Table,
 )
@@ -121,12 +124,19 @@ class Replay:
 
 
 def hand_submit(
-    *, table: Table, record: dict[str, Any], number: int | None = None
+    *,
+    table: Table,
+    record: dict[str, Any],
+    number: int | None = None,
+    by_seat: int | None = None,
 ) -> ResultsChange:
     """Store the next hand of the table's game.
 
     A client that says which hand it submits (``number``) is told 409 when
     that hand is already stored, so a submission sent twice counts once.
+    ``by_seat`` is the seat entering it through the table's link (``None``: a
+    signed-in scorekeeper or organiser, an import, a command), which decides
+    whether the game awaits confirmation once complete (:func:`confirmation_after`).
 
     ``table`` is the table as the caller read it (with its round, event and
     league). Most hands are stored by one statement, with no lock held in
@@ -134,14 +144,17 @@ def hand_submit(
     the hand that ends the game, and any hand the table as read cannot take,
     go the locked way of every change (the module's docstring).
     """
-    change = _hand_append_as_read(table=copy.copy(table), record=record, number=number)
-    return change or _hand_submit_locked(table=table, record=record, number=number)
+    check_seat(table=table, seat=by_seat)
+    change = _hand_append_as_read(
+        table=copy.copy(table), record=record, number=number, by_seat=by_seat
+    )
+    return change or _hand_submit_locked(table=table, record=record, number=number, by_seat=by_seat)
 
 
 @retry_on_conflict
 @transaction.atomic
 def _hand_submit_locked(
-    *, table: Table, record: dict[str, Any], number: int | None
+    *, table: Table, record: dict[str, Any], number: int | None, by_seat: int | None
 ) -> ResultsChange:
     return _results_change(
         table=table,
@@ -149,16 +162,25 @@ def _hand_submit_locked(
         number=number,
         records=[record],
         action=audit.Action.HAND_SUBMITTED,
+        by_seat=by_seat,
     )
 
 
 @retry_on_conflict
 @transaction.atomic
 def hand_correct(
-    *, table: Table, number: int, record: dict[str, Any], version: int | None
+    *,
+    table: Table,
+    number: int,
+    record: dict[str, Any],
+    version: int | None,
+    by_seat: int | None = None,
 ) -> Table:
     """Replace hand ``number`` and replay every later hand after it (the
-    later hands as stored once the table is locked)."""
+    later hands as stored once the table is locked). ``by_seat`` as for
+    :func:`hand_submit`; through a table link, a confirmed game is refused
+    (:class:`Conflict`, ``code`` ``confirmed``): an organiser corrects it."""
+    check_seat(table=table, seat=by_seat)
     return _results_change(
         table=table,
         mode=ResultsMode.REPLACE,
@@ -166,7 +188,18 @@ def hand_correct(
         records=[record],
         version=version,
         action=audit.Action.HAND_CORRECTED,
+        by_seat=by_seat,
     ).table
+
+
+def check_seat(*, table: Table, seat: int | None) -> None:
+    """A :class:`ServiceError` (``seat``) unless ``seat`` is one of the table's
+    seats, or ``None``."""
+    if seat is not None and not 0 <= seat < table.players:
+        raise ServiceError(
+            f"seat is one of the table's seats, 0 to {table.players - 1}, not {seat}",
+            field="seat",
+        )
 
 
 @retry_on_conflict
@@ -223,7 +256,7 @@ def game_submit(*, table: Table, record: Any) -> Table:
 
 
 def _hand_append_as_read(
-    *, table: Table, record: dict[str, Any], number: int | None
+    *, table: Table, record: dict[str, Any], number: int | None, by_seat: int | None
 ) -> ResultsChange | None:
     """Store the next hand in one statement that writes only if the table's
     version is still the one read (:func:`_store_appended`), with no
@@ -249,7 +282,12 @@ def _hand_append_as_read(
         if replay.tally.complete:
             return None
         change, entry = _results_applied(
-            table=table, keep=keep, replay=replay, action=audit.Action.HAND_SUBMITTED, before=None
+            table=table,
+            keep=keep,
+            replay=replay,
+            action=audit.Action.HAND_SUBMITTED,
+            before=None,
+            by_seat=by_seat,
         )
         # Inside a caller's transaction (an Idempotency-Key's), a savepoint, so
         # that a failure leaves that transaction able to go the locked way.
@@ -272,6 +310,7 @@ def _results_change(
     records: Sequence[Any],
     version: int | None = None,
     action: audit.Action,
+    by_seat: int | None = None,
 ) -> ResultsChange:
     """Lock the table, then check, replay and store (see the module's docstring),
     with the change's entry in the audit trail as ``action``
@@ -281,16 +320,24 @@ def _results_change(
 
     Queries: a constant number, whatever the number of hands.
     """
-    table = _lock_table(table)
+    table = lock_table(table)
     keep = check_results_change(
         table=table, mode=mode, number=number, version=version, records=records
     )
+    if by_seat is not None and table.confirmation == Confirmation.CONFIRMED:
+        raise Conflict(
+            "this game is confirmed: an organiser corrects it now",
+            field="number",
+            code="confirmed",
+        )
     if mode is ResultsMode.REPLACE:
         later = Hand.objects.filter(table=table, number__gt=keep).order_by("number")
         records = [*records, *later.values_list("record", flat=True)]
     replay = replay_results(table=table, keep=keep, records=records)
     before = None if mode is ResultsMode.APPEND else audit.stored_hand(table=table, number=keep)
-    return store_results(table=table, keep=keep, replay=replay, action=action, before=before)
+    return store_results(
+        table=table, keep=keep, replay=replay, action=action, before=before, by_seat=by_seat
+    )
 
 
 LOCKED_TABLE: Final = JoinedRead(
@@ -303,7 +350,7 @@ LOCKED_TABLE: Final = JoinedRead(
 now), its row alone locked until the transaction ends."""
 
 
-def _lock_table(table: Table) -> Table:
+def lock_table(table: Table) -> Table:
     """``table`` as stored now (:data:`LOCKED_TABLE`); :class:`NotFound` when
     it is gone since the caller read it (its round drawn again meanwhile)."""
     locked = LOCKED_TABLE.get(table.pk)
@@ -313,7 +360,12 @@ def _lock_table(table: Table) -> Table:
 
 
 def _audit_entry(
-    change: ResultsChange, *, action: audit.Action, keep: int, before: dict[str, Any] | None
+    change: ResultsChange,
+    *,
+    action: audit.Action,
+    keep: int,
+    before: dict[str, Any] | None,
+    by_seat: int | None,
 ) -> AuditEntry | None:
     """The change's entry in the audit trail, not yet saved (it is stored with
     the change): a hand submitted, corrected or deleted is that hand before
@@ -327,11 +379,13 @@ def _audit_entry(
             "totals": list(table.totals),
             "status": table.status.value,
         }
-        return audit.table_entry(table, action=action, before=None, after=after)
+        return audit.table_entry(table, action=action, before=None, after=after, seat=by_seat)
     after = None
     if change.hands:  # the hand ``keep``: the one appended or put in place
         after = audit.hand_record(change.hands[0], change.lines[0])
-    return audit.table_entry(table, action=action, hand_number=keep, before=before, after=after)
+    return audit.table_entry(
+        table, action=action, hand_number=keep, before=before, after=after, seat=by_seat
+    )
 
 
 # -- the steps ---------------------------------------------------------------------
@@ -440,19 +494,21 @@ def store_results(
     replay: Replay,
     action: audit.Action,
     before: dict[str, Any] | None,
+    by_seat: int | None = None,
 ) -> ResultsChange:
     """Replace the (locked) table's hands from ``keep`` on by the replay's,
     update the table and write the change's entry in the audit trail
-    (``action``, ``before``: :func:`_audit_entry`); a complete game, or one
-    that was complete, stores its final totals and places and owes the
+    (``action``, ``before``: :func:`_audit_entry`); a game that counts (complete,
+    needing no confirmation or confirmed), or that counted before, stores its
+    final totals and places (cleared when it no longer counts) and owes the
     league's standings and ratings.
 
     Hands appended on PostgreSQL are written in one statement with their
     lines, the table and the entry (:func:`_store_appended`); any other
     change, and every change on SQLite, through the ORM, a statement each."""
-    was_complete, appending = table.complete, keep == table.hands_played
+    was_complete, counted, appending = table.complete, table.counts, keep == table.hands_played
     change, entry = _results_applied(
-        table=table, keep=keep, replay=replay, action=action, before=before
+        table=table, keep=keep, replay=replay, action=action, before=before, by_seat=by_seat
     )
     if appending and appends_in_one_statement():
         stored = _store_appended(change, entry)
@@ -470,9 +526,10 @@ def store_results(
         table.save(update_fields=TABLE_RESULTS)
         if entry is not None:
             entry.save(force_insert=True)
-    if table.complete or was_complete:
-        players = _store_places(table, replay.tally)
+    if table.counts or counted:
+        players = store_places(table, replay.tally if table.counts else None)
         results_changed(table=table, player_ids=players)
+    if table.complete or was_complete:
         # game.completed or result.corrected, to the club's webhooks
         webhooks_table_changed(table=table, was_complete=was_complete)
     return change
@@ -485,27 +542,70 @@ def _results_applied(
     replay: Replay,
     action: audit.Action,
     before: dict[str, Any] | None,
+    by_seat: int | None,
 ) -> tuple[ResultsChange, AuditEntry | None]:
     """The change the replay makes, applied to ``table`` in memory (its totals,
-    counters, and its version moved by one; no query), and the change's entry
-    in the audit trail (:func:`_audit_entry`): both ready to store, by either
-    way."""
+    counters, confirmation, and its version moved by one; no query), and the
+    change's entry in the audit trail (:func:`_audit_entry`): both ready to
+    store, by either way."""
     tally = replay.tally
     table.complete = tally.complete
     table.hands_played = keep + len(replay.hands)
     table.totals = tally.totals
     table.version += 1
+    confirmation_after(table, by_seat=by_seat)
     change = ResultsChange(
         table=table,
         hands=replay.hands,
         lines=replay.lines,
         next_hand=selectors.next_hand_of(tally),
-        places=tally.ranks() if table.complete else None,
+        places=tally.ranks() if table.counts else None,
     )
-    return change, _audit_entry(change, action=action, keep=keep, before=before)
+    entry = _audit_entry(change, action=action, keep=keep, before=before, by_seat=by_seat)
+    return change, entry
 
 
-TABLE_RESULTS: Final = ("complete", "hands_played", "totals", "version")
+def confirmation_after(table: Table, *, by_seat: int | None) -> None:
+    """Set where the (changed, in memory) table's game stands with the
+    players' confirmation, after a change of its results made by ``by_seat``
+    through the table's link (``None``: by a signed-in user, an import or a
+    command):
+
+    - not complete: nothing to confirm;
+    - complete, in a league whose results a second player confirms, and
+      changed through the link or already under confirmation (awaiting,
+      disputed, or confirmed and now corrected): awaiting confirmation again;
+    - otherwise it counts at once.
+
+    ``entered_seat`` becomes ``by_seat``: the seat that may not confirm."""
+    league = table.round.event.league
+    under_confirmation = by_seat is not None or table.confirmation != Confirmation.NONE
+    if (
+        table.complete
+        and league.results_confirmation == ResultsConfirmation.PLAYER
+        and under_confirmation
+    ):
+        table.confirmation = Confirmation.AWAITING
+        table.confirmation_at = timezone.now()
+    else:
+        table.confirmation = Confirmation.NONE
+        table.confirmation_at = None
+    table.confirmation_seat = None
+    table.confirmation_note = ""
+    table.entered_seat = by_seat
+
+
+TABLE_RESULTS: Final = (
+    "complete",
+    "hands_played",
+    "totals",
+    "version",
+    "confirmation",
+    "entered_seat",
+    "confirmation_seat",
+    "confirmation_at",
+    "confirmation_note",
+)
 """The table's fields a change of results updates."""
 
 
@@ -637,13 +737,14 @@ def _append_sql(*, hands: int, with_entry: bool) -> str:
     return sql + answer
 
 
-def _store_places(table: Table, tally: games.GameTally) -> list[int]:
+def store_places(table: Table, tally: games.GameTally | None) -> list[int]:
     """The seatings' final totals and places, which standings and ratings
     count, and the counts of each seat's hand lines, which standings add up
-    (:data:`~league.models.SEATING_COUNTS`), all in one statement; all
-    cleared when the game is no longer complete. Returns the players seated."""
-    ranks = tally.ranks()
-    if ranks is None:
+    (:data:`~league.models.SEATING_COUNTS`), all in one statement, from the
+    complete game's ``tally``; all cleared for ``None`` (the game no longer
+    counts). Returns the players seated."""
+    ranks = tally.ranks() if tally is not None else None
+    if tally is None or ranks is None:
         cleared = dict.fromkeys(("total", "place", *SEATING_COUNTS))
         Seating.objects.filter(table=table).update(**cleared)
         return list(table.seat_players)

@@ -21,6 +21,10 @@ cycle can form.
 The events and their payloads (``data`` in the body sent):
 
 - ``game.completed``: a table's game became complete (:func:`webhooks_table_changed`);
+  in a league whose results a second player confirms, its ``table.confirmation``
+  is ``awaiting`` when it was entered through a table link;
+- ``game.confirmed``: a game entered through a table link was confirmed by a
+  player of another seat or an organiser, and now counts (:func:`webhooks_game_confirmed`);
 - ``result.corrected``: a hand of a complete game was corrected or deleted;
 - ``round.seated``: a round's tables were drawn, or reseated (:func:`webhooks_rounds_seated`);
 - ``standings.updated``: a league's standings were recomputed
@@ -56,10 +60,12 @@ from league.models import (
     WebhookEndpoint,
     WebhookEvent,
 )
+from league.outputs import confirmation_data
 from league.services.jobs import jobs_owe
 
 SUBSCRIBABLE: Final = (
     WebhookEvent.GAME_COMPLETED,
+    WebhookEvent.GAME_CONFIRMED,
     WebhookEvent.RESULT_CORRECTED,
     WebhookEvent.STANDINGS_UPDATED,
     WebhookEvent.ROUND_SEATED,
@@ -251,6 +257,18 @@ def webhooks_table_changed(*, table: Table, was_complete: bool) -> list[WebhookD
     return webhooks_emit(club=league.club_id, event=event, payload=lambda: _table_data(table))
 
 
+def webhooks_game_confirmed(*, table: Table) -> list[WebhookDelivery]:
+    """``game.confirmed``: the (stored, locked) table's game, entered through
+    its table link, was just confirmed and now counts; the payload is
+    ``game.completed``'s, with who confirmed it."""
+    league = table.round.event.league
+    return webhooks_emit(
+        club=league.club_id,
+        event=WebhookEvent.GAME_CONFIRMED,
+        payload=lambda: _table_data(table),
+    )
+
+
 def _table_data(table: Table) -> dict[str, Any]:
     round_ = table.round
     seatings = Seating.objects.filter(table=table).select_related("player").order_by("seat")
@@ -264,12 +282,13 @@ def _table_data(table: Table) -> dict[str, Any]:
             "complete": table.complete,
             "hands_played": table.hands_played,
             "version": table.version,
+            "confirmation": confirmation_data(table),
         },
         "players": [
             {
                 "seat": seating.seat,
                 "player": {"id": seating.player_id, "name": seating.player.name},
-                "total": seating.total,
+                "total": table.totals[seating.seat] if table.complete else None,
                 "place": seating.place,
             }
             for seating in seatings

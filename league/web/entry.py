@@ -12,6 +12,7 @@ sheet (POST/redirect/GET), anchored at that hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib import messages
@@ -22,42 +23,184 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 import games
-from league import selectors
-from league.errors import PreconditionFailed, ServiceError
-from league.models import Game, Hand, HandSeat, Table
-from league.services import results
+from league import access, selectors
+from league.errors import Conflict, PreconditionFailed, ServiceError
+from league.models import Confirmation, Game, Hand, HandSeat, Table
+from league.services import confirmations, results
 from league.web import sheet
-from league.web.access import may_enter_results, results_access
+from league.web.access import club_page_refusal, results_access
 from league.web.forms import NO_TRUMP, HandForm, Stage, SummaryItem
 
 STALE_SHEET = "The sheet changed while you were editing; here it is again."
 RACED = "Another change to this table got there first; here is the sheet as it is now."
+CONFIRMED = "This game is confirmed: ask the organiser to correct it."
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where a table's result pages live, and who enters through them: a
+    signed-in scorekeeper or organiser (by the table's id), or whoever holds
+    the table's link (by its secret, ``token``), for ``seat``."""
+
+    table: Table
+    token: str | None = None
+    seat: int | None = None
+
+    @property
+    def by_link(self) -> bool:
+        return self.token is not None
+
+    @property
+    def sheet(self) -> str:
+        if self.token is not None:
+            return reverse("table-link", kwargs={"token": self.token})
+        return reverse("score-sheet", kwargs={"table_id": self.table.pk})
+
+    @property
+    def enter(self) -> str:
+        if self.token is not None:
+            return reverse("table-link-enter", kwargs={"token": self.token})
+        return reverse("hand-enter", kwargs={"table_id": self.table.pk})
+
+    def correct(self, number: int) -> str:
+        if self.token is not None:
+            return reverse("table-link-correct", kwargs={"token": self.token, "number": number})
+        return reverse("hand-correct", kwargs={"table_id": self.table.pk, "number": number})
+
+    def sheet_at(self, number: int) -> str:
+        return f"{self.sheet}#hand-{number}"
 
 
 @require_http_methods(["GET", "HEAD"])
 def table_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
     """The score sheet, as the club keeps it on paper: a row per hand, a bid
-    (or tricks) and a running score per player. Anyone may read it."""
+    (or tricks) and a running score per player. Anyone may read it; its
+    scorekeepers and organisers enter and correct from it, and its organisers
+    confirm a game entered at the table."""
     try:
         table = selectors.sheet_table(table_id)
     except Table.DoesNotExist:
         raise Http404("no such table") from None
-    page = sheet.sheet_page(table=table)
-    page["may_enter"] = may_enter_results(request.user, table)
+    return sheet_response(request, Route(table=table))
+
+
+def sheet_response(
+    request: HttpRequest, route: Route, *, status: int = 200, **extra: Any
+) -> HttpResponse:
+    """The score sheet page of ``route``'s table, as its viewer may use it:
+    through the table's link (correct until the game is confirmed; confirm or
+    dispute as a seat), or as a signed-in user (their role decides). ``extra``
+    is added to the page (a refusal to show, say)."""
+    table = route.table
+    club_id = table.round.event.league.club_id
+    if route.by_link:
+        may_enter = table.confirmation != Confirmation.CONFIRMED
+        may_confirm = route.seat is not None and route.seat != table.entered_seat
+        confirm_url = reverse("table-link-confirm", kwargs={"token": route.token})
+    else:
+        role = selectors.club_role(request.user, club_id)
+        may_enter = role in access.RESULTS
+        may_confirm = role in access.ORGANISER
+        confirm_url = reverse("table-confirm", kwargs={"table_id": table.pk})
+    page = sheet.sheet_page(table=table, correct_url=route.correct if may_enter else None)
+    page["route"] = route
+    page["may_enter"] = may_enter
     page["columns"] = 1 + len(page["players"])  # a column a player, after the hand's
+    waiting = table.confirmation in (Confirmation.AWAITING, Confirmation.DISPUTED)
+    if route.by_link:
+        waiting = table.confirmation == Confirmation.AWAITING
+        names = [player.name for player in page["players"]]
+        page["seat_choices"] = [{"seat": seat, "name": name} for seat, name in enumerate(names)]
+        page["seat_url"] = reverse("table-link-seat", kwargs={"token": route.token})
+        page["link_seat"] = names[route.seat] if route.seat is not None else None
+        page["own_entry"] = waiting and route.seat is not None and not may_confirm
+    page["may_confirm"] = waiting and may_confirm
+    page["confirm_as_organiser"] = not route.by_link
+    page["confirm_url"] = confirm_url
     # The history names the club's users: for its members, as the API's (league.access).
-    if table.round.event.league.club_id in selectors.member_club_ids(request.user):
+    if not route.by_link and club_id in selectors.member_club_ids(request.user):
         names = [player.name for player in page["players"]]
         page["history"] = sheet.sheet_history(table=table, names=names)
-    return render(request, "league/sheet.html", page)
+    page.update(extra)
+    return render(request, "league/sheet.html", page, status=status)
+
+
+@require_http_methods(["POST"])
+def table_confirm(request: HttpRequest, table_id: int) -> HttpResponse:
+    """An organiser confirms a game entered at its table (from its score
+    sheet): it counts from now on, disputed or not."""
+    try:
+        table = selectors.sheet_table(table_id)
+    except Table.DoesNotExist:
+        raise Http404("no such table") from None
+    if refusal := club_page_refusal(request, table.round.event.league.club, roles=access.ORGANISER):
+        return refusal
+    return confirm_game(request, Route(table=table), agree=True, note="")
+
+
+def confirm_game(request: HttpRequest, route: Route, *, agree: bool, note: str) -> HttpResponse:
+    """Confirm or dispute ``route``'s game as its viewer (a seat through the
+    link, or an organiser), with the version of the sheet they looked at; a
+    refusal is the sheet again, saying why by the form (nothing stored)."""
+    version = request.POST.get("version", "")
+    try:
+        sheet_version = int(version)
+    except ValueError:
+        sheet_version = -1  # a tampered form: refused as a stale sheet
+    try:
+        confirmations.game_confirm(
+            table=route.table, agree=agree, seat=route.seat, note=note, version=sheet_version
+        )
+    except PreconditionFailed:
+        return _sheet_again(request, route, status=409, confirm_refusal=CONFIRM_STALE)
+    except ServiceError as error:
+        status = 409 if isinstance(error, Conflict) else 400
+        shown: dict[str, Any] = {"note_value": note}
+        shown["note_error" if error.field == "note" else "confirm_refusal"] = _sentence(
+            error.message
+        )
+        return _sheet_again(request, route, status=status, **shown)
+    messages.success(
+        request,
+        "The results are confirmed: the game counts."
+        if agree
+        else "The dispute is sent to the organiser, who settles it.",
+    )
+    return redirect(f"{route.sheet}#confirmation")
+
+
+CONFIRM_STALE = "The sheet changed since you looked at it: check it again before you confirm."
+
+
+def _sheet_again(request: HttpRequest, route: Route, *, status: int, **extra: Any) -> HttpResponse:
+    """The sheet as it is now (the table read again), with ``extra`` shown."""
+    fresh = replace(route, table=selectors.sheet_table(route.table.pk))
+    return sheet_response(request, fresh, status=status, **extra)
+
+
+def _sentence(message: str) -> str:
+    """A service's message as the page writes it: a capital, a full stop."""
+    return message[:1].upper() + message[1:].rstrip(".") + "."
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @results_access
 def hand_enter(request: HttpRequest, table: Table) -> HttpResponse:
+    """The next hand, for a scorekeeper or organiser (:func:`enter_hand`)."""
+    return enter_hand(request, Route(table=table))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@results_access
+def hand_correct(request: HttpRequest, table: Table, number: int) -> HttpResponse:
+    """Correct a stored hand, for a scorekeeper or organiser (:func:`correct_hand`)."""
+    return correct_hand(request, Route(table=table), number)
+
+
+def enter_hand(request: HttpRequest, route: Route) -> HttpResponse:
     """The next hand: Bluke in two steps (the bids, checked by the engine,
     then the tricks), Buck Euchre in one."""
-    entry = _Entry(request, table)
+    entry = _Entry(request, route)
     if entry.next_hand is None:
         return entry.complete(posted=request.method == "POST")
     if request.method != "POST":
@@ -82,16 +225,18 @@ def hand_enter(request: HttpRequest, table: Table) -> HttpResponse:
     return entry.render(entry.form(Stage.TRICKS, initial=form.carried()))
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
-@results_access
-def hand_correct(request: HttpRequest, table: Table, number: int) -> HttpResponse:
+def correct_hand(request: HttpRequest, route: Route, number: int) -> HttpResponse:
     """Correct a stored hand: prefilled from it, stored as results only, every
     later hand replayed after it; the table's version travels with the form
-    so that a correction made on a sheet that has changed since is refused."""
+    so that a correction made on a sheet that has changed since is refused.
+    Through a table link, a confirmed game is the organiser's to correct."""
+    table = route.table
     found = selectors.sheet_hand(table=table, number=number)
     if found is None:
         raise Http404("no such hand")
-    fix = _Correction(request, table, *found)
+    fix = _Correction(request, route, *found)
+    if route.by_link and table.confirmation == Confirmation.CONFIRMED:
+        return fix.refused(CONFIRMED)
     if request.method != "POST":
         return fix.render(fix.form())
     if request.POST.get("version") != str(table.version):
@@ -101,22 +246,26 @@ def hand_correct(request: HttpRequest, table: Table, number: int) -> HttpRespons
         return fix.render(form)
     try:
         results.hand_correct(
-            table=table, number=number, record=form.record(), version=form.cleaned_data["version"]
+            table=table,
+            number=number,
+            record=form.record(),
+            version=form.cleaned_data["version"],
+            by_seat=route.seat,
         )
     except PreconditionFailed:
         return fix.again(STALE_SHEET)
-    except (ServiceError, IntegrityError):
+    except ServiceError as error:
+        if error.code == "confirmed":
+            return fix.refused(CONFIRMED)
+        return fix.again(RACED)
+    except IntegrityError:
         return fix.again(RACED)
     except games.RecordError as error:
         # A later hand may no longer fit: the form says which, at its top.
         form.add_engine_error(error, number=number)
         return fix.render(form)
     messages.success(request, f"Hand {number + 1} is corrected.")
-    return redirect(_sheet_at(table, number))
-
-
-def _sheet_at(table: Table, number: int) -> str:
-    return f"{reverse('score-sheet', kwargs={'table_id': table.pk})}#hand-{number}"
+    return redirect(route.sheet_at(number))
 
 
 class _Page:
@@ -126,9 +275,10 @@ class _Page:
     mode = ""
     """The page's kind, for the template: ``enter`` or ``correct``."""
 
-    def __init__(self, request: HttpRequest, table: Table) -> None:
+    def __init__(self, request: HttpRequest, route: Route) -> None:
         self.request = request
-        self.table = table
+        self.route = route
+        self.table = table = route.table
         self.league = table.round.event.league
         self.bluke = self.league.game == Game.BLUKE
         self.names = [seating.player.name for seating in selectors.sheet_seatings(table=table)]
@@ -139,6 +289,8 @@ class _Page:
             "league": self.league,
             "event": self.table.round.event,
             "bluke": self.bluke,
+            "route": self.route,
+            "link_seat": self.names[self.route.seat] if self.route.seat is not None else None,
             **extra,
         }
 
@@ -165,9 +317,9 @@ class _Entry(_Page):
 
     mode = "enter"
 
-    def __init__(self, request: HttpRequest, table: Table) -> None:
-        super().__init__(request, table)
-        self.next_hand = selectors.sheet_next_hand(table=table)
+    def __init__(self, request: HttpRequest, route: Route) -> None:
+        super().__init__(request, route)
+        self.next_hand = selectors.sheet_next_hand(table=route.table)
         self.first_stage = Stage.BIDS if self.bluke else Stage.WHOLE
 
     def form(
@@ -193,7 +345,7 @@ class _Entry(_Page):
             "hand_shown": self.next_hand["number"] + 1,
             "dealer": self.names[self.next_hand["dealer"]],
             "cards": self.next_hand["cards"],
-            "action": reverse("hand-enter", kwargs={"table_id": self.table.pk}),
+            "action": self.route.enter,
         }
 
     def complete(self, *, posted: bool) -> HttpResponse:
@@ -227,7 +379,9 @@ class _Entry(_Page):
         assert self.next_hand is not None
         number = self.next_hand["number"]
         try:
-            results.hand_submit(table=self.table, record=form.record(), number=number)
+            results.hand_submit(
+                table=self.table, record=form.record(), number=number, by_seat=self.route.seat
+            )
         except games.RecordError as error:
             if error.code == "game_over":
                 return self.complete(posted=True)
@@ -235,9 +389,10 @@ class _Entry(_Page):
                 return self.bids_again()
             return self.render(form)
         except (ServiceError, IntegrityError):
-            return _Entry(self.request, selectors.sheet_table(self.table.pk)).moved_on()
+            fresh = replace(self.route, table=selectors.sheet_table(self.table.pk))
+            return _Entry(self.request, fresh).moved_on()
         messages.success(self.request, f"Hand {number + 1} is on the sheet.")
-        return redirect(_sheet_at(self.table, number))
+        return redirect(self.route.sheet_at(number))
 
 
 class _Correction(_Page):
@@ -246,9 +401,9 @@ class _Correction(_Page):
     mode = "correct"
 
     def __init__(
-        self, request: HttpRequest, table: Table, hand: Hand, lines: list[HandSeat]
+        self, request: HttpRequest, route: Route, hand: Hand, lines: list[HandSeat]
     ) -> None:
-        super().__init__(request, table)
+        super().__init__(request, route)
         self.hand = hand
         self.lines = lines
 
@@ -286,9 +441,7 @@ class _Correction(_Page):
             "hand_shown": self.hand.number + 1,
             "dealer": self.names[self.hand.dealer],
             "cards": self.hand.cards,
-            "action": reverse(
-                "hand-correct", kwargs={"table_id": self.table.pk, "number": self.hand.number}
-            ),
+            "action": self.route.correct(self.hand.number),
         }
 
     def again(self, note: str) -> HttpResponse:
@@ -298,5 +451,11 @@ class _Correction(_Page):
         found = selectors.sheet_hand(table=table, number=self.hand.number)
         if found is None:
             raise Http404("no such hand")
-        fresh = _Correction(self.request, table, *found)
+        fresh = _Correction(self.request, replace(self.route, table=table), *found)
         return fresh.render(fresh.form(), notes=[note], status=409)
+
+    def refused(self, note: str) -> HttpResponse:
+        """No form: the correction is not this page's to make (409 when posted)."""
+        status = 409 if self.request.method == "POST" else 200
+        shown = self.hand.number + 1
+        return self.page(status, mode="refused", crumb=f"Hand {shown}", note=note, hand_shown=shown)

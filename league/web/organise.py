@@ -97,6 +97,7 @@ def league_create(request: HttpRequest, club_id: int) -> HttpResponse:
                 options=form.options(),
                 table_size=data["table_size"],
                 table_spill=data["table_spill"],
+                results_confirmation=data["results_confirmation"],
             )
         except ServiceError as error:
             form.add_service_error(error)
@@ -131,6 +132,7 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
                 options=None if options_fixed else form.options(),
                 table_size=data["table_size"],
                 table_spill=data["table_spill"],
+                results_confirmation=data["results_confirmation"],
             )
         except ServiceError as error:
             form.add_service_error(error)

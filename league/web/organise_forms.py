@@ -18,7 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 import games
 from league.errors import ServiceError
-from league.models import Event, Game, League, Player, TableSpill
+from league.models import Event, Game, League, Player, ResultsConfirmation, TableSpill
 from league.services import fixtures
 from league.web import organise_reads
 
@@ -171,6 +171,26 @@ class LeagueForm(SetupForm):
         },
     )
 
+    results_confirmation = forms.ChoiceField(
+        choices=[
+            (ResultsConfirmation.NONE, "Results count at once"),
+            (ResultsConfirmation.PLAYER, "A second player confirms results entered at the table"),
+        ],
+        label="Results entered at the table",
+        initial=ResultsConfirmation.NONE,
+        widget=forms.RadioSelect,
+        help_text=(
+            "With a table link the players enter their own results on a phone. "
+            "A second player confirming: a game entered that way counts in the standings "
+            "once a player of another seat (or an organiser) says it is right. "
+            "Results entered by a scorekeeper or organiser always count at once."
+        ),
+        error_messages={
+            "required": "Choose whether a second player confirms results.",
+            "invalid_choice": "Choose one of the two ways from the list.",
+        },
+    )
+
     def __init__(
         self, data: Any = None, *, league: League | None = None, options_fixed: bool = False
     ) -> None:
@@ -184,6 +204,7 @@ class LeagueForm(SetupForm):
                 "max_cards": options.get("max_cards"),
                 "table_size": league.table_size,
                 "table_spill": league.table_spill,
+                "results_confirmation": league.results_confirmation,
             }
         super().__init__(data, initial=initial)
         self.league = league

@@ -16,15 +16,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.safestring import SafeString
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods
 
 import games
 from league import access, selectors
 from league.models import Game, Round, Table
+from league.services import links
+from league.services.links import NewTableLink
 from league.web import pads_reads
 from league.web.access import club_page_refusal
 from league.web.qr import qr_svg
@@ -70,12 +73,14 @@ class Pad:
     """Whether the game may outlast the rows (Buck Euchre): go on overleaf."""
     entry_url: str
     qr: SafeString
+    by_link: bool
+    """Whether ``entry_url`` is the table's link (no login) or its entry page."""
 
 
-def pad_of(table: Table, *, entry_url: str) -> Pad:
+def pad_of(table: Table, *, entry_url: str, by_link: bool = False) -> Pad:
     """The pad of ``table`` (from :func:`league.web.pads_reads.pads_tables`,
     seatings fetched): no query. ``entry_url`` is the absolute address of the
-    table's entry page, which the QR code holds."""
+    table's entry page, or of its link (``by_link``), which the QR code holds."""
     rules = selectors.table_rules(table)
     names = [seating.player.name for seating in table.seatings.all()]
     bluke = isinstance(rules, games.Bluke)
@@ -84,6 +89,8 @@ def pad_of(table: Table, *, entry_url: str) -> Pad:
         _row(rules, first_dealer=table.first_dealer, played=n, names=names) for n in range(count)
     ]
     label = f"QR code of the page to enter the hands of table {table.number}"
+    if by_link:
+        label = f"QR code of the link of table {table.number}: its page, without a login"
     return Pad(
         table=table,
         seats=[
@@ -96,6 +103,7 @@ def pad_of(table: Table, *, entry_url: str) -> Pad:
         more_hands=not bluke,
         entry_url=entry_url,
         qr=qr_svg(entry_url, label=label),
+        by_link=by_link,
     )
 
 
@@ -108,10 +116,17 @@ def _row(rules: games.Rules, *, first_dealer: int, played: int, names: list[str]
     return PadRow(number=hand["number"] + 1, cards=hand["cards"], dealer=names[hand["dealer"]])
 
 
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def round_pads(request: HttpRequest, round_id: int) -> HttpResponse:
     """A score pad for every table of the round, for the club's scorekeepers
-    and organisers; a round without tables says so (200)."""
+    and organisers; a round without tables says so (200).
+
+    Posted (``action=links``), it first makes a new link for every table of
+    the round (:func:`league.services.links.round_links_create`, replacing
+    their links) and prints the pads with them: each pad's QR code then opens
+    its table's page without a login. The links' secrets are shown this once,
+    so the answer is never stored (``no-store``); reloading it makes no new
+    links (the browser asks before posting again)."""
     try:
         round_ = pads_reads.pads_round(round_id)
     except Round.DoesNotExist:
@@ -120,11 +135,30 @@ def round_pads(request: HttpRequest, round_id: int) -> HttpResponse:
     league = event.league
     if refusal := club_page_refusal(request, league.club, roles=access.RESULTS):
         return refusal
+    tables = pads_reads.pads_tables(round=round_)
+    made: dict[int, NewTableLink] = {}
+    if request.method == "POST":
+        if request.POST.get("action") != "links":
+            return HttpResponseBadRequest("unknown action")
+        for table in tables:
+            table.round = round_
+        made = {
+            new.link.table_id: new
+            for new in links.table_links_create(tables=tables, by=request.user)
+        }
     pads = [
-        pad_of(table, entry_url=request.build_absolute_uri(_entry_path(table)))
-        for table in pads_reads.pads_tables(round=round_)
+        pad_of(
+            table,
+            entry_url=request.build_absolute_uri(
+                reverse("table-link", kwargs={"token": made[table.pk].token})
+                if table.pk in made
+                else _entry_path(table)
+            ),
+            by_link=table.pk in made,
+        )
+        for table in tables
     ]
-    return render(
+    response = render(
         request,
         "league/pads/round.html",
         {
@@ -133,8 +167,12 @@ def round_pads(request: HttpRequest, round_id: int) -> HttpResponse:
             "league": league,
             "bluke": league.game == Game.BLUKE,
             "pads": pads,
+            "links_until": min((new.link.expires_at for new in made.values()), default=None),
         },
     )
+    if made:
+        add_never_cache_headers(response)
+    return response
 
 
 def _entry_path(table: Table) -> str:

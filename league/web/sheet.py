@@ -9,12 +9,13 @@ from the engine's public :class:`games.Suit` and :class:`games.Card`.
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import games
 from league import selectors
-from league.models import AuditEntry, Game, Hand, Table
+from league.models import AuditEntry, Confirmation, Game, Hand, Table
 
 # -- suits and cards -------------------------------------------------------------
 
@@ -126,6 +127,8 @@ class SheetHand:
     turn_up: CardLabel | None
     tricks: list[SheetTrick] | None
     """``None`` for results only, or a stored move log the engine no longer replays."""
+    correct_url: str | None = None
+    """Where the viewer corrects this hand; ``None`` for a viewer who may not."""
 
     @property
     def shown_number(self) -> int:
@@ -193,9 +196,12 @@ def short_names(names: list[str]) -> list[str]:
     return [f"Seat {seat}" for seat in range(1, len(names) + 1)]
 
 
-def sheet_page(*, table: Table) -> dict[str, Any]:
+def sheet_page(*, table: Table, correct_url: Callable[[int], str] | None = None) -> dict[str, Any]:
     """The score sheet shaped for the page: players by seat, one row per hand
-    (move logs replayed into tricks by the engine), places once complete.
+    (move logs replayed into tricks by the engine), places once the game
+    counts, and where it stands with the players' confirmation;
+    ``correct_url`` gives each hand's correction page, for a viewer who may
+    correct.
 
     Queries: those of :func:`league.selectors.score_sheet` (three), whatever
     the number of hands; ``table`` comes from :func:`league.selectors.sheet_table`.
@@ -212,14 +218,17 @@ def sheet_page(*, table: Table) -> dict[str, Any]:
             name=seating.player.name,
             short=shorts[seating.seat],
             total=table.totals[seating.seat],
-            place=seating.place if table.complete else None,
-            winner=table.complete and seating.place == 1,
+            place=seating.place if table.counts else None,
+            winner=table.counts and seating.place == 1,
         )
         for seating in seatings
     ]
     hands = [_sheet_hand(hand, names, shorts, rules) for hand in sheet["hands"]]
+    if correct_url is not None:
+        hands = [replace(hand, correct_url=correct_url(hand.number)) for hand in hands]
     next_hand = sheet["next_hand"]
     return {
+        "confirmation": confirmation_words(table, names),
         "table": table,
         "league": league,
         "event": table.round.event,
@@ -235,6 +244,43 @@ def sheet_page(*, table: Table) -> dict[str, Any]:
         "schedule": len(rules.schedule) if isinstance(rules, games.Bluke) else None,
         "start": games.GameTally(rules, first_dealer=table.first_dealer).totals,
     }
+
+
+@dataclass(frozen=True)
+class ConfirmationWords:
+    """Where a complete game stands with the players' confirmation, in the
+    sheet's words (``None`` of :func:`confirmation_words` when there is
+    nothing to say: not complete, or counted at once)."""
+
+    state: str
+    label: str
+    entered_by: str | None
+    """The player of the seat that last changed the results through the link."""
+    by: str | None
+    """Who confirmed or disputed: a player, or "an organiser"."""
+    at: datetime.datetime | None
+    note: str
+
+
+def confirmation_words(table: Table, names: list[str]) -> ConfirmationWords | None:
+    """The game's confirmation in words; ``None`` when it needs none."""
+    if table.confirmation == Confirmation.NONE:
+        return None
+
+    def player(seat: int | None) -> str | None:
+        return f"{_name(names, seat)} (seat {seat + 1})" if seat is not None else None
+
+    by = player(table.confirmation_seat)
+    if by is None and table.confirmation == Confirmation.CONFIRMED:
+        by = "an organiser"
+    return ConfirmationWords(
+        state=table.confirmation,
+        label=Confirmation(table.confirmation).label,
+        entered_by=player(table.entered_seat),
+        by=by,
+        at=table.confirmation_at,
+        note=table.confirmation_note,
+    )
 
 
 def _sheet_hand(hand: Hand, names: list[str], shorts: list[str], rules: games.Rules) -> SheetHand:
@@ -345,7 +391,7 @@ def sheet_history(*, table: Table, names: list[str]) -> list[HandChange]:
         HandChange(
             number=entry.hand_number or 0,
             verb=HISTORY_ACTIONS[AuditEntry.Action(entry.action)],
-            actor=entry.actor_name or "a command on the server",
+            actor=_actor(entry, names),
             at=entry.at,
             via=AuditEntry.Via(entry.via).label,
             before=_hand_words(entry.before, names, bluke=bluke),
@@ -353,6 +399,14 @@ def sheet_history(*, table: Table, names: list[str]) -> list[HandChange]:
         )
         for entry in entries.order_by("hand_number", "id")
     ]
+
+
+def _actor(entry: AuditEntry, names: list[str]) -> str:
+    """Who made a change, in the history's words: a login, a seat by its
+    word through the table link, or a command."""
+    if entry.seat is not None:
+        return f"{_name(names, entry.seat)} (seat {entry.seat + 1}, by the table link)"
+    return entry.actor_name or "a command on the server"
 
 
 def _hand_words(hand: Any, names: list[str], *, bluke: bool) -> HandWords | None:

@@ -33,7 +33,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from league import selectors
 from league.errors import Conflict, ServiceError
 from league.models import Event, Game
-from league.services import attendance
+from league.services import attendance, links
 from league.services import seating as seating_service
 from league.web import tonight_reads
 from league.web.access import club_page_refusal
@@ -67,7 +67,7 @@ class _Tonight:
         self.request = request
         self.event = event
         self.url = reverse("event-tonight", kwargs={"event_id": event.pk})
-        self.rounds = tonight_reads.event_rounds(event=event)
+        self.rounds = tonight_reads.event_rounds(event=event, with_links=True)
         # the rule of selectors.event_draw_state, on the rounds read above
         self.next_round = selectors.draw_state_of(
             (view.round.number, view.drawn) for view in self.rounds
@@ -285,6 +285,29 @@ def _adjust(page: _Tonight, kind: str) -> HttpResponse:
     return page.done(f"{text} in round {number}.", f"round-{number}")
 
 
+def _revoke_link(page: _Tonight) -> HttpResponse:
+    """Revoke a table's link: it stops working at once."""
+    number = page.request.POST.get("table", "")
+    found = next(
+        (
+            (view.round, lines.table)
+            for view in page.rounds
+            for lines in view.tables
+            if str(lines.table.pk) == number
+        ),
+        None,
+    )
+    if found is None:
+        return page.refused("page", "That table is not one of this event.")
+    round_, table = found
+    table.round = round_
+    links.table_link_revoke(table=table)
+    return page.done(
+        f"The link of round {round_.number}, table {table.number} no longer works.",
+        f"round-{round_.number}",
+    )
+
+
 POSTS: dict[str, Callable[[_Tonight], HttpResponse]] = {
     "check_in": _check_in,
     "leave": _leave,
@@ -294,6 +317,7 @@ POSTS: dict[str, Callable[[_Tonight], HttpResponse]] = {
     "publish": _publish,
     "swap": lambda page: _adjust(page, "swap"),
     "move": lambda page: _adjust(page, "move"),
+    "revoke_link": _revoke_link,
 }
 """What each ``action`` posted to the tonight page does."""
 

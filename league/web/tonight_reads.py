@@ -17,9 +17,22 @@ from itertools import combinations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
+import games
 from league import seating, selectors, standings
-from league.models import Attendance, Event, Game, League, Membership, Player, Round, Table
+from league.models import (
+    Attendance,
+    Confirmation,
+    Event,
+    Game,
+    League,
+    Membership,
+    Player,
+    Round,
+    Table,
+    TableLink,
+)
 from league.selectors import SeatLine, TableLines
 from league.services.seating import Draw
 
@@ -59,13 +72,55 @@ def attendance_lines(*, event: Event, search: str = "") -> tuple[list[Attendance
 
 
 @dataclass(frozen=True)
+class Progress:
+    """How far a table's game has got, in the night's words: ``state`` is one
+    of ``not_started``, ``entering``, ``complete`` (counts without
+    confirmation), ``awaiting``, ``confirmed`` and ``disputed`` (a game
+    entered at the table); ``note`` is a dispute's."""
+
+    state: str
+    text: str
+    note: str = ""
+
+
+def progress_of(table: Table, league: League) -> Progress:
+    """``table``'s progress (no query): the hand being entered out of the
+    game's (Bluke's are known in advance), or where a complete game stands
+    with its players' confirmation."""
+    if not table.complete:
+        if not table.hands_played:
+            return Progress("not_started", "not started")
+        rules = games.rules_for(league.game, table.players, league.options)
+        of = f" of {len(rules.schedule)}" if isinstance(rules, games.Bluke) else ""
+        return Progress("entering", f"entering, hand {table.hands_played + 1}{of}")
+    if table.confirmation == Confirmation.NONE:
+        return Progress("complete", "complete")
+    label = Confirmation(table.confirmation).label.lower()
+    return Progress(table.confirmation, label, note=table.confirmation_note)
+
+
+@dataclass(frozen=True)
+class TonightTable(TableLines):
+    """A table of the night with its seats, its progress and its link (if it has one)."""
+
+    progress: Progress
+    link: TableLink | None
+
+
+@dataclass(frozen=True)
 class RoundView:
     """A round of the night as the organiser sees it: its tables (seats in
-    order), who sits out, and whether a hand is played at any table yet."""
+    order, progress and link), who sits out, and whether a hand is played at
+    any table yet."""
 
     round: Round
-    tables: list[TableLines]
+    tables: list[TonightTable]
     sat_out: list[Player]
+
+    @property
+    def links(self) -> bool:
+        """Whether any of its tables has a working link."""
+        return any(lines.link is not None for lines in self.tables)
 
     @property
     def drawn(self) -> bool:
@@ -93,14 +148,29 @@ class RoundView:
         return [*placed, *((player, "sitting out") for player in self.sat_out)]
 
 
-def event_rounds(*, event: Event) -> list[RoundView]:
-    """The event's rounds in order with their tables, seats and sit-outs
-    (four queries, those of :func:`league.selectors.event_rounds`); each
-    round is given ``event`` so that the services need not fetch it again."""
+def event_rounds(*, event: Event, with_links: bool = False) -> list[RoundView]:
+    """The event's rounds in order with their tables, seats, progress and
+    sit-outs (four queries, those of :func:`league.selectors.event_rounds`),
+    and ``with_links`` the tables' working links (one more, for the
+    organiser's page); each round is given ``event`` (its league fetched) so
+    that the services need not fetch it again."""
+    links: dict[int, TableLink] = {}
+    if with_links:
+        working = TableLink.objects.filter(table__round__event=event, expires_at__gt=timezone.now())
+        links = {link.table_id: link for link in working}
     views = []
     for item in selectors.event_rounds(event=event):
         item.round.event = event
-        views.append(RoundView(round=item.round, tables=item.tables, sat_out=item.sat_out))
+        tables = [
+            TonightTable(
+                table=lines.table,
+                seats=lines.seats,
+                progress=progress_of(lines.table, event.league),
+                link=links.get(lines.table.pk),
+            )
+            for lines in item.tables
+        ]
+        views.append(RoundView(round=item.round, tables=tables, sat_out=item.sat_out))
     return views
 
 
@@ -213,8 +283,9 @@ METHOD_MEANINGS: Mapping[str, str] = {
 
 @dataclass
 class LiveLine:
-    """A player's night so far: complete games with their wins and places,
-    and points counting the running totals of games still being played."""
+    """A player's night so far: games that count with their wins and places,
+    and points counting the running totals of games still being played (or
+    awaiting their players' confirmation)."""
 
     player: Player
     games: int = 0
@@ -256,7 +327,8 @@ def live_standings(rounds: Sequence[RoundView], *, game: str) -> list[LiveLine]:
 
 
 def _count(line: LiveLine, table: Table, seat: SeatLine) -> None:
-    if table.complete:
+    # a game awaiting its players' confirmation counts as one still being played
+    if table.counts:
         line.games += 1
         line.points += seat.total or 0
         if seat.place is not None:

@@ -17,6 +17,7 @@ from league.web import (
     pads,
     pages,
     reading,
+    table_link,
     tonight,
 )
 
@@ -49,6 +50,8 @@ urlpatterns: list[URLPattern] = [
     path("tables/<int:table_id>/", entry.table_sheet, name="score-sheet"),
     path("tables/<int:table_id>/hands/new/", entry.hand_enter, name="hand-enter"),
     path("tables/<int:table_id>/hands/<int:number>/edit/", entry.hand_correct, name="hand-correct"),
+    path("tables/<int:table_id>/confirmation/", entry.table_confirm, name="table-confirm"),
+    *table_link.urlpatterns,
     *organise.urlpatterns,
     *organise_imports.urlpatterns,
     *organise_webhooks.urlpatterns,

@@ -10,9 +10,12 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.support.browser import PHONE, Shots
 
 CHROMIUM = shutil.which(os.environ.get("CHROMIUM") or "chromium") or ""
 
@@ -59,3 +62,22 @@ def page(browser: Any, live_server: Any) -> Iterator[Any]:
     elsewhere = [url for url in requested if not url.startswith(f"{live_server.url}/")]
     assert requested and not elsewhere, elsewhere
     assert not refused, refused
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Shots:
+    """Screenshots of the test's steps, to ``$E2E_SCREENSHOTS`` when set (to be looked at)."""
+    return Shots(Path(os.environ.get("E2E_SCREENSHOTS") or tmp_path / "shots"))
+
+
+@pytest.fixture
+def second_phone(browser: Any, live_server: Any) -> Iterator[Any]:
+    """Another phone (its own cookies), for the scorekeeper; like ``page``, it
+    must request nothing but the server's own pages and files."""
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(10_000)
+    requested: list[str] = []
+    context.on("request", lambda request: requested.append(request.url))
+    yield context.new_page()
+    context.close()
+    assert all(url.startswith(f"{live_server.url}/") for url in requested), requested

@@ -16,11 +16,7 @@ Screenshots of each step, at 375 and 1280 px, go to ``$E2E_SCREENSHOTS`` when se
 
 from __future__ import annotations
 
-import io
-import os
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,60 +28,13 @@ from playwright.sync_api import expect
 from league.models import Club, Event, Game, Table
 from league.services.clubs import club_create, membership_set, player_create
 from league.services.fixtures import league_create
-from tests.support.factories import PASSWORD, UserFactory
+from tests.support.browser import DESKTOP, PHONE, Shots, decode_qr, fits_the_phone, log_in
+from tests.support.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 375, "height": 740}
-DESKTOP = {"width": 1280, "height": 900}
 NAMES = ["Ada", "Bram", "Cleo", "Dev", "Edda", "Femi", "Gus", "Hana", "Ivo", "Jun", "Kit", "Lena"]
 """The club's players; the first eleven come at the start, Lena arrives late."""
-
-
-class Shots:
-    """Full-page screenshots of a step at both widths."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        folder.mkdir(parents=True, exist_ok=True)
-
-    def take(self, page: Any, step: str) -> None:
-        page.screenshot(path=str(self.folder / f"{step}-375.png"), full_page=True)
-        page.set_viewport_size(DESKTOP)
-        page.screenshot(path=str(self.folder / f"{step}-1280.png"), full_page=True)
-        page.set_viewport_size(PHONE)
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Shots:
-    return Shots(Path(os.environ.get("E2E_SCREENSHOTS") or tmp_path / "shots"))
-
-
-@pytest.fixture
-def second_phone(browser: Any, live_server: Any) -> Iterator[Any]:
-    """Another phone (its own cookies), for the scorekeeper; like ``page``, it
-    must request nothing but the server's own pages and files."""
-    context = browser.new_context(viewport=PHONE)
-    context.set_default_timeout(10_000)
-    requested: list[str] = []
-    context.on("request", lambda request: requested.append(request.url))
-    yield context.new_page()
-    context.close()
-    assert all(url.startswith(f"{live_server.url}/") for url in requested), requested
-
-
-def fits_the_phone(page: Any) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-
-
-def log_in(page: Any, base: str, user: AbstractUser, *, to: str) -> None:
-    """Log in from the login page that ``to`` sends to (or that asks for ``to``
-    next), and come back to ``to``."""
-    page.goto(f"{base}{to}" if to != "/" else f"{base}{reverse('login')}?next=/")
-    page.get_by_label("Username").fill(user.get_username())
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    assert page.url == f"{base}{to}"
 
 
 def a_club() -> tuple[Club, AbstractUser, AbstractUser]:
@@ -215,13 +164,3 @@ def test_an_organiser_runs_a_club_night_from_a_phone(
     decoded = decode_qr(code.screenshot())
     page.set_viewport_size(PHONE)
     assert decoded == f"{base}{reverse('hand-enter', kwargs={'table_id': first.pk})}"
-
-
-def decode_qr(png: bytes) -> str:
-    """The text of the one QR code in a screenshot."""
-    import zxingcpp
-    from PIL import Image
-
-    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)).convert("L"))
-    assert len(found) == 1, found
-    return str(found[0].text)

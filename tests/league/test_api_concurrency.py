@@ -111,6 +111,32 @@ def test_the_same_hand_submitted_twice_at_once_is_stored_once() -> None:
     assert setup.table.version == 1
 
 
+def test_two_phones_entering_the_same_hand_through_one_link_at_once_store_it_once() -> None:
+    """Issue 27: a table's link on two phones; both enter hand 1 at the same moment."""
+    setup = club_setup()
+    token = (
+        client_for(setup.scorekeeper).post(f"/api/tables/{setup.table.pk}/link/").json()["token"]
+    )
+    url = f"/api/tables/{setup.table.pk}/hands/"
+
+    def phone(seat: int) -> Callable[[], Any]:
+        def submit() -> Any:
+            client = client_for()
+            client.credentials(HTTP_AUTHORIZATION=f"Table {token}")
+            return client.post(url, {"number": 0, "record": bluke_results(13), "seat": seat})
+
+        return submit
+
+    answers = at_once(phone(0), phone(2))
+
+    assert sorted(a.status_code for a in answers) == [201, 409]
+    assert Hand.objects.filter(table=setup.table).count() == 1
+    stored = Table.objects.get(pk=setup.table.pk)
+    assert stored.version == 1
+    winner = next(a for a in answers if a.status_code == 201)
+    assert stored.entered_seat == (0 if winner is answers[0] else 2)
+
+
 def test_a_correction_and_the_next_hand_at_once_keep_both(monkeypatch: pytest.MonkeyPatch) -> None:
     """The correction replays the hands stored after it as they are once it
     holds the table's lock: a hand appended just before is replayed too, not

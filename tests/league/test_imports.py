@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-from league.models import Event, Game, Hand, JobOwed, League, Player, Standing, Table
+from league.models import Event, Game, Hand, JobOwed, League, Player, Seating, Standing, Table
 from league.services import imports
 from league.services.clubs import player_create
 from league.services.fixtures import event_create, league_create, table_create
@@ -595,3 +595,20 @@ def test_json_lines_of_bare_records_or_not_utf8_are_told_apart(
     latin = '{"event": "Été"}\n'.encode("latin-1")
     check = check_results_import(league=league, data=latin, format=ImportFormat.JSON_LINES)
     assert [(p.row, p.code) for p in check.problems] == [(None, "encoding")]
+
+
+def test_imported_results_count_at_once_in_a_league_whose_players_confirm(
+    client: Client, jobs_run: Any
+) -> None:
+    """Issue 27: only a game entered through its table link awaits confirmation."""
+    league = played_league(jobs_run, game=Game.BUCK_EUCHRE)
+    games_csv = download(client, "league-games-csv", league.pk)
+    copy = empty_league_like(league)
+    copy.results_confirmation = "player"
+    copy.save()
+    with jobs_run(execute=True):
+        results_import(league=copy, data=games_csv)
+    complete = Table.objects.filter(round__event__league=copy, complete=True)
+    assert complete.exists()
+    assert set(complete.values_list("confirmation", flat=True)) == {"none"}
+    assert not Seating.objects.filter(table__in=complete, place__isnull=True).exists()

@@ -53,6 +53,7 @@ def league_post(**changes: str | None) -> dict[str, str]:
         "max_cards": "",
         "table_size": "4",
         "table_spill": "smaller",
+        "results_confirmation": "none",
         **changes,
     }
     return {key: value for key, value in data.items() if value is not None}

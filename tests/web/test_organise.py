@@ -6,6 +6,7 @@ open each page, CSRF, labels, and a constant number of queries."""
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 import pytest
@@ -324,6 +325,11 @@ def test_the_league_form_explains_the_options() -> None:
             "bluke_lead",
             "Buck Euchre has no rule options",
         ),
+        (
+            {"results_confirmation": "everyone"},
+            "results_confirmation",
+            "Choose one of the two ways from the list.",
+        ),
     ],
 )
 def test_a_refused_league_is_shown_by_its_field_and_not_stored(
@@ -334,7 +340,7 @@ def test_a_refused_league_is_shown_by_its_field_and_not_stored(
         signed_in(setup.organiser), league_create_url(setup.club), league_post(**changes)
     )
     assert message in error_of(response, f"id_{name}")
-    if name in ("game", "table_spill"):  # radios: the group is described by the error
+    if name in ("game", "table_spill", "results_confirmation"):  # radios: described by the error
         assert f'aria-describedby="id_{name}_helptext id_{name}_error"' in text(response) or (
             f'aria-describedby="id_{name}_error"' in text(response)
         )
@@ -384,6 +390,21 @@ def test_editing_a_league_changes_name_options_and_table_policy() -> None:
     assert (league.name, league.options) == ("Autumn Bluke", {"max_cards": 5})
     assert (league.table_size, league.table_spill, league.slug) == (6, "larger", setup.league.slug)
     assert "The league “Autumn Bluke” is saved." in text(page)
+
+
+def test_a_league_asks_a_second_player_to_confirm_results_from_the_table() -> None:
+    setup = club_setup()
+    client = signed_in(setup.organiser)
+    assert "A second player confirms results entered at the table" in text(
+        client.get(league_edit_url(setup.league))
+    )
+    follow(client, league_edit_url(setup.league), league_post(results_confirmation="player"))
+    assert League.objects.get(pk=setup.league.pk).results_confirmation == "player"
+    form = client.get(league_edit_url(setup.league))
+    checked = re.findall(
+        r'<input type="radio" name="results_confirmation" value="(\w+)"[^>]*checked', text(form)
+    )
+    assert checked == ["player"]
 
 
 def test_the_game_of_a_league_never_changes() -> None:

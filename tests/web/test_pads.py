@@ -21,6 +21,7 @@ from league.web.pads import BUCK_EUCHRE_ROWS
 from tests.support.factories import PlayerFactory, make_table
 from tests.support.markup import tables_of, text
 from tests.support.setups import ClubSetup, club_setup, member
+from tests.support.state import db_state
 from tests.support.web import enter_url, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -290,12 +291,14 @@ def test_an_unknown_round_is_not_found() -> None:
     assert response.status_code == 404
 
 
-def test_the_page_is_read_only() -> None:
+def test_a_post_other_than_making_links_changes_nothing() -> None:
     setup = club_setup()
+    before = db_state()
 
-    response = signed_in(setup.organiser).post(pads_url(setup.round))
+    response = signed_in(setup.organiser).post(pads_url(setup.round), {"action": "draw"})
 
-    assert response.status_code == 405
+    assert response.status_code == 400
+    assert db_state() == before
 
 
 # -- queries -------------------------------------------------------------------------

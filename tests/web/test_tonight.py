@@ -699,12 +699,13 @@ def _played_night(setup: ClubSetup, *, present: int) -> Any:
 
 @pytest.mark.parametrize("present", [4, 15])
 def test_the_tonight_page_queries_do_not_grow(django_assert_num_queries: Any, present: int) -> None:
-    """Session, user, event (with league and club), role, then the rounds,
-    tables, seatings and sit-outs, then the attendance and the players."""
+    """Session, user, event (with league and club), role, then the tables'
+    links, the rounds, tables, seatings and sit-outs, then the attendance and
+    the players."""
     setup = club_setup()
     event = _played_night(setup, present=present)
     client = organiser(setup)
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(11):
         assert client.get(tonight_url(event)).status_code == 200
 
 
@@ -740,5 +741,5 @@ def test_a_preview_takes_the_same_queries_for_few_players_or_many(
     setup = club_setup()
     event = _played_night(setup, present=present)
     client = organiser(setup)
-    with django_assert_num_queries(14):
+    with django_assert_num_queries(15):
         assert client.post(tonight_url(event), draw_post(2, seed="3")).status_code == 200

@@ -19,6 +19,7 @@ locked")``, which :func:`league.db.failure_kind` calls busy (a 503 with
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any, Final
 
 from django.db import OperationalError
@@ -121,19 +122,17 @@ class GatedCursor(base.SQLiteCursorWrapper):
     def execute(self, query: str, params: Any = None) -> Any:
         if self.connection.in_transaction or query.lstrip()[:7].upper().startswith(READS):
             return super().execute(query, params)
-        taken = self.wrapper.gated_statement()
-        try:
-            return super().execute(query, params)
-        finally:
-            if taken:
-                self.wrapper.give_gate()
+        return self._gated(super().execute, query, params)
 
     def executemany(self, query: str, param_list: Any) -> Any:
         if self.connection.in_transaction:
             return super().executemany(query, param_list)
+        return self._gated(super().executemany, query, param_list)
+
+    def _gated(self, run: Callable[..., Any], *args: Any) -> Any:
         taken = self.wrapper.gated_statement()
         try:
-            return super().executemany(query, param_list)
+            return run(*args)
         finally:
             if taken:
                 self.wrapper.give_gate()

@@ -1,0 +1,26 @@
+"""What a request may do before its view's own access check: the API's
+default (reads for anyone, writes for a signed-in user), and a table link's
+few writes on its table's view set."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from rest_framework.permissions import SAFE_METHODS, IsAuthenticatedOrReadOnly
+
+from league.models import TableLink
+
+LINK_WRITES: Final = frozenset({("hands", "POST"), ("hand", "PUT"), ("confirmation", "POST")})
+"""A table link's writes: enter the next hand, correct one, confirm or dispute
+the game (each on the link's own table: the view checks which)."""
+
+
+class TableLinkOrAuthenticatedOrReadOnly(IsAuthenticatedOrReadOnly):
+    """Reads for anyone; a table link's request (``Authorization: Table``) the
+    writes of :data:`LINK_WRITES`; any other write a signed-in user's. A link's
+    request for any other write is refused (403), as a stranger's is."""
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        if isinstance(request.auth, TableLink):
+            return request.method in SAFE_METHODS or (view.action, request.method) in LINK_WRITES
+        return bool(super().has_permission(request, view))

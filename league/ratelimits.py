@@ -1,0 +1,55 @@
+"""How many requests a table link may make, counted by django-ratelimit.
+
+A link is a secret anyone at the table may pass on, so what it may do is
+bounded by a rate: ``TABLE_LINK_RATE`` requests a window for one link (all its
+phones together, whatever they ask), and ``TABLE_LINK_REFUSED_RATE`` refused
+links a window from one address (a made-up, expired or revoked secret), past
+which that address is answered 429 before any secret it sends is looked up.
+The counts live in the cache (the settings' ``CACHES``).
+
+A cache that fails (Redis down or silent, each call bounded to a second by the
+settings) lets the request through, logged: the limit guards against a link
+passed around, not the results, and a club night goes on without it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest
+from django_ratelimit.core import get_usage  # type: ignore[import-untyped]
+
+from league.web.lockout import client_ip
+
+logger = logging.getLogger(__name__)
+
+
+def link_over_limit(request: HttpRequest, link_id: int) -> bool:
+    """Count one request of link ``link_id``; whether it is over ``TABLE_LINK_RATE``."""
+    return _over(request, "table-link", f"link:{link_id}", settings.TABLE_LINK_RATE, count=True)
+
+
+def refused_over_limit(request: HttpRequest, *, count: bool) -> bool:
+    """Whether the client's address is over ``TABLE_LINK_REFUSED_RATE``
+    refused links, counting one more when ``count`` (a link was just refused)."""
+    address = f"address:{client_ip(request) or 'unknown'}"
+    return _over(
+        request, "table-link-refused", address, settings.TABLE_LINK_REFUSED_RATE, count=count
+    )
+
+
+def _over(request: HttpRequest, group: str, key: str, rate: str, *, count: bool) -> bool:
+    try:
+        usage: dict[str, Any] | None = get_usage(
+            request, group=group, key=lambda _group, _request: key, rate=rate, increment=count
+        )
+    except Exception as error:  # the cache failed: the limit is not applied (see above)
+        logger.warning("rate limit %s not applied: the cache failed (%s)", group, error)
+        return False
+    if usage is None:
+        return False
+    # counted, the request is over once the count passes the limit; looked at
+    # without counting, it is over once the count has reached it
+    return bool(usage["should_limit"] if count else usage["count"] >= usage["limit"])
