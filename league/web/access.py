@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, Concatenate, ParamSpec
+from typing import Concatenate, ParamSpec
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
@@ -22,12 +22,6 @@ from league.errors import Forbidden, NotFound
 from league.models import Club, Table
 
 P = ParamSpec("P")
-
-
-def may_enter_results(user: Any, table: Table) -> bool:
-    """Whether ``user`` may enter and correct the results of ``table`` (for
-    the sheet's links: one query for a signed-in user, none otherwise)."""
-    return access.may_write(user, table.round.event.league.club_id, roles=access.RESULTS)
 
 
 def results_access(
