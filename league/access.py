@@ -1,6 +1,8 @@
-"""Who may write what, for the API and the pages alike.
+"""Who may read and write what, for the API and the pages alike.
 
-Anyone may read. Organisers manage their club's players, leagues, events,
+Anyone may read a public club's players, results and ratings; a members-only
+club's, its members alone (:func:`club_visible`, :func:`visible_clubs`).
+Organisers manage their club's players, leagues, events,
 rounds, tables and roles; scorekeepers and organisers enter and correct
 results. The helpers here fetch and authorise in one call, in the manner of
 Zulip's ``access_stream_by_id``:
@@ -19,12 +21,38 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from django.db.models import Q
 from django.utils import timezone
 
 from league import selectors
 from league.errors import Forbidden, NotFound
-from league.models import Membership, Table, TableLink
+from league.models import Club, Membership, Player, Table, TableLink, Visibility
 from league.statements import JoinedRead
+
+
+def club_visible(user: Any, club: Club) -> bool:
+    """Whether ``user`` may read ``club``'s players, results and ratings:
+    anyone for a public club; for a members-only one its members (a role in
+    it, or a login linked to one of its players). No query for a public club,
+    one otherwise."""
+    if not club.members_only:
+        return True
+    return club.pk in selectors.member_club_ids(user)
+
+
+def visible_clubs(user: Any, path: str = "") -> Q:
+    """The condition on a query's rows that keeps those of the clubs ``user``
+    may read, the club reached by ``path`` (``"round__event__league__club"``;
+    empty for clubs themselves). No query of its own: the user's clubs are
+    subqueries of the query it filters."""
+    prefix = f"{path}__" if path else ""
+    public = Q(**{f"{prefix}visibility": Visibility.PUBLIC})
+    if not user.is_authenticated:
+        return public
+    roles = Membership.objects.filter(user=user).values("club_id")
+    players = Player.objects.filter(user=user).values("club_id")
+    return public | Q(**{f"{prefix}pk__in": roles}) | Q(**{f"{prefix}pk__in": players})
+
 
 ORGANISER: tuple[str, ...] = (Membership.Role.ORGANISER,)
 """The roles that manage a club's players, leagues, events, tables and roles."""

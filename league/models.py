@@ -21,16 +21,45 @@ class Game(models.TextChoices):
     BUCK_EUCHRE = "buck_euchre", "Buck Euchre"
 
 
+class Visibility(models.TextChoices):
+    """Who may read a club's players, results and ratings."""
+
+    PUBLIC = "public", "Anyone"
+    MEMBERS = "members", "The club's members only"
+
+
 class Club(models.Model):
+    """A club. ``visibility`` ``members`` shows its pages, API objects,
+    downloads and calendar feeds to its members alone (a role in it, or a
+    login linked to one of its players: :func:`league.access.club_visible`);
+    ``feed_key`` is the secret of its calendar feeds' private address, for
+    calendar apps, which cannot log in (made when first asked for)."""
+
     name = models.CharField(max_length=100, unique=True)
     slug = models.SlugField(max_length=100, unique=True)
+    visibility = models.CharField(
+        max_length=10,
+        choices=Visibility.choices,
+        default=Visibility.PUBLIC,
+        db_default=Visibility.PUBLIC,
+    )
+    feed_key = models.CharField(max_length=64, blank=True, default="", db_default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(visibility__in=["public", "members"]), name="club_visibility_known"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def members_only(self) -> bool:
+        return self.visibility == Visibility.MEMBERS
 
 
 class Membership(models.Model):
@@ -169,6 +198,14 @@ class Event(models.Model):
     date = models.DateField()
     start_time = models.TimeField(null=True, blank=True)
     venue = models.CharField(max_length=200, blank=True, default="")
+    room_key = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="the secret of the room screen's address for the venue's TV, in a club "
+        "whose results are for members only (made when first asked for)",
+    )
 
     class Meta:
         ordering = ["date", "id"]
@@ -946,6 +983,7 @@ class AuditEntry(models.Model):
         SEATING_DRAWN = "seating.drawn", "round drawn"
         SEATING_ADJUSTED = "seating.adjusted", "round adjusted by hand"
         ATTENDANCE_CHANGED = "attendance.changed", "attendance changed"
+        PLAYER_ANONYMISED = "player.anonymised", "player anonymised"
         MEMBERSHIP_SET = "membership.set", "role given"
         MEMBERSHIP_REMOVED = "membership.removed", "role taken away"
         GAME_CONFIRMED = "game.confirmed", "game confirmed"
@@ -1010,6 +1048,7 @@ class AuditEntry(models.Model):
                         "seating.drawn",
                         "seating.adjusted",
                         "attendance.changed",
+                        "player.anonymised",
                         "membership.set",
                         "membership.removed",
                         "game.confirmed",

@@ -30,6 +30,7 @@ from league.models import (
     Table,
     TableSpill,
     TableStatus,
+    Visibility,
 )
 from league.seating import Method
 
@@ -84,7 +85,7 @@ def shown_to_member(serializer: serializers.Serializer[Any], club_id: int) -> bo
 class ClubOutput(serializers.ModelSerializer[Club]):
     class Meta:
         model = Club
-        fields = ["id", "name", "slug", "created_at"]
+        fields = ["id", "name", "slug", "visibility", "created_at"]
 
 
 class MembershipOutput(serializers.ModelSerializer[Membership]):
@@ -528,6 +529,12 @@ class ClubInput(Input):
 
 class ClubUpdateInput(Input):
     name = serializers.CharField(max_length=100)
+    visibility = serializers.ChoiceField(
+        choices=Visibility.choices,
+        required=False,
+        help_text="public: anyone reads the club's players, results and ratings; members: its "
+        "members alone (a role in it, or a login linked to one of its players)",
+    )
 
 
 class MembershipInput(Input):

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -183,6 +183,15 @@ class ReadWriteViewSet(
             )
         extend_schema_view(**views)(cls)
 
+    def get_queryset(self) -> Any:
+        """The objects of the clubs the caller may read: a members-only club's
+        are its members' alone (:func:`league.access.visible_clubs`); to anyone
+        else they are missing, listed nowhere and found by no id (404)."""
+        return super().get_queryset().filter(self.visible())
+
+    def visible(self) -> Q:
+        return access.visible_clubs(self.request.user, self.club_path.replace(".", "__"))
+
     def filter_queryset(self, queryset: Any) -> Any:
         # Filters narrow lists; an object is found by its id alone.
         return super().filter_queryset(queryset) if self.action == "list" else queryset
@@ -254,6 +263,9 @@ class ClubViewSet(ReadWriteViewSet):
     queryset = Club.objects.all()
     update_service = clubs.club_update
 
+    def visible(self) -> Q:
+        return access.visible_clubs(self.request.user)
+
     def check_write(self, request: Request, start: Any) -> None:
         # A club owns itself; a new club has no owner to ask (see create).
         access.check_club_role(request.user, start.pk, roles=self.write_roles)
@@ -301,6 +313,9 @@ class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
     def get_queryset(self) -> Any:
         return self.queryset.filter(club_id__in=selectors.member_club_ids(self.request.user))
 
+    def visible(self) -> Q:
+        return Q()  # the memberships of the caller's clubs alone, whatever their clubs' visibility
+
     def destroy(self, request: Request, pk: str | None = None) -> Response:
         membership = self.get_object()
         self.check_write(request, membership)
@@ -323,6 +338,24 @@ class PlayerViewSet(ReadWriteViewSet):
 
     def get_serializer_context(self) -> dict[str, Any]:
         return {**super().get_serializer_context(), **s.members_context(self.request.user)}
+
+    @extend_schema(request=None, responses=s.PlayerOutput)
+    @action(detail=True, methods=["post"])
+    def anonymise(self, request: Request, pk: str | None = None) -> Response:
+        """Erase the player's identity, keeping their games (organisers): the
+        name becomes "Former player <id>", the login is unlinked."""
+        player = self.get_object()
+        self.check_write(request, player)
+        return self.output(clubs.player_anonymise(player=player))
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @action(detail=True, pagination_class=None, filter_backends=[])
+    def data(self, request: Request, pk: str | None = None) -> Response:
+        """Everything the league keeps about the player (organisers), to hand
+        over on request: their game nights, games, standings and ratings."""
+        player = self.get_object()
+        self.check_write(request, player)
+        return Response(selectors.player_data(player=player))
 
     @extend_schema(
         parameters=[OpenApiParameter("league", OpenApiTypes.INT), GAME_PARAMETER],
@@ -589,8 +622,14 @@ class TableViewSet(ReadWriteViewSet):
 
     def get_queryset(self) -> Any:
         if self.action == "sheet":  # the score sheet fetches seatings itself
-            return Table.objects.select_related("round__event__league")
+            return Table.objects.select_related("round__event__league").filter(self.visible())
         return super().get_queryset()
+
+    def visible(self) -> Q:
+        # a table's link reads its own table, whatever its club's visibility
+        link = self._link(self.request)
+        seen = super().visible()
+        return seen | Q(pk=link.table_id) if link is not None else seen
 
     # Reads for anyone; a table link's request its few writes (hands, a correction, the
     # confirmation) on its own table; every other write a signed-in user's.

@@ -1,11 +1,15 @@
 """Clubs, the roles their users hold, and their players.
 
 A club keeps at least one organiser: changes to its roles lock the club row
-first, so two of them cannot both take away "the other" organiser.
+first, so two of them cannot both take away "the other" organiser. A club
+may keep its results for its members (``visibility``), with private
+addresses for its calendar feeds and a night's room screen; an organiser
+anonymises a player on request (:func:`player_anonymise`).
 """
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.db import transaction
@@ -14,7 +18,7 @@ from django.utils.text import slugify
 
 from league import audit
 from league.errors import Conflict, ServiceError
-from league.models import Club, Membership, Player
+from league.models import Club, Event, Membership, Player, Visibility
 
 
 @transaction.atomic
@@ -38,13 +42,88 @@ def club_create(*, name: str, slug: str = "", organiser: Any = None) -> Club:
 
 
 @transaction.atomic
-def club_update(*, club: Club, name: str | None = None) -> Club:
+def club_update(*, club: Club, name: str | None = None, visibility: str | None = None) -> Club:
+    """Rename a club, or say who may read its players, results and ratings
+    (``public``: anyone; ``members``: its members alone, see
+    :func:`league.access.club_visible`)."""
+    fields = []
     if name is not None:
         if Club.objects.filter(name=name).exclude(pk=club.pk).exists():
             raise Conflict(f"a club named {name!r} exists already", field="name")
         club.name = name
-        club.save(update_fields=["name"])
+        fields.append("name")
+    if visibility is not None:
+        if visibility not in Visibility.values:
+            raise ServiceError(
+                f"visibility is one of {', '.join(Visibility.values)}", field="visibility"
+            )
+        club.visibility = visibility
+        fields.append("visibility")
+    if fields:
+        club.save(update_fields=fields)
     return club
+
+
+SECRET_BYTES = 24
+"""The randomness of a private address (a club's feeds, a night's room screen): 192 bits."""
+
+
+@transaction.atomic
+def club_feed_key(*, club: Club, renew: bool = False) -> str:
+    """The secret of the club's calendar feeds' private address, made when
+    first asked for; ``renew`` makes a new one (the old address stops
+    working). Only the club's members are shown it."""
+    locked = Club.objects.select_for_update().get(pk=club.pk)
+    if renew or not locked.feed_key:
+        locked.feed_key = secrets.token_urlsafe(SECRET_BYTES)
+        locked.save(update_fields=["feed_key"])
+    club.feed_key = locked.feed_key
+    return locked.feed_key
+
+
+@transaction.atomic
+def event_room_key(*, event: Event, renew: bool = False) -> str:
+    """The secret of the night's room screen's address for the venue's TV
+    (what a members-only club's room screen needs), made when first asked
+    for; ``renew`` makes a new one."""
+    locked = Event.objects.select_for_update().get(pk=event.pk)
+    if renew or not locked.room_key:
+        locked.room_key = secrets.token_urlsafe(SECRET_BYTES)
+        locked.save(update_fields=["room_key"])
+    event.room_key = locked.room_key
+    return locked.room_key
+
+
+ANONYMOUS_NAME = "Former player {id}"
+"""What an anonymised player is called: unique in the club, as every name is."""
+
+
+@transaction.atomic
+def player_anonymise(*, player: Player) -> Player:
+    """Erase a player's identity on request, keeping their games: the name
+    replaced by :data:`ANONYMOUS_NAME`, the login unlinked, the guest mark
+    kept as it is; every game, total, standing and rating stays, so that the
+    league's figures still add up. One ``player.anonymised`` entry in the
+    audit trail, which names the player by id only. Entries written before
+    keep the name they recorded: the trail is never edited (docs/audit.md).
+    Anonymising twice changes nothing more."""
+    locked = Player.objects.select_for_update().get(pk=player.pk)
+    name = ANONYMOUS_NAME.format(id=locked.pk)
+    if locked.name == name and locked.user_id is None:
+        return locked
+    if Player.objects.filter(club_id=locked.club_id, name=name).exclude(pk=locked.pk).exists():
+        name = f"{name} ({secrets.token_hex(3)})"  # a player once named so by hand
+    had_login = locked.user_id is not None
+    locked.name = name
+    locked.user = None
+    locked.save(update_fields=["name", "user"])
+    audit.audit_record(
+        action=audit.Action.PLAYER_ANONYMISED,
+        club_id=locked.club_id,
+        before={"player": locked.pk, "had_login": had_login},
+        after={"player": locked.pk, "player_name": name},
+    )
+    return locked
 
 
 @transaction.atomic

@@ -72,3 +72,20 @@ def club_page_refusal(
         shown = {"club": club, "organisers_only": roles == access.ORGANISER}
         return render(request, "league/forbidden.html", shown, status=403)
     return None
+
+
+def members_only_refusal(request: HttpRequest, club: Club) -> HttpResponse | None:
+    """``None`` when the request may read ``club``'s players, results and
+    ratings (a public club, or one of its members: :func:`league.access.club_visible`);
+    otherwise the answer: the login page (returning here) for an anonymous
+    user, 404 for anyone else, as for a page that does not exist. A view of a
+    club's reads fetches its object (404 if missing), then::
+
+        if refusal := members_only_refusal(request, league.club):
+            return refusal
+    """
+    if access.club_visible(request.user, club):
+        return None
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    raise Http404("no such page")

@@ -22,16 +22,17 @@ import datetime
 from collections.abc import Callable, Iterable
 from typing import Final
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_safe
 from icalendar import Calendar
 from icalendar import Event as CalendarEvent
 from icalendar.prop import vDuration
 
-from league import selectors
+from league import access, selectors
 from league.models import Club, Event, League
 
 PAST_DAYS: Final = 90
@@ -48,35 +49,53 @@ CONTENT_TYPE: Final = "text/calendar; charset=utf-8"
 def club_calendar(request: HttpRequest, club_id: int) -> HttpResponse:
     """The game nights of every league of a club."""
     club = get_object_or_404(Club, pk=club_id)
+    _check_visible(request, club)
     events = selectors.calendar_events(club=club, since=_since())
-    return _feed(request, name=club.name, events=events, slug=club.slug)
+    return _feed(request, club, name=club.name, events=events, slug=club.slug)
 
 
 @require_safe
 def league_calendar(request: HttpRequest, league_id: int) -> HttpResponse:
     """The game nights of one league."""
     league = get_object_or_404(League.objects.select_related("club"), pk=league_id)
+    _check_visible(request, league.club)
     events = selectors.calendar_events(club=league.club, league=league, since=_since())
     return _feed(
         request,
+        league.club,
         name=f"{league.club.name}: {league.name}",
         events=events,
         slug=f"{league.club.slug}-{league.slug or league.pk}",
     )
 
 
+def _check_visible(request: HttpRequest, club: Club) -> None:
+    """404 unless the request may read the club's nights: a public club's
+    feeds are anyone's; a members-only club's need a member's login, or its
+    private address (``?key=``, the club's ``feed_key``: calendar apps
+    cannot log in), which its members see beside the feed's link."""
+    if access.club_visible(request.user, club):
+        return
+    key = request.GET.get("key", "")
+    if not (club.feed_key and key and constant_time_compare(key, club.feed_key)):
+        raise Http404("no such calendar")
+
+
 def _since() -> datetime.date:
     return timezone.localdate() - datetime.timedelta(days=PAST_DAYS)
 
 
-def _feed(request: HttpRequest, *, name: str, events: Iterable[Event], slug: str) -> HttpResponse:
+def _feed(
+    request: HttpRequest, club: Club, *, name: str, events: Iterable[Event], slug: str
+) -> HttpResponse:
     calendar = calendar_of(
         name=name, events=events, host=request.get_host(), url_of=request.build_absolute_uri
     )
     response = HttpResponse(calendar.to_ical(), content_type=CONTENT_TYPE)
     # inline: a browser shows or hands it to the calendar app; a subscription polls it
     response["Content-Disposition"] = f'inline; filename="{slug}.ics"'
-    response["Cache-Control"] = "public, max-age=900"
+    # a members-only club's nights are kept by no shared cache
+    response["Cache-Control"] = f"{'private' if club.members_only else 'public'}, max-age=900"
     return response
 
 

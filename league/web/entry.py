@@ -28,7 +28,7 @@ from league.errors import Conflict, PreconditionFailed, ServiceError
 from league.models import Confirmation, Game, Hand, HandSeat, Table
 from league.services import confirmations, results
 from league.web import sheet
-from league.web.access import club_page_refusal, results_access
+from league.web.access import club_page_refusal, members_only_refusal, results_access
 from league.web.forms import NO_TRUMP, HandForm, Stage, SummaryItem
 
 STALE_SHEET = "The sheet changed while you were editing; here it is again."
@@ -81,6 +81,8 @@ def table_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
         table = selectors.sheet_table(table_id)
     except Table.DoesNotExist:
         raise Http404("no such table") from None
+    if refusal := members_only_refusal(request, table.round.event.league.club):
+        return refusal
     return sheet_response(request, Route(table=table))
 
 

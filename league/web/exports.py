@@ -17,12 +17,12 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from django.http import HttpRequest, StreamingHttpResponse
+from django.http import Http404, HttpRequest, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
-from league import exports, selectors
+from league import access, exports, selectors
 from league.models import Event, League
 
 
@@ -78,12 +78,22 @@ def _jsonl(records: Iterable[dict[str, Any]], *, filename: str) -> StreamingHttp
     return _download(json_lines(records), filename=filename, content_type="application/jsonl")
 
 
-def _league(league_id: int) -> League:
-    return get_object_or_404(selectors.league_for_page(), pk=league_id)
+def _league(request: HttpRequest, league_id: int) -> League:
+    """The league, if the request may read its club (404 otherwise, as for a
+    league that does not exist: a members-only club's downloads are its
+    members'; a download link is followed from a page they are logged in to)."""
+    league = get_object_or_404(selectors.league_for_page(), pk=league_id)
+    if not access.club_visible(request.user, league.club):
+        raise Http404("no such league")
+    return league
 
 
-def _event(event_id: int) -> Event:
-    return get_object_or_404(selectors.event_for_page(), pk=event_id)
+def _event(request: HttpRequest, event_id: int) -> Event:
+    """The event, if the request may read its club (as :func:`_league`)."""
+    event = get_object_or_404(selectors.event_for_page(), pk=event_id)
+    if not access.club_visible(request.user, event.league.club):
+        raise Http404("no such event")
+    return event
 
 
 def _name(league: League, event: Event | None = None) -> str:
@@ -94,35 +104,35 @@ def _name(league: League, event: Event | None = None) -> str:
 
 @require_safe
 def league_standings_csv(request: HttpRequest, league_id: int) -> StreamingHttpResponse:
-    league = _league(league_id)
+    league = _league(request, league_id)
     rows = exports.standings_rows(league=league)
     return _csv(exports.STANDINGS_COLUMNS, rows, filename=f"{_name(league)}-standings.csv")
 
 
 @require_safe
 def league_ratings_csv(request: HttpRequest, league_id: int) -> StreamingHttpResponse:
-    league = _league(league_id)
+    league = _league(request, league_id)
     rows = exports.rating_rows(scope=selectors.league_scope(league))
     return _csv(exports.RATINGS_COLUMNS, rows, filename=f"{_name(league)}-ratings.csv")
 
 
 @require_safe
 def league_games_csv(request: HttpRequest, league_id: int) -> StreamingHttpResponse:
-    league = _league(league_id)
+    league = _league(request, league_id)
     rows = exports.hand_rows(league=league)
     return _csv(exports.HAND_COLUMNS, rows, filename=f"{_name(league)}-games.csv")
 
 
 @require_safe
 def league_games_jsonl(request: HttpRequest, league_id: int) -> StreamingHttpResponse:
-    league = _league(league_id)
+    league = _league(request, league_id)
     records = exports.game_records(league=league)
     return _jsonl(records, filename=f"{_name(league)}-games.jsonl")
 
 
 @require_safe
 def event_standings_csv(request: HttpRequest, event_id: int) -> StreamingHttpResponse:
-    event = _event(event_id)
+    event = _event(request, event_id)
     rows = exports.standings_rows(league=event.league, event=event)
     name = _name(event.league, event)
     return _csv(exports.STANDINGS_COLUMNS, rows, filename=f"{name}-standings.csv")
@@ -130,13 +140,13 @@ def event_standings_csv(request: HttpRequest, event_id: int) -> StreamingHttpRes
 
 @require_safe
 def event_games_csv(request: HttpRequest, event_id: int) -> StreamingHttpResponse:
-    event = _event(event_id)
+    event = _event(request, event_id)
     rows = exports.hand_rows(league=event.league, event=event)
     return _csv(exports.HAND_COLUMNS, rows, filename=f"{_name(event.league, event)}-games.csv")
 
 
 @require_safe
 def event_games_jsonl(request: HttpRequest, event_id: int) -> StreamingHttpResponse:
-    event = _event(event_id)
+    event = _event(request, event_id)
     records = exports.game_records(league=event.league, event=event)
     return _jsonl(records, filename=f"{_name(event.league, event)}-games.jsonl")

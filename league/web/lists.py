@@ -34,7 +34,8 @@ from django.views.decorators.http import require_safe
 
 from league import selectors
 from league.models import Game, League, Rating, Standing
-from league.web.pages import STANDINGS_ORDER, computed_at_of, rating_words
+from league.web.access import members_only_refusal
+from league.web.pages import STANDINGS_ORDER, computed_at_of, private_feed_url, rating_words
 
 TOP: Final = 50
 """Standings rows and ratings on the league page."""
@@ -178,6 +179,8 @@ def league_page(request: HttpRequest, league_id: int) -> HttpResponse:
     """A league's standings and rating leaderboard (their tops, and the
     signed-in player's own rows) and its latest game nights."""
     league = get_object_or_404(selectors.league_for_page(), pk=league_id)
+    if refusal := members_only_refusal(request, league.club):
+        return refusal
     me = selectors.club_player_id(user=request.user, club_id=league.club_id)
     standings = standings_top(league=league, player_id=me)
     board = board_of(league)
@@ -197,6 +200,9 @@ def league_page(request: HttpRequest, league_id: int) -> HttpResponse:
             "events": events,
             "events_total": events_total,
             "top": TOP,
+            "feed_url": private_feed_url(request, league.club, league)
+            if league.club.members_only
+            else "",
         },
     )
 
@@ -205,6 +211,8 @@ def league_page(request: HttpRequest, league_id: int) -> HttpResponse:
 def standings_list(request: HttpRequest, league_id: int) -> HttpResponse:
     """The league's whole standings, a page at a time, searchable by name."""
     league = get_object_or_404(selectors.league_for_page(), pk=league_id)
+    if refusal := members_only_refusal(request, league.club):
+        return refusal
     me = selectors.club_player_id(user=request.user, club_id=league.club_id)
     query = search_query(request)
     page = page_of(request, selectors.standings_matching(league=league, query=query), PER_PAGE)
@@ -232,6 +240,8 @@ def standings_list(request: HttpRequest, league_id: int) -> HttpResponse:
 def ratings_list(request: HttpRequest, league_id: int) -> HttpResponse:
     """The league's whole rating leaderboard, a page at a time, searchable by name."""
     league = get_object_or_404(selectors.league_for_page(), pk=league_id)
+    if refusal := members_only_refusal(request, league.club):
+        return refusal
     me = selectors.club_player_id(user=request.user, club_id=league.club_id)
     query = search_query(request)
     board = board_of(league)
@@ -270,6 +280,8 @@ def ratings_list(request: HttpRequest, league_id: int) -> HttpResponse:
 def events_list(request: HttpRequest, league_id: int) -> HttpResponse:
     """The league's game nights, the latest first, a page at a time."""
     league = get_object_or_404(selectors.league_for_page(), pk=league_id)
+    if refusal := members_only_refusal(request, league.club):
+        return refusal
     page = page_of(request, selectors.league_events_latest(league=league), EVENTS_PER_PAGE)
     return render(
         request,

@@ -17,13 +17,16 @@ from typing import Final
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_safe
 
-from league import selectors
-from league.models import Game, Player, Standing
+from league import access, selectors
+from league.models import Club, Game, League, Player, Standing
 from league.rating_model import MODELS
+from league.services import clubs
 from league.web import charts
+from league.web.access import members_only_refusal
 
 
 def rating_words(*, ordinal: float, sigma: float, games: int, settling: bool) -> str:
@@ -63,7 +66,23 @@ STANDINGS_ORDER: Final = {
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """Clubs and their leagues, each league linking to its page."""
-    return render(request, "league/home.html", {"clubs": selectors.clubs_with_leagues()})
+    shown = [
+        # a members-only club is shown to its members alone: with its feeds' private address
+        (club, private_feed_url(request, club) if club.members_only else "")
+        for club in selectors.clubs_with_leagues().filter(access.visible_clubs(request.user))
+    ]
+    return render(request, "league/home.html", {"clubs": shown})
+
+
+def private_feed_url(request: HttpRequest, club: Club, league: League | None = None) -> str:
+    """The private address of a members-only club's calendar feed (the club's,
+    or ``league``'s), for its members' calendar apps (league.web.privacy)."""
+    key = clubs.club_feed_key(club=club)
+    if league is None:
+        path = reverse("club-calendar", kwargs={"club_id": club.pk})
+    else:
+        path = reverse("league-calendar", kwargs={"league_id": league.pk})
+    return request.build_absolute_uri(f"{path}?key={key}")
 
 
 @require_safe
@@ -71,6 +90,8 @@ def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
     """An event's rounds and tables (who sat where, how each game stands)
     and the event's own standings."""
     event = get_object_or_404(selectors.event_for_page(), pk=event_id)
+    if refusal := members_only_refusal(request, event.league.club):
+        return refusal
     standings = list(selectors.league_standings(league=event.league, event=event))
     return render(
         request,
@@ -142,6 +163,8 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     """A player's ratings with their history charts, recent games and
     statistics in each league."""
     player = get_object_or_404(selectors.player_for_page(), pk=player_id)
+    if refusal := members_only_refusal(request, player.club):
+        return refusal
     return render(
         request,
         "league/player.html",

@@ -28,15 +28,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_http_methods, require_safe
 
 from league import selectors
 from league.errors import Conflict, ServiceError
 from league.models import Event, Game
-from league.services import attendance, links
+from league.services import attendance, clubs, links
 from league.services import seating as seating_service
 from league.web import tonight_reads
-from league.web.access import club_page_refusal
+from league.web.access import club_page_refusal, members_only_refusal
 from league.web.tonight_forms import DrawForm, GuestForm, MoveForm, PlayerForm, SwapForm
 from league.web.tonight_reads import Preview, RoundView
 
@@ -105,9 +106,19 @@ class _Tonight:
                 "guest_form": self.guest_form,
                 "methods": tonight_reads.METHOD_MEANINGS.items(),
                 "refused": status >= 400,
+                "room_tv_url": self.room_tv_url(),
             },
             status=status,
         )
+
+    def room_tv_url(self) -> str:
+        """A members-only club's room screen for the venue's TV: its private
+        address (made when first asked for); empty for a public club's."""
+        if not self.event.league.club.members_only:
+            return ""
+        key = clubs.event_room_key(event=self.event)
+        room = reverse("event-room", kwargs={"event_id": self.event.pk})
+        return self.request.build_absolute_uri(f"{room}?key={key}")
 
     def refused(
         self, where: str, error: ServiceError | str, *, panel: RoundPanel | None = None
@@ -308,6 +319,12 @@ def _revoke_link(page: _Tonight) -> HttpResponse:
     )
 
 
+def _new_room_key(page: _Tonight) -> HttpResponse:
+    """A new private address for the room screen: the old one stops working."""
+    clubs.event_room_key(event=page.event, renew=True)
+    return page.done("The room screen has a new address for the TV.", "room-tv")
+
+
 POSTS: dict[str, Callable[[_Tonight], HttpResponse]] = {
     "check_in": _check_in,
     "leave": _leave,
@@ -318,6 +335,7 @@ POSTS: dict[str, Callable[[_Tonight], HttpResponse]] = {
     "swap": lambda page: _adjust(page, "swap"),
     "move": lambda page: _adjust(page, "move"),
     "revoke_link": _revoke_link,
+    "new_room_key": _new_room_key,
 }
 """What each ``action`` posted to the tonight page does."""
 
@@ -343,8 +361,13 @@ def event_tonight(request: HttpRequest, event_id: int) -> HttpResponse:
 @require_safe
 def event_room(request: HttpRequest, event_id: int) -> HttpResponse:
     """The room screen: the current round's tables and the live standings,
-    for a TV; anyone may read it, and it reloads itself."""
+    for a TV; anyone may read it (a members-only club's: its members, or the
+    venue's TV by the night's private address, ``?key=``), and it reloads itself."""
     event = get_object_or_404(selectors.event_for_page(), pk=event_id)
+    key = request.GET.get("key", "")
+    by_key = bool(event.room_key and key and constant_time_compare(key, event.room_key))
+    if not by_key and (refusal := members_only_refusal(request, event.league.club)):
+        return refusal
     rounds = tonight_reads.event_rounds(event=event)
     current = tonight_reads.current_round(rounds)
     league = event.league

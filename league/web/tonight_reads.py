@@ -20,7 +20,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 import games
-from league import seating, selectors, standings
+from league import access, seating, selectors, standings
 from league.models import (
     Attendance,
     Confirmation,
@@ -385,7 +385,7 @@ def today(*, day: datetime.date, user: Any) -> list[TodayEvent]:
     """The events on ``day`` with each one's current round's tables, seats in
     order. Four queries (events, rounds, tables, seatings with players), and
     one more for a signed-in user (the clubs they organise)."""
-    events = list(events_on(day))
+    events = list(events_on(day).filter(access.visible_clubs(user, "league__club")))
     if not events:
         return []
     rounds = (

@@ -16,6 +16,7 @@ from league.web import (
     organise_webhooks,
     pads,
     pages,
+    privacy,
     reading,
     table_link,
     tonight,
@@ -58,5 +59,6 @@ urlpatterns: list[URLPattern] = [
     *tonight.urlpatterns,
     *pads.urlpatterns,
     *accounts.urlpatterns,
+    *privacy.urlpatterns,
     *reading.urlpatterns,
 ]

@@ -46,7 +46,8 @@ def test_a_signed_in_user_creates_a_club_and_becomes_its_organiser(user: Abstrac
 
     assert response.status_code == 201
     body = response.json()
-    assert set(body) == {"id", "name", "slug", "created_at"}
+    assert set(body) == {"id", "name", "slug", "visibility", "created_at"}
+    assert body["visibility"] == "public"
     assert (body["name"], body["slug"]) == ("Hilltop Whist", "hilltop-whist")
     membership = Membership.objects.get(club_id=body["id"])
     assert (membership.user, membership.role) == (user, Membership.Role.ORGANISER)
