@@ -47,6 +47,7 @@ import json
 import logging
 import socket
 import time
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -131,20 +132,113 @@ def private_allowed() -> bool:
     return bool(getattr(settings, "WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", False))
 
 
+REFUSED_IPV4: Final = tuple(
+    ipaddress.IPv4Network(network)
+    for network in (
+        "0.0.0.0/8",  # "this network"
+        "10.0.0.0/8",  # private
+        "100.64.0.0/10",  # shared (carrier-grade NAT)
+        "127.0.0.0/8",  # loopback
+        "169.254.0.0/16",  # link-local: the cloud metadata address 169.254.169.254
+        "172.16.0.0/12",  # private
+        "192.0.0.0/24",  # IETF protocol assignments
+        "192.0.2.0/24",  # documentation
+        "192.88.99.0/24",  # 6to4 relays, deprecated (RFC 7526)
+        "192.168.0.0/16",  # private
+        "198.18.0.0/15",  # benchmarking
+        "198.51.100.0/24",  # documentation
+        "203.0.113.0/24",  # documentation
+        "224.0.0.0/4",  # multicast
+        "240.0.0.0/4",  # reserved, and the broadcast address
+    )
+)
+"""IPv4 networks a delivery never reaches: the special-purpose ranges of
+IANA's registry that are not globally reachable, and the deprecated ones."""
+
+GLOBAL_UNICAST_IPV6: Final = ipaddress.IPv6Network("2000::/3")
+"""The only IPv6 addresses a delivery may reach outside an IPv4 address in
+IPv6 form: everything else (loopback, unique local ``fc00::/7``, link-local,
+the deprecated site-local ``fec0::/10``, multicast, discard ``100::/64``,
+local-use NAT64 ``64:ff9b:1::/48``, SRv6 ``5f00::/16``...) is not global."""
+
+REFUSED_IPV6: Final = tuple(
+    ipaddress.IPv6Network(network)
+    for network in (
+        "2001::/23",  # IETF protocol assignments: Teredo, benchmarking, ORCHID
+        "2001:db8::/32",  # documentation
+        "3ffe::/16",  # the 6bone, returned (RFC 3701)
+        "3fff::/20",  # documentation (RFC 9637)
+    )
+)
+"""IPv6 networks inside :data:`GLOBAL_UNICAST_IPV6` a delivery never reaches."""
+
+NAT64_IPV6: Final = ipaddress.IPv6Network("64:ff9b::/96")
+"""NAT64's well-known prefix (RFC 6052): the last 32 bits are an IPv4
+address, reached through the network's translator."""
+COMPATIBLE_IPV6: Final = ipaddress.IPv6Network("::/96")
+"""IPv4-compatible addresses (deprecated, RFC 4291): ``::a.b.c.d``."""
+TRANSLATED_IPV6: Final = ipaddress.IPv6Network("::ffff:0:0:0/96")
+"""IPv4-translated addresses (RFC 2765): ``::ffff:0:a.b.c.d``."""
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address ``ip`` stands for, when it is one in IPv6 form:
+    IPv4-mapped (``::ffff:a.b.c.d``), IPv4-translated, IPv4-compatible,
+    NAT64 (``64:ff9b::a.b.c.d``) or 6to4 (``2002:aabb:ccdd::/48``); ``None``
+    otherwise. Such an address reaches the IPv4 one (through the host's
+    dual stack, a tunnel or a translator), so it is judged by it::
+
+        >>> [str(embedded_ipv4(ipaddress.IPv6Address(a))) for a in
+        ...  ("::ffff:7f00:1", "::ffff:0:a00:1", "::a9fe:a9fe", "64:ff9b::808:808",
+        ...   "2002:c0a8:101::1", "2606:4700::1111")]
+        ['127.0.0.1', '10.0.0.1', '169.254.169.254', '8.8.8.8', '192.168.1.1', 'None']
+    """
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if any(ip in network for network in (TRANSLATED_IPV6, COMPATIBLE_IPV6, NAT64_IPV6)):
+        return ipaddress.IPv4Address(int(ip) & 0xFFFF_FFFF)
+    return None
+
+
 def is_public(address: str) -> bool:
     """Whether ``address`` is a public unicast address, one a delivery may
-    reach (loopback, private, link-local, shared, reserved and multicast
-    addresses are not; nor an IPv4 one in IPv6 clothing)::
+    reach. Loopback, private, link-local, shared, reserved, documentation,
+    deprecated and multicast addresses are not; an IPv6 address outside
+    global unicast (``2000::/3``) is not; an IPv4 address in IPv6 form is
+    public only if the IPv4 address is (:func:`embedded_ipv4`). The tables
+    are the league's own (:data:`REFUSED_IPV4`, :data:`REFUSED_IPV6`), and
+    Python's ``is_global`` must agree too: its list differs between Python
+    versions, and calls some of these forms public::
 
         >>> [is_public(a) for a in ("93.184.215.14", "127.0.0.1", "10.1.2.3", "169.254.169.254")]
         [True, False, False, False]
         >>> [is_public(a) for a in ("::1", "::ffff:127.0.0.1", "fd00::1", "2606:4700::1111")]
         [False, False, False, True]
+        >>> [is_public(a) for a in ("64:ff9b::a9fe:a9fe", "::127.0.0.1", "2002:7f00:1::")]
+        [False, False, False]
+        >>> [is_public(a) for a in ("::ffff:0:7f00:1", "fec0::1", "64:ff9b:1::1")]
+        [False, False, False]
+        >>> [is_public(a) for a in ("64:ff9b::808:808", "2002:808:808::1")]
+        [True, True]
     """
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
+    if isinstance(ip, ipaddress.IPv6Address):
+        ipv4 = embedded_ipv4(ip)
+        if ipv4 is None:
+            return (
+                ip in GLOBAL_UNICAST_IPV6
+                and not any(ip in network for network in REFUSED_IPV6)
+                and ip.is_global
+            )
+        ip = ipv4
+    return not any(ip in network for network in REFUSED_IPV4) and ip.is_global
+
+
+CONTROL: Final = frozenset({"Cc", "Zl", "Zp"})
+"""Unicode categories no webhook URL holds: controls (C0 with CR, LF and
+tab, DEL, C1) and the line and paragraph separators."""
 
 
 class AddressRefused(Exception):
@@ -170,9 +264,16 @@ def public_addresses(host: str, port: int) -> list[str]:
 
 def check_url(url: str) -> str:
     """``url`` as an endpoint may have it: http or https, a host, no user
-    name or password in it, at most 500 characters; and, unless private
-    addresses are allowed, a host that resolves to public addresses only.
-    Raises :class:`ServiceError` (``url``) saying what is wrong."""
+    name or password in it, no control character anywhere (a line break, a
+    tab: URL parsers drop them silently, so the URL stored would not be the
+    one checked), at most 500 characters; and, unless private addresses are
+    allowed, a host that resolves to public addresses only. Spaces around it
+    are dropped. Raises :class:`ServiceError` (``url``) saying what is wrong."""
+    if any(unicodedata.category(character) in CONTROL for character in url):
+        raise ServiceError(
+            "a webhook URL has no line breaks, tabs or other control characters",
+            field="url",
+        )
     url = url.strip()
     if len(url) > 500:
         raise ServiceError("a webhook URL has at most 500 characters", field="url")

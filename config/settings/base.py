@@ -12,6 +12,7 @@
 | ``SECRET_KEY`` | Django's signing key | required in production |
 | ``DEBUG`` | ``1``/``true`` to show debug pages | off (on in ``local``) |
 | ``ALLOWED_HOSTS`` | comma-separated host names | ``localhost,127.0.0.1`` |
+| ``SITE_DOMAIN`` | the site's own host name (calendar UIDs) | the first of ``ALLOWED_HOSTS`` |
 | ``EMAIL_URL`` | e.g. ``smtp+tls://user:pw@mail.example.org:587`` | none: mail to the console |
 | ``EMAIL_HOST`` (or the URL's) | the SMTP server, with ``EMAIL_PORT`` (25), | none |
 |   | ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS`` (off) | |
@@ -23,6 +24,7 @@ import base64
 import datetime
 import hashlib
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -49,6 +51,39 @@ def env_list(name: str, default: str) -> list[str]:
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+
+
+def site_domain(environ: Mapping[str, str], allowed_hosts: list[str]) -> str:
+    """The site's own name: ``SITE_DOMAIN``, or else the first of
+    ``ALLOWED_HOSTS`` that names one host (not ``*``; ``.example.org`` gives
+    ``example.org``), or else ``localhost``. What the site calls itself
+    whatever a request's ``Host`` says (the calendar feeds' UIDs).
+
+    >>> site_domain({}, ["league.example.org", "www.league.example.org"])
+    'league.example.org'
+    >>> site_domain({}, ["*", ".example.org"]), site_domain({}, ["*"])
+    ('example.org', 'localhost')
+    >>> site_domain({"SITE_DOMAIN": "League.Example.org"}, ["*"])
+    'league.example.org'
+
+    Anything but a host name (a URL, a path, a space) is refused with
+    :class:`ImproperlyConfigured`.
+    """
+    given = environ.get("SITE_DOMAIN", "").strip()
+    if not given:
+        named = (host.lstrip(".") for host in allowed_hosts if host not in ("*", "."))
+        given = next(named, "") or "localhost"
+    if not re.fullmatch(r"[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]", given):
+        raise ImproperlyConfigured(
+            f"SITE_DOMAIN is {given!r}: give a host name, such as league.example.org"
+        )
+    return given.lower()
+
+
+SITE_DOMAIN = site_domain(os.environ, ALLOWED_HOSTS)
+"""The site's own host name (``SITE_DOMAIN``; by default the first of
+``ALLOWED_HOSTS``): calendar feeds end their UIDs with it, so that a night
+keeps one UID whichever of the site's names a feed was read at."""
 
 INSTALLED_APPS = [
     # first, so that its runserver (a club night's connections) is the one run

@@ -82,7 +82,12 @@ class WebhookDeliveryOutput(serializers.ModelSerializer[WebhookDelivery]):
 
 class WebhookEndpointInput(Input):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
-    url = serializers.CharField(max_length=500, help_text="http or https; public addresses only")
+    # untrimmed: a line break around the URL is refused by the service, not dropped
+    url = serializers.CharField(
+        max_length=500,
+        trim_whitespace=False,
+        help_text="http or https; public addresses only",
+    )
     events = serializers.ListField(
         child=serializers.ChoiceField(choices=EVENT_CHOICES),
         min_length=1,
@@ -91,7 +96,7 @@ class WebhookEndpointInput(Input):
 
 
 class WebhookEndpointUpdateInput(Input):
-    url = serializers.CharField(max_length=500, required=False)
+    url = serializers.CharField(max_length=500, required=False, trim_whitespace=False)
     events = serializers.ListField(
         child=serializers.ChoiceField(choices=EVENT_CHOICES),
         min_length=1,

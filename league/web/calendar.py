@@ -1,9 +1,11 @@
 """Calendar feeds (iCalendar, RFC 5545) of a club's or a league's game nights, for
 members to subscribe to in their phone's calendar.
 
-Each game night is one ``VEVENT`` whose UID never changes (``game-night-<id>@<host>``),
-so a calendar that polls the feed updates a night that moved instead of showing it
-twice; a night that was deleted drops out of the feed and out of the calendar.
+Each game night is one ``VEVENT`` whose UID never changes (``game-night-<id>@<site>``,
+the site being the ``SITE_DOMAIN`` setting, never the request's ``Host``), so a
+calendar that polls the feed updates a night that moved instead of showing it twice,
+whichever of the site's names it was read at; a night that was deleted drops out of
+the feed and out of the calendar.
 
 Times: a night's start is stored as the club's wall-clock time, with no time zone
 (the service knows none per club), so it is written as a *floating* time (RFC 5545
@@ -13,7 +15,8 @@ is given :data:`HOURS_PER_ROUND` hours a round.
 
 The feed holds the nights from :data:`PAST_DAYS` days ago on (a calendar keeps what it
 has already shown), so it stays small for a league of a thousand nights. Feeds are
-public, like the pages they mirror.
+public, like the pages they mirror, and read-only: any method but ``GET`` and ``HEAD``
+is answered 405 (not CSRF's 403, meant for forms: a feed has none).
 """
 
 from __future__ import annotations
@@ -22,11 +25,13 @@ import datetime
 from collections.abc import Callable, Iterable
 from typing import Final
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 from icalendar import Calendar
 from icalendar import Event as CalendarEvent
@@ -45,6 +50,9 @@ REFRESH: Final = datetime.timedelta(hours=6)
 CONTENT_TYPE: Final = "text/calendar; charset=utf-8"
 
 
+# CSRF exempt so that a POST is told 405 by require_safe rather than 403 by the CSRF
+# check: nothing but GET and HEAD reaches the view, and those change nothing.
+@csrf_exempt
 @require_safe
 def club_calendar(request: HttpRequest, club_id: int) -> HttpResponse:
     """The game nights of every league of a club."""
@@ -54,6 +62,7 @@ def club_calendar(request: HttpRequest, club_id: int) -> HttpResponse:
     return _feed(request, club, name=club.name, events=events, slug=club.slug)
 
 
+@csrf_exempt
 @require_safe
 def league_calendar(request: HttpRequest, league_id: int) -> HttpResponse:
     """The game nights of one league."""
@@ -89,7 +98,7 @@ def _feed(
     request: HttpRequest, club: Club, *, name: str, events: Iterable[Event], slug: str
 ) -> HttpResponse:
     calendar = calendar_of(
-        name=name, events=events, host=request.get_host(), url_of=request.build_absolute_uri
+        name=name, events=events, host=settings.SITE_DOMAIN, url_of=request.build_absolute_uri
     )
     response = HttpResponse(calendar.to_ical(), content_type=CONTENT_TYPE)
     # inline: a browser shows or hands it to the calendar app; a subscription polls it
@@ -108,9 +117,9 @@ def calendar_of(
     stamp: datetime.datetime | None = None,
 ) -> Calendar:
     """An iCalendar of ``events`` (each with its league and rounds prefetched),
-    named ``name``; UIDs end with ``host``. ``url_of`` turns a path into an
-    absolute URL (the request's ``build_absolute_uri``); ``stamp`` is the
-    ``DTSTAMP`` (now by default)."""
+    named ``name``; UIDs end with ``host`` (the site's ``SITE_DOMAIN``).
+    ``url_of`` turns a path into an absolute URL (the request's
+    ``build_absolute_uri``); ``stamp`` is the ``DTSTAMP`` (now by default)."""
     stamp = stamp or timezone.now()
     calendar = Calendar()
     calendar.add("prodid", "-//Card league//Game nights//EN")

@@ -5,9 +5,10 @@ The league page shows the top :data:`TOP` of the standings and of the
 leaderboard and the :data:`RECENT_EVENTS` latest game nights, each with a link
 to its full list. A full list shows :data:`PER_PAGE` rows a page (Django's
 paginator, ``?page=``) and finds players by name (``?q=``, any part of the
-name, in any case). The signed-in player's own row is always shown, at the
-foot of the table when the page does not hold it (a login is a player of a
-club through :attr:`league.models.Player.user`).
+name, in any case; a search with a NUL character is refused by the box,
+400). The signed-in player's own row is always shown, at the foot of the
+table when the page does not hold it (a login is a player of a club through
+:attr:`league.models.Player.user`).
 
 Each page costs a fixed number of queries, whatever the league's size, and
 reads only the rows it shows. The standings are stored ranked, so the
@@ -36,6 +37,7 @@ from league import selectors
 from league.models import Game, League, Rating, Standing
 from league.web.access import members_only_refusal
 from league.web.pages import STANDINGS_ORDER, computed_at_of, private_feed_url, rating_words
+from league.web.search import Search, search_of
 
 TOP: Final = 50
 """Standings rows and ratings on the league page."""
@@ -154,9 +156,11 @@ def recent_events(league: League) -> tuple[list[selectors.EventLine], int]:
     return selectors.event_lines(events), total
 
 
-def search_query(request: HttpRequest) -> str:
-    """The ``q`` of the request: what to find in players' names."""
-    return " ".join(request.GET.get("q", "").split())[:QUERY_LENGTH]
+def search_query(request: HttpRequest) -> Search:
+    """The ``q`` of the request: what to find in players' names, its spaces
+    made single and cut to :data:`QUERY_LENGTH`; refused with a NUL in it
+    (:func:`league.web.search.search_of`)."""
+    return search_of(request, clean=lambda given: " ".join(given.split())[:QUERY_LENGTH])
 
 
 def page_of(request: HttpRequest, rows: Any, per_page: int) -> Page:
@@ -214,7 +218,8 @@ def standings_list(request: HttpRequest, league_id: int) -> HttpResponse:
     if refusal := members_only_refusal(request, league.club):
         return refusal
     me = selectors.club_player_id(user=request.user, club_id=league.club_id)
-    query = search_query(request)
+    search = search_query(request)
+    query = search.text
     page = page_of(request, selectors.standings_matching(league=league, query=query), PER_PAGE)
     rows = list(page.object_list)
     own = _own_standing(league, me, rows)
@@ -226,6 +231,7 @@ def standings_list(request: HttpRequest, league_id: int) -> HttpResponse:
             "bluke": league.game == Game.BLUKE,
             "me": me,
             "query": query,
+            "search_error": search.error,
             "page": page,
             "links": page_links(query),
             "shown": Shown(rows=rows, own=own, total=page.paginator.count),
@@ -233,6 +239,7 @@ def standings_list(request: HttpRequest, league_id: int) -> HttpResponse:
             "computed_at": computed_at_of([*rows, *([own] if own else [])]),
             "standings_order": STANDINGS_ORDER[league.game == Game.BLUKE],
         },
+        status=search.status,
     )
 
 
@@ -243,7 +250,8 @@ def ratings_list(request: HttpRequest, league_id: int) -> HttpResponse:
     if refusal := members_only_refusal(request, league.club):
         return refusal
     me = selectors.club_player_id(user=request.user, club_id=league.club_id)
-    query = search_query(request)
+    search = search_query(request)
+    query = search.text
     board = board_of(league)
     found: Any = []
     if board.ranked is not None:
@@ -264,6 +272,7 @@ def ratings_list(request: HttpRequest, league_id: int) -> HttpResponse:
             "league": league,
             "me": me,
             "query": query,
+            "search_error": search.error,
             "page": page,
             "links": page_links(query),
             "board": board,
@@ -273,6 +282,7 @@ def ratings_list(request: HttpRequest, league_id: int) -> HttpResponse:
                 math.ceil(ranked.own["position"] / PER_PAGE) if ranked.own is not None else None
             ),
         },
+        status=search.status,
     )
 
 

@@ -36,6 +36,7 @@ from league.web.organise_forms import (
     PlayerEditForm,
     SetupForm,
 )
+from league.web.search import search_of
 
 RACED = "Another change got there first; nothing was saved. Check the form and save again."
 
@@ -48,9 +49,11 @@ def _summary(form: SetupForm) -> list[SummaryItem]:
 
 
 def _form_page(
-    request: HttpRequest, template: str, form: SetupForm, **context: Any
+    request: HttpRequest, template: str, form: SetupForm, *, status: int = 200, **context: Any
 ) -> HttpResponse:
-    return render(request, template, {"form": form, "summary": _summary(form), **context})
+    return render(
+        request, template, {"form": form, "summary": _summary(form), **context}, status=status
+    )
 
 
 # -- the hub --------------------------------------------------------------------------------
@@ -154,8 +157,9 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
-    """The club's players (``?q=`` keeps the names containing it), each with
-    a link to edit, and a form to add one."""
+    """The club's players (``?q=`` keeps the names containing it; a search
+    with a NUL is refused by the box, 400), each with a link to edit, and a
+    form to add one."""
     club = get_object_or_404(Club, pk=club_id)
     if refusal := club_page_refusal(request, club):
         return refusal
@@ -174,14 +178,16 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
             kind = "a guest" if player.is_guest else "a member"
             messages.success(request, f"{player.name} is added as {kind}.")
             return redirect("club-players", club_id=club.pk)
-    query = request.GET.get("q", "").strip()
+    search = search_of(request)
     return _form_page(
         request,
         "league/organise/players.html",
         form,
+        status=search.status,
         club=club,
-        query=query,
-        players=organise_reads.club_players(club=club, query=query),
+        query=search.text,
+        search_error=search.error,
+        players=organise_reads.club_players(club=club, query=search.text),
     )
 
 

@@ -45,6 +45,7 @@ class WebhookForm(SetupForm):
 
     url = forms.CharField(
         max_length=500,
+        strip=False,  # a line break around the URL is refused by the service, not dropped
         label="URL",
         help_text="Where the league sends the events, for instance "
         "https://example.org/league-hook. It must be reachable from the internet.",

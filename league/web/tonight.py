@@ -38,6 +38,7 @@ from league.services import attendance, clubs, links
 from league.services import seating as seating_service
 from league.web import tonight_reads
 from league.web.access import club_page_refusal, members_only_refusal
+from league.web.search import search_of
 from league.web.tonight_forms import DrawForm, GuestForm, MoveForm, PlayerForm, SwapForm
 from league.web.tonight_reads import Preview, RoundView
 
@@ -87,8 +88,11 @@ class _Tonight:
         }
 
     def render(self, *, status: int = 200) -> HttpResponse:
-        search = self.request.GET.get("q", "")
-        lines, present = tonight_reads.attendance_lines(event=self.event, search=search)
+        search = search_of(self.request)
+        if search.error:  # the page, everyone listed, with the refusal by the box
+            self.errors["search"] = search.error
+            status = max(status, search.status)
+        lines, present = tonight_reads.attendance_lines(event=self.event, search=search.text)
         league = self.event.league
         return render(
             self.request,
@@ -97,7 +101,7 @@ class _Tonight:
                 "event": self.event,
                 "league": league,
                 "bluke": league.game == Game.BLUKE,
-                "search": search,
+                "search": search.text,
                 "lines": lines,
                 "present": present,
                 "next_round": self.next_round,

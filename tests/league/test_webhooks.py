@@ -688,10 +688,107 @@ def test_a_public_host_is_reached_at_the_address_checked(
         ("224.0.0.1", False),
         ("fe80::1%eth0", False),
         ("2001:4860:4860::8888", True),
+        # special and deprecated IPv4 ranges Python 3.11 calls global
+        ("192.0.0.8", False),
+        ("192.88.99.1", False),
+        # IPv6 outside global unicast, or special inside it
+        ("fec0::1", False),  # site-local, deprecated
+        ("fc00::1", False),
+        ("ff02::1", False),
+        ("100::1", False),  # discard
+        ("5f00::1", False),  # SRv6
+        ("64:ff9b:1::a9fe:a9fe", False),  # local-use NAT64 (RFC 8215)
+        ("2001::1", False),  # Teredo
+        ("2001:db8::1", False),
+        ("3fff::1", False),  # documentation (RFC 9637)
+        ("3ffe::1", False),  # the 6bone
+        # an IPv4 address in IPv6 form: judged by the IPv4 address
+        ("64:ff9b::808:808", True),
+        ("2002:808:808::1", True),
+        ("::ffff:808:808", True),
+        ("::808:808", True),
+        ("::ffff:0:808:808", True),
+        ("64:ff9b::10.0.0.1", False),
+        ("2002:c058:6301::", False),  # 6to4 of a 6to4 relay
+        ("::", False),
     ],
 )
 def test_which_addresses_are_public(address: str, public: bool) -> None:
     assert webhooks.is_public(address) is public
+
+
+PRIVATE_IN_IPV6 = [
+    "64:ff9b::a9fe:a9fe",  # NAT64 of 169.254.169.254, the cloud metadata address
+    "64:ff9b::7f00:1",  # NAT64 of 127.0.0.1
+    "64:ff9b:1::a9fe:a9fe",  # local-use NAT64
+    "64:ff9b:1::7f00:1",
+    "::7f00:1",  # IPv4-compatible 127.0.0.1
+    "::127.0.0.1",
+    "::a9fe:a9fe",
+    "2002:7f00:1::",  # 6to4 of 127.0.0.1
+    "2002:a9fe:a9fe::1",  # 6to4 of 169.254.169.254
+    "::ffff:0:7f00:1",  # IPv4-translated 127.0.0.1
+    "::ffff:0:a00:1",  # IPv4-translated 10.0.0.1
+    "fec0::1",  # site-local
+    "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo
+]
+"""Private addresses in IPv6 clothing that Python 3.11's ``is_global`` calls public
+(and Teredo, which it does not): issue 28, item 2."""
+
+
+@pytest.mark.parametrize("address", PRIVATE_IN_IPV6)
+def test_a_private_address_in_ipv6_form_is_refused_when_registered(address: str) -> None:
+    setup = club_setup()
+    with pytest.raises(ServiceError, match="loopback or private address") as refused:
+        webhook_endpoint_create(club=setup.club, url=f"http://[{address}]/hook", events=ALL_EVENTS)
+    assert refused.value.field == "url"
+    assert not WebhookEndpoint.objects.exists()
+
+
+@pytest.mark.parametrize("address", PRIVATE_IN_IPV6)
+def test_a_private_address_in_ipv6_form_is_refused_when_delivering(
+    private_ok: None, settings: Any, address: str
+) -> None:
+    setup = club_setup()
+    endpoint_for(setup, f"http://[{address}]:9/hook", ["game.completed"])
+    settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = False
+    with transaction.atomic():
+        [delivery] = webhooks_emit(club=setup.club, event="game.completed", payload={})
+    assert webhooks.deliver(delivery.pk) == "retry"
+    delivery.refresh_from_db()
+    assert delivery.last_error.startswith(f"not sent: the host {address} is a loopback")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://hooks.example.org/in\r\n",
+        "https://hooks.example.org/in\n",
+        "\r\nhttps://hooks.example.org/in",
+        "https://hooks.exa\r\nmple.org/in",
+        "https://hooks.example.org/i\tn",
+        "https://hooks.example.org/in\u2028",
+    ],
+)
+def test_a_url_with_a_line_break_or_control_character_is_refused(
+    private_ok: None, url: str
+) -> None:
+    """Not stored stripped: URL parsers drop CR, LF and tab silently (issue 28, item 9)."""
+    setup = club_setup()
+    with pytest.raises(ServiceError, match="no line breaks") as refused:
+        webhook_endpoint_create(club=setup.club, url=url, events=ALL_EVENTS)
+    assert refused.value.field == "url"
+    endpoint, _ = endpoint_for(setup, "https://hooks.example.org/in", ALL_EVENTS)
+    with pytest.raises(ServiceError, match="no line breaks"):
+        webhook_endpoint_update(endpoint=endpoint, url=url)
+    endpoint.refresh_from_db()
+    assert endpoint.url == "https://hooks.example.org/in"
+
+
+def test_spaces_around_a_url_are_dropped(private_ok: None) -> None:
+    setup = club_setup()
+    endpoint, _ = endpoint_for(setup, "  https://hooks.example.org/in ", ALL_EVENTS)
+    assert endpoint.url == "https://hooks.example.org/in"
 
 
 # -- the API ---------------------------------------------------------------------------------
@@ -757,7 +854,17 @@ def test_the_api_refuses_bad_input_as_problems(private_ok: None, settings: Any) 
     assert "events" in none["errors"]
     extra = assert_problem(api_create(client, setup, secret="mine"), 400)
     assert "secret" in extra["errors"]
-    assert api_create(client, setup).status_code == 201
+    for url in ("http://127.0.0.1:9/in\r\n", "\nhttp://127.0.0.1:9/in"):
+        broken = assert_problem(api_create(client, setup, url=url), 400)
+        assert "no line breaks" in json.dumps(broken["errors"]["url"]), broken
+    assert not WebhookEndpoint.objects.exists()
+    created = api_create(client, setup)
+    assert created.status_code == 201
+    changed = client.patch(
+        f"/api/webhooks/{created.json()['id']}/", {"url": "http://127.0.0.1:9/x\r\n"}
+    )
+    assert "no line breaks" in json.dumps(assert_problem(changed, 400)["errors"]["url"])
+    assert WebhookEndpoint.objects.get().url == "http://127.0.0.1:9/in"
     assert_problem(api_create(client, setup), 409)  # the same URL twice
     settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = False
     ssrf = assert_problem(api_create(client, setup, url="http://10.1.1.1/"), 400)

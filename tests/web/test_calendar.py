@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import datetime
+import doctest
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar
+from pytest_django.fixtures import Settings
 
+from config.settings.base import site_domain
 from league.models import Event, Game
 from league.services.fixtures import event_create, league_create
 from league.web.calendar import PAST_DAYS
@@ -77,7 +82,7 @@ def test_the_club_feed_lists_every_leagues_nights_with_time_place_and_a_stable_u
 
     again = nights(feed(client, url))
     assert {str(e["uid"]) for e in again.values()} == {str(e["uid"]) for e in found.values()}
-    assert str(evening["uid"]) == f"game-night-{club_nights['evening'].pk}@testserver"
+    assert str(evening["uid"]) == f"game-night-{club_nights['evening'].pk}@{settings.SITE_DOMAIN}"
 
 
 def test_a_moved_night_keeps_its_uid_and_a_deleted_one_leaves_the_feed(
@@ -97,11 +102,58 @@ def test_a_moved_night_keeps_its_uid_and_a_deleted_one_leaves_the_feed(
     assert nights(feed(client, url)) == {}
 
 
+def test_uids_name_the_configured_site_whatever_the_host_asked(
+    client: Client, club_nights: dict[str, Any], settings: Settings
+) -> None:
+    """A feed read at another of the site's names (or with a forged ``Host``) keeps its
+    nights' UIDs, so a calendar never shows a night twice (issue 28, item 9)."""
+    settings.SITE_DOMAIN = "league.example.org"
+    settings.ALLOWED_HOSTS = ["league.example.org", "www.league.example.org", "testserver"]
+    url = reverse("league-calendar", args=[club_nights["cup"].pk])
+    uid = f"game-night-{club_nights['evening'].pk}@league.example.org"
+    for host in ("league.example.org", "www.league.example.org", "testserver"):
+        response = client.get(url, HTTP_HOST=host)
+        assert response.status_code == 200
+        [night] = Calendar.from_ical(response.content).walk("VEVENT")
+        assert str(night["uid"]) == uid
+        assert str(night["url"]).startswith(f"http://{host}/")  # links: where it was read
+
+
+def test_the_site_domain_is_configured_or_the_first_allowed_host() -> None:
+    runner = doctest.DocTestRunner()
+    for example in doctest.DocTestFinder().find(site_domain, globs={"site_domain": site_domain}):
+        runner.run(example)
+    assert (runner.failures, runner.tries > 0) == (0, True)  # its docstring's examples
+    assert site_domain({"SITE_DOMAIN": " league.example.org "}, []) == "league.example.org"
+    assert site_domain({}, ["league.example.org", "localhost"]) == "league.example.org"
+    assert site_domain({"SITE_DOMAIN": ""}, [".example.org"]) == "example.org"
+    assert site_domain({}, ["*"]) == site_domain({}, []) == "localhost"
+    assert site_domain({}, ["[::1]"]) == "[::1]"
+    for wrong in ("https://league.example.org", "league.example.org/x", "a b", "x\r\ny", "a@b"):
+        with pytest.raises(ImproperlyConfigured, match="SITE_DOMAIN"):
+            site_domain({"SITE_DOMAIN": wrong}, [])
+
+
 def test_missing_clubs_and_leagues_are_404_and_writes_are_refused(client: Client) -> None:
     assert client.get(reverse("club-calendar", args=[999_999])).status_code == 404
     assert client.get(reverse("league-calendar", args=[999_999])).status_code == 404
     club = ClubFactory()
     assert client.post(reverse("club-calendar", args=[club.pk])).status_code == 405
+
+
+def test_a_post_to_a_feed_is_405_even_with_csrf_checked(club_nights: dict[str, Any]) -> None:
+    """As a browser's or any client's POST meets it: the CSRF check (meant for forms)
+    does not answer first with 403 (issue 28, item 9)."""
+    client = Client(enforce_csrf_checks=True)
+    for url in (
+        reverse("club-calendar", args=[club_nights["club"].pk]),
+        reverse("league-calendar", args=[club_nights["cup"].pk]),
+    ):
+        for method in (client.post, client.put, client.delete):
+            response = method(url)
+            assert response.status_code == 405
+            assert response["Allow"] == "GET, HEAD"
+        assert client.head(url).status_code == 200
 
 
 def test_the_home_page_links_each_clubs_feed(client: Client) -> None:

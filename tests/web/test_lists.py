@@ -11,6 +11,7 @@ of a scope), so that a league of any size is quick to make: what these pages do 
 from __future__ import annotations
 
 import datetime
+import doctest
 import gzip
 import re
 from dataclasses import dataclass
@@ -35,10 +36,11 @@ from league.models import (
     Standing,
 )
 from league.services.fixtures import event_create, league_create, table_create
-from league.web import charts, lists
+from league.web import charts, lists, search
 from league.web.compression import may_hold_a_secret
+from league.web.search import NUL_REFUSED
 from tests.support.factories import ClubFactory, UserFactory
-from tests.support.tree import Element, links, page, parse
+from tests.support.tree import Element, assert_accessible, links, page, parse
 from tests.support.web import signed_in
 
 pytestmark = pytest.mark.django_db
@@ -330,6 +332,36 @@ def test_a_league_without_standings_says_so(client: Client) -> None:
         html, tree = page(client, data.url(name))
         assert words in html
         assert not list(tree.iter("table"))
+
+
+@pytest.mark.parametrize(
+    ("name", "table_id"), [("league-all-standings", "standings"), ("league-leaderboard", "ratings")]
+)
+def test_a_search_with_a_nul_is_refused_by_its_box(
+    client: Client, name: str, table_id: str
+) -> None:
+    """PostgreSQL refuses a NUL in text: the search is refused by the box, 400, and the
+    list shown whole, not a 500 from the database (issue 28, item 3)."""
+    data = ranked_league(players=4, nights=1)
+    for query in ("%00", "Co%00ra"):
+        response = client.get(data.url(name, q=query))
+        assert response.status_code == 400
+        html = response.content.decode()
+        assert "\x00" not in html
+        tree = parse(html)
+        assert_accessible(tree)
+        box = next(e for e in tree.iter("input") if e.attrs.get("name") == "q")
+        assert box.attrs["value"] == "" and box.attrs["aria-invalid"] == "true"
+        assert box.attrs["aria-describedby"] == "q-error"
+        error = next(e for e in tree.iter("p") if e.attrs.get("id") == "q-error")
+        assert error.text() == NUL_REFUSED
+        assert len(table_rows(tree, table_id)) == 4  # everyone
+        assert "Next page" not in links(tree)
+
+
+def test_the_search_modules_examples_hold() -> None:
+    failed, tried = doctest.testmod(search, raise_on_error=False)
+    assert (failed, tried > 0) == (0, True)
 
 
 # -- the full leaderboard ---------------------------------------------------------------------

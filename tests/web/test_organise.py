@@ -20,6 +20,7 @@ from league.services.clubs import membership_set
 from league.services.fixtures import event_create, league_create
 from league.services.results import hand_submit
 from league.web.organise_reads import EVENTS_SHOWN
+from league.web.search import NUL_REFUSED
 from tests.support.factories import PlayerFactory, UserFactory, make_table
 from tests.support.markup import assert_tied, error_of, field, inputs_of, selected, text
 from tests.support.organise import (
@@ -496,6 +497,31 @@ def test_the_players_page_filters_by_name() -> None:
     assert field(client.get(players_url(setup.club), {"q": "ANN"}), "q")["value"] == "ANN"
     none = text(client.get(players_url(setup.club), {"q": "zzz"}))
     assert "No player's name contains “zzz”." in none
+
+
+def test_a_player_search_with_a_nul_is_refused_by_its_box() -> None:
+    """PostgreSQL refuses a NUL in text (issue 28, item 3): a 400 with the message by
+    the box and every player listed, not a 500."""
+    setup = club_setup()
+    client = signed_in(setup.organiser)
+    before = db_state()
+    refused = client.get(players_url(setup.club), {"q": "An\x00n"})
+    assert refused.status_code == 400
+    assert error_of(refused, "player-search") == NUL_REFUSED
+    box = field(refused, "q")
+    assert (box["value"], box["aria-invalid"], box["aria-describedby"]) == (
+        "",
+        "true",
+        "player-search-error",
+    )
+    html = text(refused)
+    assert all(player.name in html for player in setup.players)
+    assert "<title>Error: " in html
+    # a player added with the search in the address still saves, and is sent on
+    added = client.post(players_url(setup.club) + "?q=%00", {"name": "Nuala", "kind": "member"})
+    assert added.status_code == 302
+    assert Player.objects.filter(club=setup.club, name="Nuala").exists()
+    assert db_state() != before
 
 
 @pytest.mark.parametrize(("kind", "is_guest"), [("member", False), ("guest", True)])

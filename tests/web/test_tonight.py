@@ -17,6 +17,7 @@ from django.utils import timezone
 from league.models import Attendance, Game, Player, SitOut, Table
 from league.services.results import hand_submit
 from league.services.seating import round_seating_commit, round_seating_draw
+from league.web.search import NUL_REFUSED
 from tests.support.factories import PlayerFactory, UserFactory
 from tests.support.markup import field, inputs_of, text
 from tests.support.records import bluke_results, buck_takes_all
@@ -124,6 +125,25 @@ def test_the_search_filters_the_list_by_name_without_javascript() -> None:
     assert field(page, "q")["value"] == wanted.name.upper()
     missing = organiser(setup).get(tonight_url(event), {"q": "nobody-has-this-name"})
     assert "No player's name contains" in text(missing)
+
+
+def test_a_search_with_a_nul_is_refused_by_its_box() -> None:
+    """PostgreSQL refuses a NUL in text (issue 28, item 3): a 400 with the message by
+    the box and everyone listed, not a 500."""
+    setup = club_setup()
+    event, _ = tonight_night(setup, present=0)
+    page = organiser(setup).get(tonight_url(event), {"q": "An\x00n"})
+    assert page.status_code == 400
+    html = text(page)
+    assert f'<p class="refusal" id="search-error" role="alert">{NUL_REFUSED}</p>' in html
+    box = field(page, "q")
+    assert (box["value"], box["aria-invalid"], box["aria-describedby"]) == (
+        "",
+        "true",
+        "search-error",
+    )
+    assert html.count('data-name="') == len(setup.players)
+    assert "<title>Error: " in html
 
 
 def test_check_in_is_one_tap_and_says_from_which_round() -> None:

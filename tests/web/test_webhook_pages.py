@@ -75,6 +75,11 @@ def test_a_refused_url_is_shown_by_its_field(settings: Any) -> None:
     assert "loopback or private address" in error_of(answer, "id_url")
     assert_tied(answer, "url", "id_url_error")
     assert not WebhookEndpoint.objects.exists()
+    broken = client.post(
+        page_url(setup), {"url": "https://hooks.example.org/in\r\n", "events": EVENTS}
+    )
+    assert "no line breaks" in error_of(broken, "id_url")  # refused, not stored stripped
+    assert not WebhookEndpoint.objects.exists()
     empty = client.post(page_url(setup), {"url": "", "events": []})
     assert "Enter the URL" in error_of(empty, "id_url")
     assert "Choose at least one event" in text(empty)
