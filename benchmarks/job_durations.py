@@ -24,10 +24,18 @@ What runs:
    before each run: the standings job (``league_standings_refresh``) owed a
    full rebuild of the league (its longest run: a completed game costs it
    milliseconds, see ``scale.py``) and a
-   full re-rating of the league's scope (``ratings_refresh`` after
-   ``rerate_from`` is set to the first game, as a correction of the league's
-   first game does). Best and worst of ``--repeat`` runs.
-3. The longest job's worst run next to the visibility timeout in force.
+   full re-rating of the league's scope (``ratings_refresh`` owed a
+   re-rating from the first game, as a correction of the league's first game
+   owes it). Best and worst of ``--repeat`` runs.
+3. A game completed in the league while its full re-rating runs (in a thread
+   of its own): how long the completion took, and whether the job was still
+   running when it was done (the completion is rolled back, so it owes
+   nothing). It waited for the whole re-rating before (issue 28 item 11).
+4. The longest job's worst run next to the visibility timeout in force, and
+   the most its work stays undone after its message is lost or its worker
+   dies: the sweep's wait before sending it again (``outbox.RESEND_AFTER``),
+   the time to the next sweep (``outbox.SWEEP_EVERY``) and the job (the issue's
+   bound: 60 s once the broker and a worker are back).
 
 The database is dropped at the end, whatever happens.
 
@@ -39,9 +47,12 @@ minutes on 2 cores at the defaults.
 from __future__ import annotations
 
 import argparse
+import datetime
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from api_throughput import fresh_database
 from ratings_rebuild import SEATS, TABLES_PER_ROUND, load_league, setup_django
@@ -64,6 +75,9 @@ ANALYZE;
 """
 
 
+ONE_DAY = datetime.timedelta(days=1)
+
+
 def timed(runs: int, prepare: Callable[[], None], job: Callable[[], int]) -> list[float]:
     """Seconds of each of ``runs`` runs of ``job``, each after ``prepare``."""
     seconds = []
@@ -75,6 +89,45 @@ def timed(runs: int, prepare: Callable[[], None], job: Callable[[], int]) -> lis
     return seconds
 
 
+class Rollback(Exception):
+    """Raised to roll a measured change back."""
+
+
+def completion_while(job: Callable[[], int], *, table: Any, scope_id: int) -> tuple[float, bool]:
+    """Seconds a game takes to complete at ``table`` (rolled back) while ``job``,
+    the scope's re-rating, runs in a thread of its own, and whether the job
+    still ran once the game was stored."""
+    from django.db import connection, transaction
+
+    from league import outbox
+    from league.models import JobOwed
+    from league.services.results import hand_submit
+
+    def in_thread() -> None:
+        try:
+            job()
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=in_thread)
+    worker.start()
+    rating = [(JobOwed.Kind.RATINGS, scope_id)]
+    while not outbox.jobs_running(rating):  # the job holds its lock: it runs
+        time.sleep(0.005)
+    began = time.perf_counter()
+    try:
+        with transaction.atomic():
+            # seat 1 makes spades and takes all five tricks: the game is won
+            hand_submit(table=table, record={"trump": "S", "maker": 1, "tricks": [0, 5, 0, 0]})
+            took = time.perf_counter() - began
+            still_running = bool(outbox.jobs_running(rating))
+            raise Rollback
+    except Rollback:
+        pass
+    worker.join()
+    return took, still_running
+
+
 def run(args: argparse.Namespace) -> int:
     with fresh_database(args.server, args.database) as url:
         setup_django(url)
@@ -83,8 +136,9 @@ def run(args: argparse.Namespace) -> int:
         from django.utils import timezone
 
         from league import outbox, tasks
-        from league.models import Club, HandSeat, JobOwed, Player, RatingScope, StandingsOwed
+        from league.models import Club, HandSeat, JobOwed, Player, RatingsOwed, StandingsOwed
         from league.ratings import EARLIEST
+        from league.services.fixtures import event_create, table_create
 
         began = time.perf_counter()
         club = Club.objects.create(name="Benchmark Club", slug="benchmark-club")
@@ -103,7 +157,9 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
         )
         with connection.cursor() as cursor:
-            cursor.execute(HANDS_AND_LINES, {"league": league.league.pk})
+            # a statement at a time: parameters bound on the server take one each
+            for statement in filter(str.strip, HANDS_AND_LINES.split(";")):
+                cursor.execute(statement, {"league": league.league.pk})
         print(
             f"loaded a league of {league.games:,} games and {HandSeat.objects.count():,} hand "
             f"lines in {time.perf_counter() - began:.0f} s (not measured)"
@@ -126,7 +182,10 @@ def run(args: argparse.Namespace) -> int:
             owe(JobOwed.Kind.STANDINGS, league.league.pk)
 
         def owe_ratings() -> None:
-            RatingScope.objects.filter(pk=league.scope.pk).update(rerate_from=EARLIEST)
+            # the row a correction of the first game writes
+            RatingsOwed.objects.create(
+                scope_id=league.scope.pk, rerate_from=EARLIEST, owed_at=timezone.now()
+            )
             owe(JobOwed.Kind.RATINGS, league.scope.pk)
 
         figures = {
@@ -140,11 +199,32 @@ def run(args: argparse.Namespace) -> int:
         print(f"\neach job on a league of {league.games:,} games, {args.repeat} runs:")
         for name, seconds in figures.items():
             print(f"  {name:45} best {min(seconds):6.1f} s   worst {max(seconds):6.1f} s")
+
+        night = event_create(
+            league=league.league, name="One more night", date=league.last_night + ONE_DAY
+        )
+        table = table_create(
+            round=night.rounds.get(), number=1, players=Player.objects.filter(pk__in=players[:4])
+        )
+        owe_ratings()
+        took, still_running = completion_while(
+            lambda: tasks.ratings_refresh(league.scope.pk), table=table, scope_id=league.scope.pk
+        )
+        print(
+            f"\na game completed while the full re-rating ran: stored in {1000 * took:.0f} ms, "
+            f"{'the job still running' if still_running else 'after the job had ended'}"
+        )
         longest = max(max(seconds) for seconds in figures.values())
         timeout = outbox.visibility_timeout()
         print(
             f"\nlongest job: {longest:.1f} s; the visibility timeout: {timeout:.0f} s, "
             f"{timeout / longest:.1f} times the longest"
+        )
+        resend, every = outbox.RESEND_AFTER.total_seconds(), outbox.SWEEP_EVERY
+        print(
+            f"a message lost or a worker dead: done within {resend + every + longest:.0f} s "
+            f"(sent again {resend:.0f} s after, a sweep every {every:.0f} s, the job; "
+            f"target 60 s)"
         )
         assert not JobOwed.objects.exists(), "a job left its work owed"
     return 0

@@ -848,15 +848,16 @@ def wait_for_jobs(loaded: Loaded, *, timeout: float = 600) -> bool:
     another ``timeout``."""
     from django.db.models import Q
 
-    from league.models import JobOwed, RatingScope
+    from league.models import JobOwed, RatingScope, RatingsOwed
 
     owed = JobOwed.objects.filter(
         Q(kind=JobOwed.Kind.STANDINGS, target_id=loaded.league.pk)
         | Q(kind=JobOwed.Kind.RATINGS, target_id__in=loaded.scope_ids)
     )
     pending = RatingScope.objects.filter(pk__in=loaded.scope_ids, rerate_from__isnull=False)
+    rerating = RatingsOwed.objects.filter(scope_id__in=loaded.scope_ids)
     deadline = time.monotonic() + timeout
-    while owed.exists() or pending.exists():
+    while owed.exists() or pending.exists() or rerating.exists():
         if not timeout:
             return True
         if time.monotonic() > deadline:

@@ -432,7 +432,15 @@ class JobOwedAdmin(ReadOnlyMixin, admin.ModelAdmin):
     and cleared by the jobs; a row that stays, with its attempts and last
     error, is a job that keeps failing (docs/operations.md)."""
 
-    list_display = ["kind", "target_id", "owed_since", "sent_at", "attempts", "last_error"]
+    list_display = [
+        "kind",
+        "target_id",
+        "owed_since",
+        "sent_at",
+        "attempts",
+        "failed_at",
+        "last_error",
+    ]
     list_filter = ["kind"]
 
 

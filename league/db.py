@@ -1,16 +1,26 @@
 """Bounded waits on the database, and what to do when one runs out.
 
 **Limits.** On PostgreSQL every connection gets a ``statement_timeout`` and a
-``lock_timeout`` (``settings.DATABASE_TIMEOUTS``, seconds; 0 for none) by the
-kind of work that uses it:
+``lock_timeout`` (from ``settings.DATABASE_TIMEOUTS``, seconds; 0 for none) by
+the kind of work that uses it:
 
-- ``web``: a request. It gives up on a lock after 3 s and on any statement
+- ``web``: a request. It gives up on a lock within 3 s and on any statement
   after 5 s, well inside gunicorn's 30 s, so a locked table or a stuck query
   is answered 503 (with ``Retry-After``) instead of holding a worker until
   gunicorn kills it.
 - ``job``: a background job, and anything that is not a request (management
   commands, migrations, scripts). Jobs scan whole leagues, so they wait
   longer; a job that still times out is retried by Celery.
+
+The lock limit is the most a statement waits for a lock. PostgreSQL's
+``lock_timeout`` counts each wait apart, and a row's lock can be two waits:
+the second in a row's queue first waits for its place, which the first
+waiter holds until it gets the row or gives up, then for the row's holder.
+So ``lock_timeout`` is set to half the limit (:data:`LOCK_WAITS`): with it
+at the full limit, the second request queued on a row locked elsewhere waited
+twice 3 s and met the 5 s statement timeout instead. (A row share-locked by
+several transactions at once is a wait for each of them in turn: there the
+statement timeout is the bound.)
 
 A connection gets the limits of the work that opens it; a request switches
 its thread's open connection to the web limits when it starts, a Celery task
@@ -212,9 +222,25 @@ def prepare_threshold_for(role: Role) -> int | None:
 
 
 def limits_for(role: Role) -> tuple[int, int]:
-    """``(statement_timeout, lock_timeout)`` in milliseconds for ``role``."""
+    """``(statement, lock)`` limits in milliseconds for ``role``: the most a
+    statement runs, and waits for a lock (see the module's docstring)."""
     found = settings.DATABASE_TIMEOUTS[role.value]
     return round(found["statement"] * 1000), round(found["lock"] * 1000)
+
+
+LOCK_WAITS: Final = 2
+"""The waits PostgreSQL may make for one row's lock, each up to its
+``lock_timeout``: for the tuple lock that orders the row's waiters, then
+for the transaction that holds the row."""
+
+
+def postgresql_timeouts(role: Role) -> tuple[int, int]:
+    """``(statement_timeout, lock_timeout)`` in milliseconds as PostgreSQL is
+    given them for ``role``: the lock limit split between a row's
+    :data:`LOCK_WAITS` waits, so that a lock is waited for within the limit
+    (a request's 3 s: 1.5 s a wait)."""
+    statement, lock = limits_for(role)
+    return statement, -(-lock // LOCK_WAITS)  # rounded up: 0 (none) stays 0
 
 
 def apply_limits(conn: BaseDatabaseWrapper, role: Role | None = None) -> None:
@@ -231,7 +257,7 @@ def apply_limits(conn: BaseDatabaseWrapper, role: Role | None = None) -> None:
         return
     role = role or current_role()
     conn.connection.prepare_threshold = prepare_threshold_for(role)
-    wanted = limits_for(role)
+    wanted = postgresql_timeouts(role)
     if getattr(conn, "league_limits", None) == wanted:
         return
     with conn.cursor() as cursor:

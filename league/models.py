@@ -750,9 +750,12 @@ class RatingScope(models.Model):
     """What a set of ratings covers: one league, or (``league`` null) all of
     a club's leagues of one game.
 
-    ``rerate_from`` is the order key of the earliest game whose result
-    changed since the last rating (null: the ratings are up to date); the
-    ratings job re-rates from there forward.
+    The ratings job re-rates from the earliest game owed on: the earliest of
+    its :class:`RatingsOwed` rows (what changes of results owe, without
+    waiting for a job), and ``rerate_from``, an order key owed by work that
+    holds the scope's ratings lock as the job does (a rebuild, a migration).
+    Neither: the ratings are up to date. The job takes no lock on this row
+    but for its last update, so a change that owes it never waits for a job.
 
     ``means`` keeps the league's running means (a model that rates Bluke
     against them, :class:`league.rating_model.LeagueMeans`) over every game up
@@ -783,6 +786,31 @@ class RatingScope(models.Model):
 
     def __str__(self) -> str:
         return f"ratings of {self.league or f'{self.club} ({self.game})'}"
+
+
+class RatingsOwed(models.Model):
+    """A re-rating that a change of results owes a scope: its games from the
+    order key ``rerate_from`` on, for the scope's ratings job
+    (:func:`league.ratings.ratings_refresh`).
+
+    Written in the transaction of the change (a game completed, corrected or
+    no longer counting) beside the :class:`JobOwed` row that sends the job,
+    as :class:`StandingsOwed` rows are: an insert, which waits for no job
+    running (the job holds the scope's advisory lock, not its row). The job
+    re-rates from the earliest row it read and deletes those rows once done;
+    a row written while it ran stays, for the next run. Rows are not unique.
+    """
+
+    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="+")
+    rerate_from = models.CharField(max_length=48, help_text="the order key of the changed game")
+    owed_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = "ratings owed"
+        verbose_name_plural = "ratings owed"
+
+    def __str__(self) -> str:
+        return f"scope {self.scope_id} from {self.rerate_from}"
 
 
 class Rating(models.Model):
@@ -930,6 +958,9 @@ class JobOwed(models.Model):
         default=0, help_text="failures so far: publishes the broker refused, runs that raised"
     )
     last_error = models.TextField(blank=True, default="")
+    failed_at = models.DateTimeField(
+        null=True, blank=True, help_text="when a run last raised, since the work was last owed"
+    )
 
     class Meta:
         ordering = ["owed_since"]

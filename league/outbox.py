@@ -15,26 +15,34 @@ this module sends the jobs and keeps the rows:
   request's job goes to the process's job thread (:mod:`league.background`),
   or, with ``JOBS_WITHOUT_BROKER = "inline"``, runs at once, as the sweep's
   do; a job that raises is logged and its row kept.
-- :func:`running` wraps a job's transaction: it clears the row when the job
-  has done the work, unless the work was owed again while it ran.
-- :func:`sweep` sends every job owed for longer than :data:`SWEEP_GRACE` that
-  has not been sent since it was last owed (its publish failed, or the process
-  stopped before publishing), or was sent longer ago than the broker's
-  visibility timeout and is still owed (its message was lost, as a Redis
-  restarted without persistence loses them, or the job failed). Celery beat
-  runs it every :data:`SWEEP_EVERY` seconds (``league.tasks.jobs_sweep``);
-  ``manage.py jobs_sweep`` runs it without beat.
+- :func:`running` wraps a job's transaction: it takes the job's lock
+  (:func:`job_lock`), and clears the row when the job has done the work,
+  unless the work was owed again while it ran.
+- :func:`sweep` sends the work owed for longer than :data:`SWEEP_GRACE` that
+  no message is carrying: work not sent since it was last owed (its publish
+  failed, or the process stopped before publishing); work sent longer than
+  :data:`RESEND_AFTER` ago, still owed, whose job is not running (its message
+  was lost, as a Redis restarted without persistence loses them, or its
+  worker died); and work whose job raised, once the broker's visibility
+  timeout has passed since. Celery beat runs it every :data:`SWEEP_EVERY`
+  seconds (``league.tasks.jobs_sweep``); ``manage.py jobs_sweep`` runs it
+  without beat. So after a lost message or a dead worker the work is done
+  within ``RESEND_AFTER + SWEEP_EVERY`` seconds (30) and the job's own time,
+  once the broker and a worker are there.
 
 Sending a job twice is harmless: a job that finds its work done returns (see
-:mod:`league.tasks`).
+:mod:`league.tasks`). A job still queued behind others after
+:data:`RESEND_AFTER` (or while no worker runs) is sent again too, once a
+sweep; the copies find the work done.
 
-Lock order: a job's own lock (the rating scope's row, the league's standings
-lock) before its ``JobOwed`` row, in the services as in the jobs. A service
-takes any lock a job holds before it owes the work (the results service owes
-the ratings after :func:`league.ratings.ratings_mark_changed` locked the
-scopes), and a job reads its row without locking it until it deletes the row
-at its very end, so neither waits for the other while holding what the other
-needs.
+Locks: the standings and ratings jobs each hold an advisory lock on their
+target for their whole transaction (:data:`JOB_LOCKS`), which no service
+takes: what a service owes is rows of its own (``JobOwed``,
+``StandingsOwed``, ``RatingsOwed``), written without waiting for a job. The
+lock is also how the sweep tells a job that runs (its lock held) from a
+message lost. A job reads its ``JobOwed`` row without locking it until it
+deletes the row at its very end, so a service owing the work again meanwhile
+waits for no job, and the job waits at most for that service's commit.
 """
 
 from __future__ import annotations
@@ -45,13 +53,13 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from typing import Any, Final
 
 from django.conf import settings
 from django.core.signals import request_finished, request_started
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -63,7 +71,12 @@ logger = logging.getLogger(__name__)
 
 SWEEP_GRACE: Final = datetime.timedelta(seconds=5)
 """Work first owed more recently than this is left to the send after its commit."""
-SWEEP_EVERY: Final = 30.0
+RESEND_AFTER: Final = datetime.timedelta(seconds=15)
+"""Work sent this long ago and still owed, whose job is not running, is sent
+again: its message was lost or its worker died. Far longer than a message
+takes to reach an idle worker (milliseconds); a job that runs longer holds
+its lock, and is not sent again while it does."""
+SWEEP_EVERY: Final = 15.0
 """Seconds between two sweeps: Celery beat's schedule (the settings'
 ``CELERY_BEAT_SCHEDULE``) and ``jobs_sweep --loop``'s default."""
 SWEEP_BATCH: Final = 500
@@ -129,26 +142,91 @@ def sweep(*, jobs: Mapping[str, Any], batch: int = SWEEP_BATCH) -> int:
     how many were sent (or, without a broker, run). Stops at the first publish
     that fails: the broker is down, and the next sweep tries again."""
     now = timezone.now()
-    resend_after = datetime.timedelta(seconds=visibility_timeout())
-    due = (
-        JobOwed.objects.filter(owed_since__lte=now - SWEEP_GRACE)
-        .filter(Q(sent_at__isnull=True) | Q(sent_at__lte=now - resend_after))
-        .order_by("owed_since", "pk")
-        .values_list("kind", "target_id")[:batch]
+    failed_since_sent = Q(failed_at__isnull=False) & (
+        Q(sent_at__isnull=True) | Q(failed_at__gte=F("sent_at"))
     )
+    due = list(
+        JobOwed.objects.filter(owed_since__lte=now - SWEEP_GRACE)
+        .filter(
+            # not sent since last owed (nor run: without a broker nothing is "sent")
+            Q(sent_at__isnull=True, failed_at__isnull=True)
+            # sent, and still owed a while later: lost, unless its job runs now
+            | (Q(sent_at__lte=now - RESEND_AFTER) & ~failed_since_sent)
+            # its job raised: tried again once the visibility timeout has passed
+            | (failed_since_sent & Q(failed_at__lte=now - _failed_resend_after()))
+        )
+        .order_by("owed_since", "pk")
+        .values_list("kind", "target_id", "sent_at", "failed_at")[:batch]
+    )
+    # work sent or run before is not sent again while its job runs
+    tried = [(kind, target) for kind, target, sent_at, failed_at in due if sent_at or failed_at]
+    busy = jobs_running(tried)
     sent = 0
-    for kind, target_id in due:
+    for kind, target_id, _, _ in due:
+        if (kind, target_id) in busy:
+            continue
         if not send(jobs[kind], kind=JobOwed.Kind(kind), target_id=target_id, in_request=False):
             break
         sent += 1
     return sent
 
 
+def _failed_resend_after() -> datetime.timedelta:
+    return datetime.timedelta(seconds=visibility_timeout())
+
+
+JOB_LOCKS: Final[Mapping[str, int]] = {
+    JobOwed.Kind.STANDINGS: 0x5354,  # "ST"
+    JobOwed.Kind.RATINGS: 0x5254,  # "RT"
+}
+"""The first key of the advisory lock each kind of job holds while it runs
+(the target's id modulo 2**31 is the second): a league's standings job, a
+rating scope's ratings job. A webhook delivery's job has none: its claim on
+the delivery keeps a second run off (:mod:`league.webhooks`)."""
+
+
+def job_lock(kind: JobOwed.Kind, target_id: int) -> None:
+    """Take the job's advisory lock (:data:`JOB_LOCKS`) until the current
+    transaction ends, waiting for a job of the same target that holds it.
+    Targets whose ids are equal modulo 2**31 share a lock: they only wait for
+    each other. On SQLite, which lets one transaction write at a time, there
+    is none to take."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s::integer, %s::integer)",
+                [JOB_LOCKS[kind], target_id % 2**31],
+            )
+
+
+def jobs_running(jobs: Iterable[tuple[str, int]]) -> set[tuple[str, int]]:
+    """The ``(kind, target id)`` of ``jobs`` whose job runs now: its lock
+    (:func:`job_lock`) is held in this database. One query (PostgreSQL's
+    ``pg_locks``), none when no job of ``jobs`` has a lock; on SQLite none
+    is known to run."""
+    locked = [(kind, target_id) for kind, target_id in jobs if kind in JOB_LOCKS]
+    if not locked or connection.vendor != "postgresql":
+        return set()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT classid::bigint, objid::bigint FROM pg_locks"
+            " WHERE locktype = 'advisory' AND granted AND objsubid = 2"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            " AND classid::bigint = ANY(%s)",
+            [sorted(set(JOB_LOCKS.values()))],
+        )
+        held = set(cursor.fetchall())
+    return {
+        (kind, target_id)
+        for kind, target_id in locked
+        if (JOB_LOCKS[kind], target_id % 2**31) in held
+    }
+
+
 @contextmanager
-def running(
-    kind: JobOwed.Kind, target_id: int, *, lock: Callable[[], None] | None = None
-) -> Iterator[int | None]:
-    """A job's transaction: take ``lock``, read the token of the job's
+def running(kind: JobOwed.Kind, target_id: int) -> Iterator[int | None]:
+    """A job's transaction: take the job's lock (:func:`job_lock`, for the
+    kinds that have one), read the token of the job's
     :class:`~league.models.JobOwed` row (``None`` when there is none), run the
     body, and delete the row if it still holds that token. Work owed again
     while the body ran drew a new token, so its row stays, for the job its
@@ -158,23 +236,27 @@ def running(
     row is cleared only of work the body saw. The row is read, not locked: a
     service owing the work again does not wait for the job. Deleting it at the
     end waits at most for such a service's transaction, which never waits for
-    the job (see the lock order above).
+    the job (see the locks above).
 
-    When the body raises, the failure is counted on the row and the error
-    passes on (to Celery's retry)."""
+    When the body raises, the failure is counted on the row, with when it
+    happened (so the sweep leaves it a while), and the error passes on (to
+    Celery's retry)."""
     owed = JobOwed.objects.filter(kind=kind, target_id=target_id)
     try:
         with transaction.atomic():
-            if lock is not None:
-                lock()
+            if kind in JOB_LOCKS:
+                job_lock(kind, target_id)
             token = owed.values_list("token", flat=True).first()
             yield token
             if token is not None:
                 owed.filter(token=token).delete()
     except Exception as error:
-        # if the database is what failed, the row stays as it was
+        # if the database is what failed, the row stays as it was: a failure
+        # it could not note, which the sweep treats as a message lost
         with suppress(DatabaseError):
-            owed.update(attempts=F("attempts") + 1, last_error=describe(error))
+            owed.update(
+                attempts=F("attempts") + 1, last_error=describe(error), failed_at=timezone.now()
+            )
         raise
 
 

@@ -5,14 +5,18 @@ Every complete game moves its players' ratings by how far each one's final total
 was from the table's average (Buck Euchre) or from the league's mean total at such
 tables (Bluke); :mod:`league.rating_model`'s docstring has the model. Games
 are rated in the order they were played (event date, round, table). A change of
-results marks each affected scope from the changed game on
-(:func:`ratings_mark_changed`); the ratings job (:func:`ratings_refresh`) re-rates
-from there forward, so a late submission or a correction of an earlier game gives
-the ratings a from-scratch run would give, and one new game at the end touches
-only its own players' rows.
+results owes each affected scope a re-rating from the changed game on
+(:func:`ratings_mark_changed`: a :class:`~league.models.RatingsOwed` row); the
+ratings job (:func:`ratings_refresh`) re-rates from the earliest game owed
+forward, so a late submission or a correction of an earlier game gives the
+ratings a from-scratch run would give, and one new game at the end touches only
+its own players' rows.
 
-Lock order: the scope row (``select_for_update``) is taken first and held
-for the whole job, so one job per scope runs at a time.
+Locks: the job takes the scope's ratings lock (:func:`ratings_lock`, an
+advisory lock, not the scope's row) first and holds it for the whole job, so
+one job per scope runs at a time. A change of results takes no lock of the
+scope's: it inserts its rows, so a game completes at once however long a
+re-rating of its scope runs (a full one of 100,000 games takes seconds).
 """
 
 from __future__ import annotations
@@ -27,17 +31,20 @@ from typing import Any, Final
 
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection, transaction
-from django.db.models import Count, F, Max, Q, Sum, Window
+from django.db.models import Count, Exists, F, Max, OuterRef, Q, Sum, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
+from league import outbox
 from league.models import (
     Game,
+    JobOwed,
     League,
     Player,
     Rating,
     RatingHistory,
     RatingScope,
+    RatingsOwed,
     Seating,
     Table,
 )
@@ -67,8 +74,17 @@ def is_provisional(rating: Rating, *, game: str) -> bool:
 
 
 def is_pending(scope: RatingScope) -> bool:
-    """Whether results of the scope are still waiting to be (re-)rated."""
-    return bool(scope.rerate_from)  # the earliest game to re-rate from, if any
+    """Whether results of the scope are still waiting to be (re-)rated: it
+    is owed a re-rating (``ratings_owed``, which the read that found it
+    annotates: :func:`owed_exists`) or has a ``rerate_from``."""
+    return bool(scope.rerate_from) or bool(scope.ratings_owed)  # type: ignore[attr-defined]
+
+
+def owed_exists(scope: str = "pk") -> Exists:
+    """Whether the scope at ``scope`` (a field of the outer query) has
+    :class:`~league.models.RatingsOwed` rows: the annotation ``ratings_owed``
+    that :func:`is_pending` reads, in the read itself."""
+    return Exists(RatingsOwed.objects.filter(scope_id=OuterRef(scope)))
 
 
 def order_key(table: Table) -> str:
@@ -96,27 +112,31 @@ def scopes_of(league: League) -> list[RatingScope]:
 
 
 def ratings_mark_changed(*, table: Table) -> list[RatingScope]:
-    """Mark the table's scopes to be re-rated from its game on.
+    """Owe the table's scopes a re-rating from its game on: a
+    :class:`~league.models.RatingsOwed` row each, inserted without a lock on
+    the scopes, so that a running ratings job (which holds its own lock) is
+    not waited for. Two queries once the scopes exist.
 
     Call inside the transaction that changed the results; returns the scopes
-    whose job should run after commit."""
+    (the league's own first) whose job should run after commit."""
     key = order_key(table)
-    scopes = _locked_scopes(table.round.event.league)
-    earlier = Q(rerate_from__isnull=True) | Q(rerate_from__gt=key)
-    RatingScope.objects.filter(earlier, pk__in=[s.pk for s in scopes]).update(rerate_from=key)
-    return scopes
-
-
-def _locked_scopes(league: League) -> list[RatingScope]:
-    """:func:`scopes_of`, locked in the order of their ids, as every writer
-    locks them, so that two games of one club completing at once wait for each
-    other instead of deadlocking. One statement once the scopes exist."""
+    league = table.round.event.league
     mine = Q(league=league) | Q(club_id=league.club_id, game=league.game, league=None)
-    locked = list(RatingScope.objects.select_for_update().filter(mine).order_by("pk"))
-    if len(locked) < 2:  # the league's first game: make them, then lock them
-        scopes_of(league)
-        locked = list(RatingScope.objects.select_for_update().filter(mine).order_by("pk"))
-    return sorted(locked, key=lambda scope: scope.league_id is None)  # the league's own first
+    scopes = list(RatingScope.objects.filter(mine))
+    if len(scopes) < 2:  # the league's first game: make them
+        scopes = scopes_of(league)
+    now = timezone.now()
+    RatingsOwed.objects.bulk_create(
+        RatingsOwed(scope=scope, rerate_from=key, owed_at=now) for scope in scopes
+    )
+    return sorted(scopes, key=lambda scope: scope.league_id is None)  # the league's own first
+
+
+def ratings_lock(*, scope_id: int) -> None:
+    """Take the scope's ratings lock until the current transaction ends: the
+    ratings job's advisory lock (:func:`league.outbox.job_lock`). Whoever
+    writes the scope's ``rerate_from`` holds it, as the job does."""
+    outbox.job_lock(JobOwed.Kind.RATINGS, scope_id)
 
 
 def _scope_games(scope: RatingScope, since: str) -> Q:
@@ -135,18 +155,30 @@ def _scope_games(scope: RatingScope, since: str) -> Q:
 
 @transaction.atomic
 def ratings_refresh(*, scope_id: int) -> int:
-    """Re-rate a scope from its ``rerate_from`` game forward; idempotent.
+    """Re-rate a scope from the earliest game owed forward (its
+    :class:`~league.models.RatingsOwed` rows and ``rerate_from``); idempotent.
 
     Returns the number of games rated (0 when the scope was up to date).
+
+    Takes the scope's ratings lock (:func:`ratings_lock`) first, then reads
+    what is owed, then the games: a row owed by a change that commits after
+    that read stays, for the next run, and the rows read are deleted at the
+    end. Safe to run twice at once: the second waits for the lock, then
+    finds nothing owed.
 
     Reads every game to re-rate first, then rates them in order while the
     new history streams to the database (on PostgreSQL, the database stores
     each batch while the next is rated); ``make bench-ratings`` measures it
     against the model's bare loop."""
-    scope = RatingScope.objects.select_for_update().get(pk=scope_id)
-    start = scope.rerate_from
-    if start is None:
+    ratings_lock(scope_id=scope_id)
+    scope = RatingScope.objects.get(pk=scope_id)
+    owed = list(RatingsOwed.objects.filter(scope_id=scope_id).values_list("pk", "rerate_from"))
+    keys = [key for _, key in owed]
+    if scope.rerate_from:
+        keys.append(scope.rerate_from)
+    if not keys:
         return 0
+    start = min(keys)
     # a player's history reaches ``start`` exactly when their latest game does
     touched = set(
         Rating.objects.filter(scope=scope, last_order_key__gte=start).values_list(
@@ -174,7 +206,20 @@ def ratings_refresh(*, scope_id: int) -> int:
     scope.means = _means_stored(means) if means is not None and kept else {}
     scope.means_through = games[-1][1] if kept else ""
     scope.save(update_fields=["rerate_from", "rated_at", "means", "means_through"])
+    _delete_owed([pk for pk, _ in owed])
     return len(games)
+
+
+OWED_DELETE_BATCH: Final = 10_000
+"""Rows of :class:`~league.models.RatingsOwed` deleted a statement: an import
+of many games owes a row a game, and PostgreSQL takes at most 65,535
+parameters in a statement."""
+
+
+def _delete_owed(ids: Sequence[int]) -> None:
+    """Delete the owed rows the job read (by id: rows owed since stay)."""
+    for first in range(0, len(ids), OWED_DELETE_BATCH):
+        RatingsOwed.objects.filter(pk__in=ids[first : first + OWED_DELETE_BATCH]).delete()
 
 
 @contextmanager
@@ -540,7 +585,9 @@ def history_of(*, scope: RatingScope, player: Player) -> list[RatingHistory]:
 
 @transaction.atomic
 def ratings_rebuild(*, scope: RatingScope) -> int:
-    """Re-rate a scope from its first game (after a change of model, say)."""
+    """Re-rate a scope from its first game (after a change of model, say),
+    under its ratings lock (so after any job of the scope that runs)."""
+    ratings_lock(scope_id=scope.pk)
     RatingScope.objects.filter(pk=scope.pk).update(rerate_from=EARLIEST)
     return ratings_refresh(scope_id=scope.pk)
 

@@ -238,13 +238,17 @@ def rating_board_about(*, scope: RatingScope | None) -> dict[str, Any]:
 
 
 def club_game_scope(*, club: Club, game: str) -> RatingScope | None:
-    """The club-wide rating scope of ``game``, ``None`` before its first rated game."""
-    return RatingScope.objects.filter(club=club, game=game, league=None).first()
+    """The club-wide rating scope of ``game``, ``None`` before its first rated game
+    (whether it is owed a re-rating annotated: :func:`league.ratings.is_pending`)."""
+    scopes = RatingScope.objects.annotate(ratings_owed=ratings.owed_exists())
+    return scopes.filter(club=club, game=game, league=None).first()
 
 
 def league_scope_of(*, league: League) -> RatingScope | None:
-    """The league's own rating scope, ``None`` before its first rated game (one query)."""
-    return RatingScope.objects.filter(league=league).first()
+    """The league's own rating scope, ``None`` before its first rated game (one
+    query, whether it is owed a re-rating annotated: :func:`league.ratings.is_pending`)."""
+    scopes = RatingScope.objects.annotate(ratings_owed=ratings.owed_exists())
+    return scopes.filter(league=league).first()
 
 
 def player_rating_history(
@@ -295,18 +299,24 @@ def standing_rows_between(
 
 def league_for_page() -> QuerySet[League]:
     """Leagues with what the league page shows beside them: the club and
-    the league's rating scope (``rating_scope``, absent before any rating)."""
-    return League.objects.select_related("club", "rating_scope")
+    the league's rating scope (``rating_scope``, absent before any rating),
+    and whether that scope is owed a re-rating."""
+    return League.objects.select_related("club", "rating_scope").annotate(
+        rating_scope_owed=ratings.owed_exists("rating_scope")
+    )
 
 
 def league_scope(league: League) -> RatingScope | None:
     """The league's own rating scope, ``None`` before its first complete game.
 
-    ``league`` should come from :func:`league_for_page` (no query then)."""
+    ``league`` must come from :func:`league_for_page` (no query then, and
+    whether the scope is owed a re-rating is known)."""
     try:
-        return league.rating_scope
+        scope = league.rating_scope
     except RatingScope.DoesNotExist:
         return None
+    scope.ratings_owed = league.rating_scope_owed  # type: ignore[attr-defined]
+    return scope
 
 
 # The league's lists, of any length: the league page shows their tops, the
@@ -619,10 +629,15 @@ def player_ratings(*, player: Player) -> list[ScopeRating]:
     club-wide per game), as of each scope's latest game, with each one's history,
     in three queries. Ordered by
     game, the leagues by name, then the club-wide scope of that game."""
-    rated = list(Rating.objects.filter(player=player).select_related("scope__league"))
+    rated = list(
+        Rating.objects.filter(player=player)
+        .select_related("scope__league")
+        .annotate(scope_owed=ratings.owed_exists("scope_id"))
+    )
     latest = ratings.latest_keys(rating.scope_id for rating in rated) if rated else {}
     for rating in rated:
         ratings.as_of(rating, latest[rating.scope_id], game=rating.scope.game)
+        rating.scope.ratings_owed = rating.scope_owed  # type: ignore[attr-defined]
     histories: dict[int, list[RatingHistory]] = {rating.scope_id: [] for rating in rated}
     for row in RatingHistory.objects.filter(scope_id__in=list(histories), player=player).order_by(
         "scope_id", "order_key"

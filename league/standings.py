@@ -38,10 +38,12 @@ from django.db import connection, transaction
 from django.db.models import Avg, Count, Q, Sum
 from django.utils import timezone
 
+from league import outbox
 from league.models import (
     SEATING_COUNTS,
     Event,
     Game,
+    JobOwed,
     League,
     Player,
     SitOut,
@@ -161,22 +163,18 @@ def standing_rows(
     return ranked
 
 
-STANDINGS_LOCKS = 0x5354  # "ST"
+STANDINGS_LOCKS: Final = outbox.JOB_LOCKS[JobOwed.Kind.STANDINGS]
 """The first key of the standings' advisory locks, the league's id the second."""
 
 
 def standings_lock(*, league_id: int) -> None:
     """Take the league's standings lock until the current transaction ends:
     a PostgreSQL advisory lock keyed on the league (its id modulo 2**31, the
-    lock's second key: leagues that share one only wait for each other). On
-    SQLite, which lets one transaction write at a time, there is none to take.
+    lock's second key: leagues that share one only wait for each other), the
+    standings job's (:func:`league.outbox.job_lock`). On SQLite, which lets
+    one transaction write at a time, there is none to take.
     """
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_advisory_xact_lock(%s::integer, %s::integer)",
-                [STANDINGS_LOCKS, league_id % 2**31],
-            )
+    outbox.job_lock(JobOwed.Kind.STANDINGS, league_id)
 
 
 @transaction.atomic

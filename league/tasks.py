@@ -8,9 +8,11 @@ no cycle.
 
 Every job is safe to run twice, at the same time too: a league's standings
 jobs take the league's standings lock (:func:`league.standings.standings_lock`)
-and a scope's ratings jobs the scope's row lock, so they run one after the
-other, and the second finds the work done (no
-:class:`~league.models.StandingsOwed` rows for the standings, no
+and a scope's ratings jobs the scope's ratings lock
+(:func:`league.ratings.ratings_lock`), advisory locks that
+:func:`league.outbox.running` takes first, so they run one after the other,
+and the second finds the work done (no :class:`~league.models.StandingsOwed`
+rows for the standings, no :class:`~league.models.RatingsOwed` rows nor
 ``rerate_from`` for the ratings) and returns at once. That makes the broker's
 redelivery after its visibility timeout, and the sweep's sending again,
 harmless.
@@ -50,12 +52,9 @@ def league_standings_refresh(league_id: int) -> int:
 
     The league's :class:`~league.models.StandingsOwed` rows say what is owed,
     so this runs whether or not a :class:`~league.models.JobOwed` row is there:
-    a second run finds nothing owed."""
-
-    def lock() -> None:
-        standings.standings_lock(league_id=league_id)
-
-    with outbox.running(JobOwed.Kind.STANDINGS, league_id, lock=lock):
+    a second run finds nothing owed. The league's standings lock is taken
+    first (:func:`league.outbox.running`)."""
+    with outbox.running(JobOwed.Kind.STANDINGS, league_id):
         league = League.objects.filter(pk=league_id).first()
         if league is None:  # deleted since it was owed: its row goes, nothing else
             return 0
@@ -66,9 +65,11 @@ def league_standings_refresh(league_id: int) -> int:
 def ratings_refresh(scope_id: int) -> int:
     """Re-rate a scope from its earliest changed game (see :mod:`league.ratings`).
 
-    The scope's ``rerate_from`` says what is owed, so this runs whether or not
-    a :class:`~league.models.JobOwed` row is there: a second run finds nothing
-    to re-rate. The scope row lock keeps one job per scope running at a time."""
+    The scope's :class:`~league.models.RatingsOwed` rows (and its
+    ``rerate_from``) say what is owed, so this runs whether or not a
+    :class:`~league.models.JobOwed` row is there: a second run finds nothing
+    to re-rate. The scope's ratings lock, taken first
+    (:func:`league.outbox.running`), keeps one job per scope running at a time."""
     with outbox.running(JobOwed.Kind.RATINGS, scope_id):
         if not RatingScope.objects.filter(pk=scope_id).exists():
             return 0
@@ -86,8 +87,9 @@ JOBS: Final[dict[str, Any]] = {
 
 @shared_task(ignore_result=True)
 def jobs_sweep() -> int:
-    """Send the work owed that is due (Celery beat runs this every half
-    minute; see :func:`league.outbox.sweep`). Returns how many jobs were sent."""
+    """Send the work owed that is due (Celery beat runs this every
+    :data:`league.outbox.SWEEP_EVERY` seconds; see :func:`league.outbox.sweep`).
+    Returns how many jobs were sent."""
     return outbox.sweep(jobs=JOBS)
 
 

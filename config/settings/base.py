@@ -184,7 +184,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DATABASE_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
 
 # Bounded waits on PostgreSQL, in seconds (0: none), applied to every connection
-# by league/db.py: a request gives up on a lock after 3 s and on a statement
+# by league/db.py: a request gives up on a lock within 3 s (PostgreSQL's
+# lock_timeout is half of it: a row's lock can be two waits) and on a statement
 # after 5 s, inside gunicorn's 30 s, and is answered 503 with Retry-After; a
 # background job (or a command) waits longer: a standings job scans a whole
 # league, 45 s at 100,000 games, and a job that still times out is retried.
@@ -463,8 +464,8 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 CELERY_BEAT_SCHEDULE = {
     "jobs-sweep": {
         "task": "league.tasks.jobs_sweep",
-        "schedule": 30.0,
-        "options": {"expires": 30.0},
+        "schedule": 15.0,
+        "options": {"expires": 15.0},
     },
     # Idempotency-Key answers are kept a day (league.idempotency)
     "idempotency-keys-prune": {

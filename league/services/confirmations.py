@@ -17,8 +17,8 @@ a game completes, or is corrected after confirmation):
 Results entered by a signed-in scorekeeper or organiser, or imported, count at
 once (``none``): there is nothing to confirm.
 
-Locks: the table's row, then what counting the game locks (the rating scopes
-by id, then the work owed), as every change of results does.
+Locks: the table's row, then the rows of the work owed (upserted), as every
+change of results takes them; none that a running job holds.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ table with other players or other hands is a conflict.
 
 Lock order: the club's row first (:func:`_lock_club`), so that two imports into one
 club run one after the other and the second sees what the first stored; then what
-the services lock (an event before its tables, a table, the rating scopes).
+the services lock (an event before its tables, a table, the rows of the work owed).
 """
 
 from __future__ import annotations

@@ -28,10 +28,11 @@ def jobs_owe(*, jobs: Iterable[tuple[JobOwed.Kind, int]]) -> None:
     standings, a rating scope's ratings), and send them, in that order, once
     the current transaction commits.
 
-    Call inside the transaction of the change that owes the work, after any
-    lock its jobs take (see :mod:`league.outbox`): the rows are written in it,
-    so a rollback owes nothing. One query, an upsert: work owed already is
-    owed again (a new token, not sent since), and stays one row."""
+    Call inside the transaction of the change that owes the work: the rows
+    are written in it, so a rollback owes nothing. One query, an upsert: work
+    owed already is owed again (a new token, not sent nor failed since), and
+    stays one row. It waits for no job that runs but one ending with this
+    very row (its delete, then its commit: see :mod:`league.outbox`)."""
     owed = sorted(set(jobs))  # one order for every caller: rows are locked in it
     if not owed:
         return
@@ -45,8 +46,9 @@ def jobs_owe(*, jobs: Iterable[tuple[JobOwed.Kind, int]]) -> None:
         ],
         update_conflicts=True,
         unique_fields=["kind", "target_id"],
-        # owed again: a new token (so a job running now leaves the row), not sent since
-        update_fields=["owed_at", "token", "sent_at"],
+        # owed again: a new token (so a job running now leaves the row), not sent
+        # nor failed since (the failures counted so far are kept, for whoever looks)
+        update_fields=["owed_at", "token", "sent_at", "failed_at"],
     )
 
     def send() -> None:

@@ -30,11 +30,11 @@ Nothing is stored when a step raises: the engine's refusal
 
 Locks: the table's row only (``FOR UPDATE OF``, or the as-read statement's
 UPDATE), never its round, event or league, so submissions at other tables
-of a league go on side by side; then, when a game completes, the league's
-rating scopes in the order of their ids
-(:func:`league.ratings.ratings_mark_changed`). A change the database refuses
-as a deadlock's victim is run again (:func:`league.db.retry_on_conflict`); a
-lock it waits for longer than the request's ``lock_timeout`` raises
+of a league go on side by side. A game that completes owes its scopes'
+re-rating in rows of its own (:func:`league.ratings.ratings_mark_changed`),
+taking no lock that a running job holds. A change the database refuses as a
+deadlock's victim is run again (:func:`league.db.retry_on_conflict`); a lock
+it waits for longer than the request's lock timeout raises
 ``OperationalError``, answered 503.
 """
 
@@ -788,12 +788,11 @@ def store_places(table: Table, tally: games.GameTally | None) -> list[int]:
 
 
 def results_changed(*, table: Table, player_ids: Sequence[int]) -> None:
-    """A complete game changed (or stopped being complete): mark the ratings
-    from it on, owe the lines of its players (``player_ids``) in the event's
-    and the league's standings, and owe the standings and ratings jobs, sent
-    when the current transaction commits (:func:`~league.services.jobs.jobs_owe`).
-
-    Lock order: the scopes (marked first) before the work owed on them."""
+    """A complete game changed (or stopped being complete): owe the ratings
+    from it on, the lines of its players (``player_ids``) in the event's and
+    the league's standings, and the standings and ratings jobs, sent when the
+    current transaction commits (:func:`~league.services.jobs.jobs_owe`).
+    Rows inserted, and the jobs' rows upserted: no lock a running job holds."""
     scopes = ratings.ratings_mark_changed(table=table)
     standings_owe(
         league_id=table.round.event.league_id,

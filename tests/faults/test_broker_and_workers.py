@@ -5,12 +5,19 @@ real Celery workers, on loopback.
   never answers) while a game completes: the submission is answered 201
   within 2 s with its work owed; once Redis is back, the sweep sends the work
   and a worker brings the standings and ratings up to date.
+- Redis restarted empty after a game completed while no worker ran: the
+  messages it held are lost; the sweep sends the work again once it has gone
+  undone for ``outbox.RESEND_AFTER``, so the league is up to date within a
+  minute of Redis and a worker being back.
 - A worker killed (SIGKILL) in the middle of a job: another worker runs the
   job once the broker's visibility timeout has passed (a few seconds here,
   by ``tests/faults/worker_settings.py``). PostgreSQL only: the workers are
   processes of their own, which SQLite's in-memory test database cannot serve.
-- Two standings jobs of one league at once both succeed. PostgreSQL only:
-  SQLite lets one transaction write at a time, and has no such race.
+- The sweep does not send again a job that runs (it holds its lock), and
+  sends it once the lock is free and the work still owed. PostgreSQL only.
+- Two standings jobs of one league at once both succeed, and so do two
+  ratings jobs of one scope. PostgreSQL only: SQLite lets one transaction
+  write at a time, and has no such race.
 
 Each test starts a Redis of its own on a free loopback port; without
 ``redis-server`` the tests are skipped, except in CI (``CI=true``), where
@@ -39,13 +46,13 @@ from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
-from league import outbox, standings, tasks
-from league.models import Game, JobOwed, RatingScope, Standing, StandingsOwed
+from league import outbox, ratings, standings, tasks
+from league.models import Game, JobOwed, RatingScope, RatingsOwed, Standing, StandingsOwed
 from league.services.jobs import jobs_sweep, standings_owe
-from league.standings import STANDINGS_LOCKS, standing_rows
+from league.standings import standing_rows
 from tests.faults.worker_settings import VISIBILITY_TIMEOUT
 from tests.support.api import client_for
-from tests.support.brokers import OwnRedis, celery_on, own_redis, thread_worker
+from tests.support.brokers import OwnRedis, celery_on, free_port, own_redis, thread_worker
 from tests.support.records import buck_takes_all
 from tests.support.setups import ClubSetup, club_setup
 
@@ -125,6 +132,7 @@ def assert_up_to_date(setup: ClubSetup) -> None:
     assert stored == now and len(stored) == 4
     scopes = RatingScope.objects.filter(club=setup.club)
     assert scopes.count() == 2
+    assert not RatingsOwed.objects.exists()
     for scope in scopes:
         assert scope.rerate_from is None
         assert scope.ratings.count() == 4
@@ -176,6 +184,42 @@ def test_redis_frozen_while_a_game_completes(redis_server: OwnRedis) -> None:
     assert_up_to_date(setup)
 
 
+STALE_AT_MOST = 60.0
+"""Seconds: the issue's bound on how long anything stays stale after a single
+fault, once the broker and a worker are back."""
+
+
+def test_a_message_lost_with_redis_restarted_empty_is_sent_again_within_a_minute(
+    redis_server: OwnRedis,
+) -> None:
+    setup = club_setup(game=Game.BUCK_EUCHRE)
+    with celery_on(redis_server.url):
+        status, _ = submit_the_winning_hand(setup)  # published; no worker takes it
+        assert status == 201
+        assert JobOwed.objects.filter(sent_at__isnull=False).count() == 3
+        redis_server.stop()
+        redis_server.start()  # empty: the three messages are lost
+        assert not Standing.objects.exists()
+
+        # as when the sweep comes RESEND_AFTER after the send (the test does
+        # not wait it out): the work is still owed, and no job of it runs
+        assert jobs_sweep() == 0  # just sent: the message may still be on its way
+        JobOwed.objects.update(
+            owed_since=F("owed_since") - outbox.RESEND_AFTER,
+            sent_at=F("sent_at") - outbox.RESEND_AFTER,
+        )
+        started = time.monotonic()
+        assert jobs_sweep() == 3
+        with finished(the_jobs_of(setup)) as all_done, thread_worker():
+            assert all_done.wait(WAIT), "the worker did not run the jobs the sweep sent"
+        worked = time.monotonic() - started
+    assert_up_to_date(setup)
+    # the worst case: lost just after the send, the sweep sees it RESEND_AFTER
+    # later, at most SWEEP_EVERY after that, then the work itself
+    worst = outbox.RESEND_AFTER.total_seconds() + outbox.SWEEP_EVERY + worked
+    assert worst < STALE_AT_MOST, worst
+
+
 # -- a worker dies in the middle of a job ------------------------------------------------
 
 
@@ -218,9 +262,12 @@ def worker_process(name: str, broker: str, log: Path) -> Iterator[subprocess.Pop
 
 
 @contextmanager
-def standings_lock_held_elsewhere(league_id: int) -> Iterator[psycopg.Connection[Any]]:
-    """The league's standings lock, held by a connection of the test's own
-    until the block ends: a standings job waits for it."""
+def lock_held_elsewhere(
+    target_id: int, *, kind: JobOwed.Kind = JobOwed.Kind.STANDINGS
+) -> Iterator[psycopg.Connection[Any]]:
+    """The lock of ``kind``'s job on ``target_id`` (a league's standings lock,
+    by default; a scope's ratings lock), held by a connection of the test's
+    own until the block ends: a job waits for it, and seems to run."""
     settings = connection.settings_dict
     holder = psycopg.connect(
         host=settings["HOST"],
@@ -232,7 +279,7 @@ def standings_lock_held_elsewhere(league_id: int) -> Iterator[psycopg.Connection
     try:
         holder.execute(
             "SELECT pg_advisory_xact_lock(%s::integer, %s::integer)",
-            [STANDINGS_LOCKS, league_id % 2**31],
+            [outbox.JOB_LOCKS[kind], target_id % 2**31],
         )
         yield holder
     finally:
@@ -240,12 +287,14 @@ def standings_lock_held_elsewhere(league_id: int) -> Iterator[psycopg.Connection
         holder.close()
 
 
-def waiting_for_the_standings_lock(holder: psycopg.Connection[Any], league_id: int) -> int:
-    """How many sessions wait for the league's standings lock."""
+def waiting_for_the_lock(
+    holder: psycopg.Connection[Any], target_id: int, *, kind: JobOwed.Kind = JobOwed.Kind.STANDINGS
+) -> int:
+    """How many sessions wait for the lock of ``kind``'s job on ``target_id``."""
     row = holder.execute(
         "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
         " AND classid = %s AND objid = %s AND objsubid = 2",
-        [STANDINGS_LOCKS, league_id % 2**31],
+        [outbox.JOB_LOCKS[kind], target_id % 2**31],
     ).fetchone()
     return int(row[0]) if row else 0
 
@@ -284,12 +333,12 @@ def test_a_worker_killed_mid_job_leaves_it_to_another_within_the_visibility_time
     Standing.objects.filter(league=setup.league).delete()
     league_id = setup.league.pk
 
-    with standings_lock_held_elsewhere(league_id) as holder, celery_on(redis_server.url):
+    with lock_held_elsewhere(league_id) as holder, celery_on(redis_server.url):
         standings_owe(league_id=league_id)  # a full rebuild, committed: published
         assert JobOwed.objects.get().sent_at is not None
         with worker_process("doomed", redis_server.url, tmp_path / "doomed.log") as doomed:
             # the worker took the job and waits, mid-job, for the lock
-            assert until(lambda: waiting_for_the_standings_lock(holder, league_id) == 1, WAIT), (
+            assert until(lambda: waiting_for_the_lock(holder, league_id) == 1, WAIT), (
                 tmp_path / "doomed.log"
             ).read_text()
             os.killpg(doomed.pid, signal.SIGKILL)
@@ -315,10 +364,17 @@ def test_a_worker_killed_mid_job_leaves_it_to_another_within_the_visibility_time
 # -- two standings jobs of one league at once --------------------------------------------
 
 
-def at_once(work: Callable[[], Any], holder: psycopg.Connection[Any], league_id: int) -> list[Any]:
+def at_once(
+    work: Callable[[], Any],
+    holder: psycopg.Connection[Any],
+    target_id: int,
+    *,
+    kind: JobOwed.Kind = JobOwed.Kind.STANDINGS,
+) -> list[Any]:
     """Run ``work`` in two threads (two connections) that both start while the
-    league's standings lock is held elsewhere, so both wait for it, then let
-    them go: their answers (or errors), in the order they finished."""
+    lock of ``kind``'s job on ``target_id`` is held elsewhere (``holder``), so
+    both wait for it, then let them go: their answers (or errors), in the
+    order they finished."""
     answers: list[Any] = []
 
     def run() -> None:
@@ -333,7 +389,7 @@ def at_once(work: Callable[[], Any], holder: psycopg.Connection[Any], league_id:
     for thread in threads:
         thread.start()
     try:
-        assert until(lambda: waiting_for_the_standings_lock(holder, league_id) == 2, WAIT)
+        assert until(lambda: waiting_for_the_lock(holder, target_id, kind=kind) == 2, WAIT)
     finally:
         holder.rollback()  # let them go
         for thread in threads:
@@ -348,7 +404,7 @@ def test_two_standings_jobs_of_one_league_at_once_both_succeed() -> None:
     league = setup.league
 
     # the write itself, twice at once: one after the other, both succeed
-    with standings_lock_held_elsewhere(league.pk) as holder:
+    with lock_held_elsewhere(league.pk) as holder:
         answers = at_once(lambda: standings.standings_refresh(league=league), holder, league.pk)
     assert answers == [4, 4]
 
@@ -362,7 +418,55 @@ def test_two_standings_jobs_of_one_league_at_once_both_succeed() -> None:
         owed_at=now,
         token=outbox.token(),
     )
-    with standings_lock_held_elsewhere(league.pk) as holder:
+    with lock_held_elsewhere(league.pk) as holder:
         answers = at_once(lambda: tasks.league_standings_refresh(league.pk), holder, league.pk)
     assert answers == [1, 0]  # the one line owed (the whole league), then nothing
     assert_up_to_date(setup)
+
+
+@postgresql_only
+def test_two_ratings_jobs_of_one_scope_at_once_both_succeed() -> None:
+    setup = club_setup(game=Game.BUCK_EUCHRE)
+    assert submit_the_winning_hand(setup)[0] == 201  # no broker: the jobs ran here
+    scope = RatingScope.objects.get(league=setup.league)
+
+    # owed once (a correction, say) and sent twice: the second finds the work done
+    RatingsOwed.objects.create(scope=scope, rerate_from=ratings.EARLIEST, owed_at=timezone.now())
+    JobOwed.objects.create(
+        kind=JobOwed.Kind.RATINGS,
+        target_id=scope.pk,
+        owed_since=timezone.now(),
+        owed_at=timezone.now(),
+        token=outbox.token(),
+    )
+    kind = JobOwed.Kind.RATINGS
+    with lock_held_elsewhere(scope.pk, kind=kind) as holder:
+        answers = at_once(lambda: tasks.ratings_refresh(scope.pk), holder, scope.pk, kind=kind)
+    assert answers == [1, 0]  # the one game re-rated, then nothing
+    assert_up_to_date(setup)
+
+
+@postgresql_only
+def test_the_sweep_leaves_a_job_that_runs_and_sends_it_once_it_stopped() -> None:
+    """Work sent a while ago and still owed whose job holds its lock is being
+    done (a long re-rating, say): sending it again would only queue a copy
+    behind it. Once the lock is free with the work still owed (the worker
+    died), the sweep sends it."""
+    setup = club_setup(game=Game.BUCK_EUCHRE)
+    with celery_on(f"redis://127.0.0.1:{free_port()}/0"):  # refuses: the work stays owed
+        assert submit_the_winning_hand(setup)[0] == 201
+    a_while_ago = timezone.now() - outbox.RESEND_AFTER - timedelta(seconds=1)
+    JobOwed.objects.update(owed_since=a_while_ago, sent_at=a_while_ago)
+    sent: list[tuple[str, int]] = []
+
+    def send(task: Any, *, kind: str, target_id: int, in_request: bool) -> bool:
+        sent.append((kind, target_id))
+        return True
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(outbox, "send", send)
+        with lock_held_elsewhere(setup.league.pk):  # its standings job runs
+            assert jobs_sweep() == 2
+        assert ("standings", setup.league.pk) not in sent
+        assert jobs_sweep() == 3  # stopped, and the work still owed
+    assert sent.count(("standings", setup.league.pk)) == 1

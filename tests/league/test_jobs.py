@@ -25,9 +25,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from league import outbox, standings, tasks
+from league import outbox, ratings, standings, tasks
 from league.management.commands.jobs_sweep import Command as JobsSweep
-from league.models import Game, JobOwed, RatingScope, Standing, StandingsOwed
+from league.models import Game, JobOwed, RatingScope, RatingsOwed, Standing, StandingsOwed
 from league.services.attendance import attendance_set
 from league.services.jobs import job_owe, jobs_owe, jobs_sweep, standings_owe
 from league.services.results import hand_submit
@@ -80,12 +80,18 @@ def test_a_complete_game_owes_its_jobs_in_its_transaction_and_sends_them_after(
         assert set(owed()) == {("standings", setup.league.pk)} | {
             ("ratings", pk) for pk in scope_ids(setup)
         }
+        # each scope owes a re-rating from the game, in a row of its own
+        key = ratings.order_key(setup.table)
+        assert set(RatingsOwed.objects.values_list("scope_id", "rerate_from")) == {
+            (pk, key) for pk in scope_ids(setup)
+        }
         assert not Standing.objects.exists()
     assert len(callbacks) == 1  # one send for all the work the transaction owes
 
     callbacks[0]()  # the commit: without a broker, the jobs run here
     assert owed() == {}
     assert Standing.objects.filter(league=setup.league, event=None).count() == 4
+    assert not RatingsOwed.objects.exists()
     assert not RatingScope.objects.filter(club=setup.club, rerate_from__isnull=False).exists()
 
 
@@ -113,14 +119,16 @@ def test_owing_twice_is_one_row_with_a_new_token_and_not_sent_since(setup: ClubS
     with transaction.atomic():  # not committed in this test: nothing is sent
         job_owe(kind=JobOwed.Kind.STANDINGS, target_id=target)
         first = JobOwed.objects.get()
-        JobOwed.objects.update(sent_at=timezone.now(), attempts=2, last_error="earlier")
+        JobOwed.objects.update(
+            sent_at=timezone.now(), attempts=2, last_error="earlier", failed_at=timezone.now()
+        )
         jobs_owe(jobs=[(JobOwed.Kind.STANDINGS, target), (JobOwed.Kind.STANDINGS, target)])
     again = JobOwed.objects.get()
     assert again.pk == first.pk
     assert again.token != first.token
     assert again.owed_since == first.owed_since
     assert again.owed_at >= first.owed_at
-    assert again.sent_at is None
+    assert again.sent_at is None and again.failed_at is None  # new work: due at once
     # the failures so far are kept, for whoever looks at a job that keeps failing
     assert (again.attempts, again.last_error) == (2, "earlier")
 
@@ -304,16 +312,9 @@ def test_the_sweep_sends_what_is_owed_and_due(setup: ClubSetup) -> None:
     assert Standing.objects.filter(league=setup.league, event=None).count() == 4
 
 
-def test_the_sweep_sends_again_only_what_was_sent_longer_ago_than_the_visibility_timeout(
-    setup: ClubSetup, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    complete_the_game(setup)
-    age(owed_since=datetime.timedelta(hours=2))
-    JobOwed.objects.update(sent_at=timezone.now())  # sent; a worker has it
-    assert jobs_sweep() == 0
-
-    late = datetime.timedelta(seconds=outbox.visibility_timeout() + 1)
-    JobOwed.objects.filter(kind="standings").update(sent_at=timezone.now() - late)
+def sends_recorded(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """Make the outbox's sends succeed without running anything; the list
+    records them."""
     sent: list[tuple[str, int]] = []
 
     def send(task: Any, *, kind: str, target_id: int, in_request: bool) -> bool:
@@ -321,8 +322,54 @@ def test_the_sweep_sends_again_only_what_was_sent_longer_ago_than_the_visibility
         return True
 
     monkeypatch.setattr(outbox, "send", send)
+    return sent
+
+
+def test_the_sweep_sends_again_what_was_sent_a_while_ago_and_is_still_owed(
+    setup: ClubSetup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A message lost (a Redis restarted empty) or a worker dead: the work is
+    still owed RESEND_AFTER after it was sent, and no job of it runs."""
+    complete_the_game(setup)
+    age(owed_since=datetime.timedelta(hours=2))
+    JobOwed.objects.update(sent_at=timezone.now())  # sent; a worker may have it
+    sent = sends_recorded(monkeypatch)
+    assert jobs_sweep() == 0
+
+    late = outbox.RESEND_AFTER + datetime.timedelta(seconds=1)
+    JobOwed.objects.filter(kind="standings").update(sent_at=timezone.now() - late)
     assert jobs_sweep() == 1
     assert sent == [("standings", setup.league.pk)]
+
+
+def test_a_job_that_raised_is_sent_again_after_the_visibility_timeout(
+    setup: ClubSetup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not every sweep: a job that keeps failing (a bug) is tried every few
+    minutes, as the broker would give its message to another worker."""
+    complete_the_game(setup)
+    age(owed_since=datetime.timedelta(hours=2), sent_at=datetime.timedelta(minutes=1))
+    monkeypatch.setattr(standings, "standings_catch_up", lambda **kwargs: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        tasks.league_standings_refresh(setup.league.pk)
+    failed = owed()[("standings", setup.league.pk)]
+    assert failed.failed_at is not None and failed.attempts == 1
+    assert failed.last_error == "ZeroDivisionError: division by zero"
+
+    sent = sends_recorded(monkeypatch)
+    assert jobs_sweep() == 2  # the ratings, sent a minute ago and still owed
+    assert ("standings", setup.league.pk) not in sent
+    # without a broker nothing is "sent": the failure is what counts there too
+    JobOwed.objects.filter(kind="standings").update(sent_at=None)
+    sent.clear()
+    assert jobs_sweep() == 2
+    assert ("standings", setup.league.pk) not in sent
+
+    due = datetime.timedelta(seconds=outbox.visibility_timeout() + 1)
+    JobOwed.objects.filter(kind="standings").update(failed_at=timezone.now() - due)
+    sent.clear()
+    assert jobs_sweep() == 3
+    assert ("standings", setup.league.pk) in sent
 
 
 def test_the_sweep_stops_at_the_first_publish_the_broker_refuses(setup: ClubSetup) -> None:
@@ -414,7 +461,11 @@ def test_publishing_is_bounded_and_a_dead_workers_jobs_come_back_within_minutes(
 
 def test_the_migration_owes_what_the_old_dispatch_may_have_lost(setup: ClubSetup) -> None:
     complete_the_game(setup)
-    JobOwed.objects.all().delete()  # as before the outbox: marked, but nothing owed
+    # as before the outbox: the scopes marked on their rows (as the results
+    # service marked them then), but nothing owed
+    JobOwed.objects.all().delete()
+    RatingsOwed.objects.all().delete()
+    RatingScope.objects.filter(club=setup.club).update(rerate_from=ratings.order_key(setup.table))
     migration = importlib.import_module("league.migrations.0004_job_owed")
     migration.owe_what_may_be_lost(apps, None)
     assert set(owed()) == {("standings", setup.league.pk)} | {

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from league import rating_model, ratings
-from league.models import Game, Rating, RatingHistory, RatingScope, Table
+from league.models import Game, Rating, RatingHistory, RatingScope, RatingsOwed, Table
 from league.services.fixtures import event_create, league_create, table_create
 from league.services.results import hand_correct, hand_delete_last, hand_submit
 from tests.support.factories import ClubFactory, PlayerFactory
@@ -124,6 +125,57 @@ def test_a_correction_re_rates_from_that_game_and_equals_a_rating_from_scratch()
     assert corrected != before
     ratings.ratings_rebuild(scope=scope)
     assert snapshot(scope) == corrected
+
+
+def test_a_re_rating_owed_while_the_job_runs_stays_owed_for_the_next_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game completed while the job runs owes its row then; the job, which
+    read what was owed before, deletes only the rows it read."""
+    night = Night()
+    tables = [night.table(day, [0, 1, 2, 3]) for day in (1, 2, 3)]
+    for seat, table in enumerate(tables[:2]):
+        change(hand_submit, table=table, record=buck_takes_all(seat))
+    scope = night.scope()
+    scope_games = ratings.scope_games
+
+    def games_then_a_game_completes(*args: Any, **kwargs: Any) -> Any:
+        games = scope_games(*args, **kwargs)  # read: the game below is not among them
+        with _on_commit(execute=False):
+            hand_submit(table=tables[2], record=buck_takes_all(2))
+        return games
+
+    RatingsOwed.objects.create(scope=scope, rerate_from=ratings.EARLIEST, owed_at=timezone.now())
+    monkeypatch.setattr(ratings, "scope_games", games_then_a_game_completes)
+    assert ratings.ratings_refresh(scope_id=scope.pk) == 2  # the two games it read
+    monkeypatch.undo()
+    left = list(RatingsOwed.objects.filter(scope=scope).values_list("rerate_from", flat=True))
+    assert left == [ratings.order_key(tables[2])]  # the game completed meanwhile
+    assert ratings.ratings_refresh(scope_id=scope.pk) == 1
+    assert not RatingsOwed.objects.filter(scope=scope).exists()
+    caught_up = snapshot(scope)
+    ratings.ratings_rebuild(scope=scope)
+    assert snapshot(scope) == caught_up
+
+
+def test_the_job_deletes_every_row_it_read_however_many(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import owes a row a game; the rows go in statements of a bounded
+    number of parameters."""
+    night = Night()
+    table = night.table(1, [0, 1, 2, 3])
+    change(hand_submit, table=table, record=buck_takes_all(0))
+    scope = night.scope()
+    key = ratings.order_key(table)
+    RatingsOwed.objects.bulk_create(
+        RatingsOwed(scope=scope, rerate_from=key, owed_at=timezone.now()) for _ in range(5)
+    )
+    monkeypatch.setattr(ratings, "OWED_DELETE_BATCH", 2)
+    with CaptureQueriesContext(connection) as done:
+        assert ratings.ratings_refresh(scope_id=scope.pk) == 1
+    sql = [query["sql"] for query in done.captured_queries]
+    deletes = [text for text in sql if "DELETE" in text and "ratingsowed" in text]
+    assert len(deletes) == 3  # 2, 2 and 1 of the 5 rows
+    assert not RatingsOwed.objects.exists()
 
 
 def test_rating_twice_gives_identical_results_and_a_second_job_does_nothing() -> None:
@@ -345,3 +397,9 @@ def test_the_leaderboard_says_pending_until_the_job_has_run() -> None:
     board = APIClient().get(f"/api/leagues/{night.league.pk}/ratings/").json()
     assert board["status"] == "up_to_date"
     assert len(board["results"]) == 4
+    # the club-wide scope's job has not run: its board says so
+    club_board = f"/api/clubs/{night.club.pk}/ratings/"
+    assert APIClient().get(club_board, {"game": "buck_euchre"}).json()["status"] == "pending"
+    club_wide = RatingScope.objects.get(club=night.club, league=None)
+    ratings.ratings_refresh(scope_id=club_wide.pk)
+    assert APIClient().get(club_board, {"game": "buck_euchre"}).json()["status"] == "up_to_date"

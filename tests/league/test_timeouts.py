@@ -18,7 +18,7 @@ import psycopg.errors
 import pytest
 from django.conf import settings
 from django.db import IntegrityError, OperationalError, ProgrammingError, connection
-from django.test import Client
+from django.test import Client, override_settings
 
 from league import db, health
 from league.models import Hand, Standing
@@ -83,6 +83,17 @@ def test_the_waits_of_a_request_end_before_gunicorn_gives_up_on_it() -> None:
 def test_limits_for_a_role_are_in_milliseconds() -> None:
     web = settings.DATABASE_TIMEOUTS["web"]
     assert db.limits_for(db.Role.WEB) == (web["statement"] * 1000, web["lock"] * 1000)
+
+
+def test_postgresql_waits_for_a_lock_a_share_of_the_limit_each_time() -> None:
+    """PostgreSQL's ``lock_timeout`` counts each wait for a lock apart, and a
+    row's lock can be two waits in a row (tests/faults/test_locks.py): half
+    the limit each keeps the whole within it."""
+    assert db.LOCK_WAITS == 2
+    limits = {"web": {"statement": 5, "lock": 3}, "job": {"statement": 600, "lock": 0}}
+    with override_settings(DATABASE_TIMEOUTS=limits):
+        assert db.postgresql_timeouts(db.Role.WEB) == (5000, 1500)
+        assert db.postgresql_timeouts(db.Role.JOB) == (600_000, 0)  # none stays none
 
 
 # -- what a database error means ---------------------------------------------------------
@@ -247,10 +258,21 @@ def shown_limits() -> tuple[str, str]:
     return statement, lock
 
 
-def as_shown(seconds: float) -> str:
-    """PostgreSQL's way of showing a duration of whole seconds or minutes."""
-    whole = int(seconds)
-    return f"{whole // 60}min" if whole % 60 == 0 else f"{whole}s"
+def as_shown(milliseconds: int) -> str:
+    """PostgreSQL's way of showing a duration: in whole minutes, seconds or
+    milliseconds."""
+    if milliseconds % 60_000 == 0:
+        return f"{milliseconds // 60_000}min"
+    if milliseconds % 1000 == 0:
+        return f"{milliseconds // 1000}s"
+    return f"{milliseconds}ms"
+
+
+def limits_shown(role: db.Role) -> tuple[str, str]:
+    """The limits a connection doing ``role``'s work shows: the lock limit
+    split between a row's waits (``db.postgresql_timeouts``)."""
+    statement, lock = db.postgresql_timeouts(role)
+    return as_shown(statement), as_shown(lock)
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the limits are PostgreSQL's")
@@ -260,9 +282,8 @@ def test_a_request_has_the_web_limits_and_a_job_it_runs_has_the_job_limits(
 ) -> None:
     """The standings job runs eagerly in the request that completes a game
     (there is no broker in the tests) and has the job limits while it runs."""
-    web, job = settings.DATABASE_TIMEOUTS["web"], settings.DATABASE_TIMEOUTS["job"]
     connection.close()
-    assert shown_limits() == (as_shown(job["statement"]), as_shown(job["lock"]))  # no request
+    assert shown_limits() == limits_shown(db.Role.JOB)  # no request
 
     seen: dict[str, tuple[str, str]] = {}
     check = results.check_results_change
@@ -285,8 +306,8 @@ def test_a_request_has_the_web_limits_and_a_job_it_runs_has_the_job_limits(
 
     assert response.status_code == 201, response.content
     assert response.json()["table"]["status"] == "complete"
-    assert seen["request"] == (as_shown(web["statement"]), as_shown(web["lock"]))
-    assert seen["job"] == (as_shown(job["statement"]), as_shown(job["lock"]))
+    assert seen["request"] == limits_shown(db.Role.WEB)
+    assert seen["job"] == limits_shown(db.Role.JOB)
     assert not Standing.objects.exists()  # the job was the test's stand-in
 
 

@@ -17,9 +17,20 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from league import ratings, selectors
-from league.models import Club, Event, Game, League, Player, RatingScope, Standing, Table
+from league.models import (
+    Club,
+    Event,
+    Game,
+    League,
+    Player,
+    RatingScope,
+    RatingsOwed,
+    Standing,
+    Table,
+)
 from league.services.fixtures import event_create, league_create, table_create
 from league.services.results import game_submit, hand_submit
 from league.web import charts
@@ -261,12 +272,24 @@ def test_a_league_without_games_says_so(client: Client, on_commit: Any) -> None:
     assert "(0 of 0 games complete)" in html
 
 
-def test_the_league_page_says_when_ratings_are_pending(client: Client, on_commit: Any) -> None:
+@pytest.mark.parametrize("owed", ["a change of results", "a rebuild"])
+def test_the_league_and_player_pages_say_when_ratings_are_pending(
+    client: Client, on_commit: Any, owed: str
+) -> None:
     data = small_season(on_commit, game=Game.BLUKE)
-    RatingScope.objects.filter(league=data.league).update(rerate_from="2026-09-02")
+    scope = RatingScope.objects.get(league=data.league)
+    player = data.players[0]
+    before, _ = page(client, reverse("player", args=[player.pk]))
+    assert "Update pending" not in before
+    if owed == "a rebuild":  # the scope's own mark, which its lock holders write
+        RatingScope.objects.filter(pk=scope.pk).update(rerate_from="2026-09-02")
+    else:  # the row a game completed or corrected owes, its job not run yet
+        RatingsOwed.objects.create(scope=scope, rerate_from="2026-09-02", owed_at=timezone.now())
     html, _ = page(client, reverse("league", args=[data.league.pk]))
     assert "Update pending" in html
     assert "Up to date" not in html
+    html, _ = page(client, reverse("player", args=[player.pk]))
+    assert html.count("Update pending") == 1  # the league's scope, not the club's
 
 
 def test_league_page_queries_do_not_grow_with_the_league(

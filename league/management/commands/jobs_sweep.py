@@ -2,7 +2,7 @@
 (:func:`league.services.jobs.jobs_sweep`; what is due: :mod:`league.outbox`).
 
 Once by default, for cron or a systemd timer; ``--loop [SECONDS]`` sweeps
-every SECONDS (30 by default, as Celery beat's schedule) until it is stopped
+every SECONDS (15 by default, as Celery beat's schedule) until it is stopped
 (SIGTERM, SIGINT), for a deployment that runs no beat. A database or broker
 failure in the loop is reported and the loop goes on. Without a broker (``make
 run``), the jobs run in this process. Prints how many jobs were sent, when
