@@ -1,13 +1,14 @@
 """How long an import of past results takes, and how much memory it holds: the figures
-behind the import page's 2 MB limit and the advice to use ``import_results`` beyond it.
+behind the import page's limits (1 MB, 20,000 rows, 500 games, 5,000 players), its
+background job for large files, and the advice to use ``import_results`` beyond them.
 
 What runs:
 
 1. A scratch database: a SQLite file in a temporary folder (the default), or with
    ``--server postgres://user@host:port`` a fresh PostgreSQL database
-   ``league_bench_imports``, dropped at the end. Migrated; no broker, so the
-   standings and ratings jobs an import owes run in this process after it commits,
-   as under ``make run``.
+   (``--database``, ``league_bench_imports`` by default), dropped at the end.
+   Migrated; no broker, and the jobs an import owes run in this process after it
+   commits (``JOBS_WITHOUT_BROKER=inline``), so that they can be timed.
 2. A games CSV of ``--games`` complete four-seat Bluke games (25 hands each; 100
    rows a game) over nights of ``--tables`` tables and two rounds, among
    ``--players`` players, written as the export writes it: each hand's bids and
@@ -16,9 +17,16 @@ What runs:
    empty league (``results_import``; its jobs after commit timed apart), and the
    same file imported again (every table found stored, nothing changed). The peak
    of Python's memory (``tracemalloc``) is given for the check, in a run of its own.
+4. The import page's way with a large file, into another empty league: what its
+   confirmation does while the browser waits (the check, then keeping the file and
+   owing the job: ``results_import_queue``), and the background job
+   (``results_import_run``) apart.
+5. Players files of ``--player-rows`` names (5,000 and 60,000 by default): the check
+   and the import into an empty club.
 
 Usage: ``python benchmarks/imports.py [--games N] [--players N] [--tables N]
-[--seed S] [--server postgres://user@host:port]``.
+[--player-rows N ...] [--seed S] [--server postgres://user@host:port]
+[--database NAME]``.
 """
 
 from __future__ import annotations
@@ -106,7 +114,12 @@ def run(args: argparse.Namespace) -> None:
     from league.models import Club, Hand, Table
     from league.services.clubs import club_create
     from league.services.fixtures import league_create
-    from league.services.imports import check_results_import, results_import
+    from league.services.imports import (
+        check_results_import,
+        results_import,
+        results_import_queue,
+        results_import_run,
+    )
 
     data = timed(
         "writing the file",
@@ -142,27 +155,62 @@ def run(args: argparse.Namespace) -> None:
     again = timed("the same file again", lambda: results_import(league=league, data=data))
     assert again.summary.new_tables == 0 and again.summary.skipped_tables == args.games
 
+    other = league_create(club=club, name="Imported in the background", game="bluke")
+
+    def confirm() -> Any:
+        check = check_results_import(league=other, data=data)
+        with transaction.atomic():  # its job, sent after commit, is run below instead
+            queued = results_import_queue(check=check, data=data, digest=check.digest)
+            transaction.get_connection().run_on_commit = []
+        return queued
+
+    queued = timed("the page's confirmation: checked, kept, its job owed", confirm)
+    ran = timed(
+        "its job, and the jobs it owes after", lambda: results_import_run(import_id=queued.pk)
+    )
+    assert ran == "done"
+
+    for rows in args.player_rows:
+        players_file(rows)
+
+
+def players_file(rows: int) -> None:
+    """A players file of ``rows`` names checked, then imported into an empty club."""
+    from league.models import Club
+    from league.services.clubs import club_create
+    from league.services.imports import check_players_import, players_import
+
+    names = b"name\n" + b"".join(b"Someone %d\n" % n for n in range(rows))
+    club: Club = club_create(name=f"Players {rows}")
+    timed(
+        f"players file of {rows} names: check", lambda: check_players_import(club=club, data=names)
+    )
+    timed(f"players file of {rows} names: import", lambda: players_import(club=club, data=names))
+
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--players", type=int, default=40)
     parser.add_argument("--tables", type=int, default=5)
+    parser.add_argument("--player-rows", type=int, nargs="*", default=[5_000, 60_000])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--server", help="a PostgreSQL server: postgres://user@host:port")
+    parser.add_argument("--database", default=DATABASE, help="the scratch database's name")
     args = parser.parse_args(argv)
     if args.players < 4 * args.tables:
         parser.error("--players must seat every table of a round: at least 4 a table")
     sys.path.insert(0, str(REPO))
     os.environ.pop("CELERY_BROKER_URL", None)
+    os.environ["JOBS_WITHOUT_BROKER"] = "inline"  # the jobs run where they can be timed
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
     with tempfile.TemporaryDirectory() as folder:
         if args.server:
             import psycopg
 
             admin = psycopg.connect(f"{args.server}/postgres", autocommit=True)
-            admin.execute(f"CREATE DATABASE {DATABASE}")
-            os.environ["DATABASE_URL"] = f"{args.server}/{DATABASE}"
+            admin.execute(f"CREATE DATABASE {args.database}")
+            os.environ["DATABASE_URL"] = f"{args.server}/{args.database}"
         else:
             os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
         try:
@@ -177,7 +225,7 @@ def main(argv: list[str] | None = None) -> None:
                 from django.db import connections
 
                 connections.close_all()
-                admin.execute(f"DROP DATABASE IF EXISTS {DATABASE}")
+                admin.execute(f"DROP DATABASE IF EXISTS {args.database}")
 
 
 if __name__ == "__main__":

@@ -11,3 +11,7 @@ class LeagueConfig(AppConfig):
         from league import db
 
         db.connect_signals()
+        # The import of a results file is a task of its service, which the tasks
+        # name but may not import (league.tasks.RESULTS_IMPORT_TASK): loaded here,
+        # it is known to every process that may send or run it.
+        from league.services import imports  # noqa: F401

@@ -939,11 +939,12 @@ class JobOwed(models.Model):
         STANDINGS = "standings", "a league's standings"
         RATINGS = "ratings", "a rating scope's ratings"
         WEBHOOK = "webhook", "a webhook delivery"
+        IMPORT = "import", "a results file's import"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     target_id = models.BigIntegerField(
-        help_text="the league (standings), the rating scope (ratings) or the delivery "
-        "(webhook) to work on"
+        help_text="the league (standings), the rating scope (ratings), the delivery "
+        "(webhook) or the results import (import) to work on"
     )
     owed_since = models.DateTimeField(help_text="when the work was first owed, since last done")
     owed_at = models.DateTimeField(help_text="when it was last owed")
@@ -969,13 +970,105 @@ class JobOwed(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["kind", "target_id"], name="job_owed_once_per_target"),
             models.CheckConstraint(
-                condition=Q(kind__in=["standings", "ratings", "webhook"]),
+                condition=Q(kind__in=["standings", "ratings", "webhook", "import"]),
                 name="job_owed_known_kind",
             ),
         ]
 
     def __str__(self) -> str:
         return f"{self.kind} of {self.target_id}"
+
+
+class ResultsImport(models.Model):
+    """A results file confirmed on the import page, imported by a background job
+    (:func:`league.services.imports.results_import_queue`; docs/data.md, "Imports").
+
+    The file is kept here from its confirmation until the job has imported it (or
+    found that it no longer fits), then emptied: what stays is what happened.
+    ``state`` runs ``waiting`` (the job is owed), ``running`` (the job has begun:
+    it checks the file again and stores it, all or nothing, in one transaction),
+    then ``done`` (``summary`` says what was stored) or ``refused`` (nothing was
+    stored: ``problems`` problems found, or ``refusal`` says why).
+    """
+
+    class State(models.TextChoices):
+        WAITING = "waiting", "Waiting to start"
+        RUNNING = "running", "Importing"
+        DONE = "done", "Imported"
+        REFUSED = "refused", "Nothing imported"
+
+    class Format(models.TextChoices):
+        CSV = "csv", "CSV"
+        JSON_LINES = "jsonl", "JSON Lines"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="imports")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="who confirmed it: the audit trail's actor for what it stores",
+    )
+    filename = models.CharField(max_length=255, blank=True, default="")
+    format = models.CharField(max_length=5, choices=Format.choices)
+    digest = models.CharField(max_length=64, help_text="SHA-256 of the file, hex")
+    data = models.BinaryField(help_text="the file, until it has been imported")
+    tables = models.PositiveIntegerField(help_text="tables to store, as checked when confirmed")
+    hands = models.PositiveIntegerField(help_text="hands to store, as checked when confirmed")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING)
+    summary = models.JSONField(
+        null=True, blank=True, help_text="done: what was stored (imports.ResultsSummary)"
+    )
+    problems = models.PositiveIntegerField(
+        default=0, help_text="refused: the problems the file had when checked again"
+    )
+    refusal = models.TextField(blank=True, default="", help_text="refused: why, in a sentence")
+    created_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(state__in=["waiting", "running", "done", "refused"]),
+                name="results_import_known_state",
+            ),
+            models.CheckConstraint(
+                condition=Q(format__in=["csv", "jsonl"]), name="results_import_known_format"
+            ),
+            # one import of a file into a league under way at a time: a confirmation
+            # sent twice (a double click) is one import
+            models.UniqueConstraint(
+                fields=["league", "digest"],
+                condition=Q(state__in=["waiting", "running"]),
+                name="results_import_once_under_way",
+            ),
+            # started once running; finished exactly when done or refused, and a
+            # summary exactly when done
+            models.CheckConstraint(
+                condition=Q(state="waiting") | Q(started_at__isnull=False),
+                name="results_import_started_unless_waiting",
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=["done", "refused"], finished_at__isnull=False)
+                | (Q(state__in=["waiting", "running"]) & Q(finished_at__isnull=True)),
+                name="results_import_finished_when_done_or_refused",
+            ),
+            models.CheckConstraint(
+                condition=Q(state="done", summary__isnull=False)
+                | (~Q(state="done") & Q(summary__isnull=True)),
+                name="results_import_summary_when_done",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.filename or 'a file'} into {self.league_id}: {self.state}"
+
+    @property
+    def finished(self) -> bool:
+        return self.state in (self.State.DONE, self.State.REFUSED)
 
 
 def _loose_reference(to: type[models.Model]) -> Any:

@@ -178,11 +178,14 @@ def _failed_resend_after() -> datetime.timedelta:
 JOB_LOCKS: Final[Mapping[str, int]] = {
     JobOwed.Kind.STANDINGS: 0x5354,  # "ST"
     JobOwed.Kind.RATINGS: 0x5254,  # "RT"
+    JobOwed.Kind.IMPORT: 0x494D,  # "IM"
 }
 """The first key of the advisory lock each kind of job holds while it runs
 (the target's id modulo 2**31 is the second): a league's standings job, a
-rating scope's ratings job. A webhook delivery's job has none: its claim on
-the delivery keeps a second run off (:mod:`league.webhooks`)."""
+rating scope's ratings job, a results file's import (which runs for a minute
+or more: the sweep must not send it again meanwhile). A webhook delivery's
+job has none: its claim on the delivery keeps a second run off
+(:mod:`league.webhooks`)."""
 
 
 def job_lock(kind: JobOwed.Kind, target_id: int) -> None:

@@ -1,10 +1,11 @@
 """Celery tasks: thin wrappers around the derived-data jobs of
 :mod:`league.standings` and :mod:`league.ratings`, and the sweep of the work
-owed to them (:mod:`league.outbox`).
+owed to them and to the other jobs of :data:`JOBS` (:mod:`league.outbox`).
 
 The services owe these jobs through :mod:`league.services.jobs`, which
 imports :data:`JOBS` from here; this module imports no service, so there is
-no cycle.
+no cycle (the import of a results file, whose job is a service's, is named:
+:data:`RESULTS_IMPORT_TASK`).
 
 Every job is safe to run twice, at the same time too: a league's standings
 jobs take the league's standings lock (:func:`league.standings.standings_lock`)
@@ -25,6 +26,7 @@ from typing import Any, Final
 from celery import shared_task
 from django.db import OperationalError
 
+from config.celery import app as celery_app
 from league import idempotency, outbox, ratings, standings, webhooks
 from league.models import JobOwed, League, RatingScope
 
@@ -76,11 +78,21 @@ def ratings_refresh(scope_id: int) -> int:
         return ratings.ratings_refresh(scope_id=scope_id)
 
 
+RESULTS_IMPORT_TASK: Final = "league.services.imports.results_import_job"
+"""The name of the task that imports a results file kept by the import page: it
+lives with the import service (:func:`league.services.imports.results_import_job`),
+which this module may not import, so its work owed is sent by its name. The league
+app loads that module in every process (:meth:`league.apps.LeagueConfig.ready`), so
+the task is there wherever it is sent or run."""
+
+
 JOBS: Final[dict[str, Any]] = {
     JobOwed.Kind.STANDINGS: league_standings_refresh,
     JobOwed.Kind.RATINGS: ratings_refresh,
     # a webhook delivery's attempt (its task lives with the delivery code)
     JobOwed.Kind.WEBHOOK: webhooks.webhook_deliver,
+    # a results file's import, by its task's name (see RESULTS_IMPORT_TASK)
+    JobOwed.Kind.IMPORT: celery_app.signature(RESULTS_IMPORT_TASK),
 }
 """The task of each kind of work owed."""
 

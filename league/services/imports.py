@@ -28,9 +28,14 @@ player of that name. A table the league has already, with the same players and t
 same hands, is skipped, so importing a file twice changes nothing the second time; a
 table with other players or other hands is a conflict.
 
-Lock order: the club's row first (:func:`_lock_club`), so that two imports into one
-club run one after the other and the second sees what the first stored; then what
-the services lock (an event before its tables, a table, the rows of the work owed).
+A results file too large to store while the import page's browser waits is kept and
+imported by a background job (:func:`results_import_queue`, :func:`results_import_run`):
+the same import, in the job's transaction, its outcome kept for the page.
+
+Lock order: a background import's own row (:class:`~league.models.ResultsImport`),
+then the club's row (:func:`_lock_club`), so that two imports into one club run one
+after the other and the second sees what the first stored; then what the services
+lock (an event before its tables, a table, the rows of the work owed).
 """
 
 from __future__ import annotations
@@ -43,18 +48,34 @@ import io
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
-from django.db import transaction
+from celery import shared_task
+from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 import games
-from league import audit
+from league import audit, outbox
 from league.errors import ServiceError
 from league.exports import FORMULA_STARTS, HAND_COLUMNS
-from league.models import Club, Event, Game, Hand, HandSeat, League, Player, Round, Seating, Table
-from league.services import clubs, fixtures, results
+from league.models import (
+    Club,
+    Event,
+    Game,
+    Hand,
+    HandSeat,
+    JobOwed,
+    League,
+    Player,
+    ResultsImport,
+    Round,
+    Seating,
+    Table,
+)
+from league.services import clubs, fixtures, jobs, results
+from league.tasks import JOB_OPTIONS, RESULTS_IMPORT_TASK
 
 PLAYER_COLUMNS: Final = ("name",)
 """The columns of a players file."""
@@ -70,11 +91,16 @@ MAX_HAND: Final = 1_000
 MAX_SEAT: Final = 14
 """The highest seat (a table seats at most 15)."""
 CHUNK: Final = 500
-"""Ids per ``IN (...)`` query when the stored tables are read."""
+"""Ids (or dates) per ``IN (...)`` query when what the league has is read."""
+
+T = TypeVar("T")
 
 _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _SUITS: Final = frozenset("CDHS")
+_ESCAPED_NOT_TEXT = re.compile(r"\\u(?:0000|[dD][89a-fA-F])")
+"""A JSON escape that reads as a NUL or half of a surrogate pair: UTF-8 text holds
+neither raw (and a raw NUL is not JSON), so a line without one needs no closer look."""
 
 
 class ImportFormat(StrEnum):
@@ -158,6 +184,7 @@ PROBLEM_CODES: Final = {
     "conflict": "a table the league has already, with other players or other hands",
     "ambiguous_event": "the league has two game nights of that date and name",
     "bad_line": "a line of JSON Lines that is not a game as the import reads it",
+    "not_text": "a value of JSON Lines holding a NUL or half of a surrogate pair: no text",
 }
 """The import's own problem codes (the engine's are in docs/records.md)."""
 
@@ -246,7 +273,8 @@ def file_digest(data: bytes) -> str:
 
 
 def check_players_import(*, club: Club, data: bytes) -> PlayersCheck:
-    """Read a players CSV against ``club``; stores nothing (two queries)."""
+    """Read a players CSV against ``club``; stores nothing (one query, whatever the
+    file's size)."""
     problems: list[Problem] = []
     names: list[str] = []
     first_row: dict[str, int] = {}
@@ -264,7 +292,10 @@ def check_players_import(*, club: Club, data: bytes) -> PlayersCheck:
         names.append(name)
     if not problems and not names:
         problems.append(Problem(None, "empty", "the file has no players after the header"))
-    known = set(Player.objects.filter(club=club, name__in=names).values_list("name", flat=True))
+    # the club's names, not those of the file: a club's players fit in memory (its
+    # pages list them all), and a file's names could pass PostgreSQL's 65,535
+    # parameters a statement
+    known = set(Player.objects.filter(club=club).values_list("name", flat=True)).intersection(names)
     return PlayersCheck(
         club=club,
         digest=file_digest(data),
@@ -287,8 +318,7 @@ def players_import(*, club: Club, data: bytes, digest: str | None = None) -> Pla
     check = check_players_import(club=club, data=data)
     if not check.ok:
         raise ImportRefused(check)
-    for name in check.new_players:
-        clubs.player_create(club=club, name=name)
+    clubs.players_create(club=club, names=check.new_players)
     return check
 
 
@@ -997,6 +1027,38 @@ def _where(key: _TableKey) -> str:
     )
 
 
+def _not_text(value: Any, path: str = "") -> tuple[str, str] | None:
+    r"""The first string of a JSON value (a key or a value) that holds a NUL or a
+    lone half of a surrogate pair, which PostgreSQL refuses and UTF-8 cannot
+    encode: where it is (``players[2]``, ``record.hands[0].trump``, ``""`` for the
+    value itself) and what it holds, in words; ``None`` when every string is text.
+
+    >>> _not_text({"event": "Night", "players": ["Ann", "B\ud800b"]})
+    ('players[1]', 'half of a surrogate pair (\\ud800 to \\udfff)')
+    >>> _not_text({"record": {"a\x00": 1}})
+    ("a field's name in record", 'a NUL (\\u0000)')
+    >>> _not_text({"event": "Caf\u00e9 \U0001f600"}) is None
+    True
+    """
+    if isinstance(value, str):
+        if "\0" in value:
+            return path, "a NUL (\\u0000)"
+        if any("\ud800" <= char <= "\udfff" for char in value):
+            return path, "half of a surrogate pair (\\ud800 to \\udfff)"
+        return None
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            if (found := _not_text(item, f"{path}[{index}]")) is not None:
+                return found
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if (found := _not_text(key, f"a field's name in {path or 'the line'}")) is not None:
+                return found
+            if (found := _not_text(item, f"{path}.{key}" if path else key)) is not None:
+                return found
+    return None
+
+
 class _JsonLinesResults:
     """Reads JSON Lines of games, a game a line (see the module's docstring)."""
 
@@ -1048,6 +1110,17 @@ class _JsonLinesResults:
             return None
         except ValueError:
             bad("the line is not JSON")
+            return None
+        if _ESCAPED_NOT_TEXT.search(text) and (found := _not_text(value)) is not None:
+            path, what = found
+            problems.append(
+                Problem(
+                    line,
+                    "not_text",
+                    f"{path or 'the line'} holds {what}, which is no character of text: "
+                    "write the name or value without it",
+                )
+            )
             return None
         if not isinstance(value, dict):
             bad("a line is a JSON object: a game with its event, date, round, table and players")
@@ -1109,8 +1182,8 @@ class _JsonLinesResults:
             bad(f"the record's first_dealer is a seat, 0 to {len(names) - 1}")
             return None
         hands = record.get("hands")
-        if not isinstance(hands, list):
-            bad("the record's hands are a list of hand records")
+        if not isinstance(hands, list) or not hands:
+            bad("the record's hands are a list of hand records, at least one")
             return None
         key = _TableKey(_EventKey(day, event.strip()), round_, number)
         table = _FileTable(
@@ -1185,14 +1258,15 @@ def _plan(*, league: League, tables: list[_FileTable], problems: list[Problem]) 
         most_rounds[table.key.event] = max(most_rounds[table.key.event], table.key.round)
     found: dict[_EventKey, set[int]] = defaultdict(set)
     rounds: dict[int, set[int]] = defaultdict(set)
-    for event_id, date, name, number in Event.objects.filter(
-        league=league, date__in={key.date for key in first_row}
-    ).values_list("id", "date", "name", "rounds__number"):
-        key = _EventKey(date, name)
-        if key in first_row:
-            found[key].add(event_id)
-            if number is not None:
-                rounds[event_id].add(number)
+    for dates in _chunks(sorted({key.date for key in first_row})):
+        for event_id, date, name, number in Event.objects.filter(
+            league=league, date__in=dates
+        ).values_list("id", "date", "name", "rounds__number"):
+            key = _EventKey(date, name)
+            if key in first_row:
+                found[key].add(event_id)
+                if number is not None:
+                    rounds[event_id].add(number)
     for key, row in first_row.items():
         if len(found[key]) > 1:
             problems.append(
@@ -1217,7 +1291,9 @@ def _plan(*, league: League, tables: list[_FileTable], problems: list[Problem]) 
     return plan
 
 
-def _chunks(ids: Sequence[int]) -> Iterator[Sequence[int]]:
+def _chunks(ids: Sequence[T]) -> Iterator[Sequence[T]]:
+    """``ids`` by :data:`CHUNK`: each ``IN (...)`` list well within PostgreSQL's
+    65,535 parameters a statement, whatever the file's size."""
     for start in range(0, len(ids), CHUNK):
         yield ids[start : start + CHUNK]
 
@@ -1510,9 +1586,11 @@ def results_import(
         raise ImportRefused(check)
     plan = check.plan
     players = {player.name: player for player in Player.objects.filter(club=league.club)}
-    for name in plan.new_players:
-        players[name] = clubs.player_create(club=league.club, name=name)
-    events = Event.objects.in_bulk(plan.events.values())
+    for player in clubs.players_create(club=league.club, names=plan.new_players):
+        players[player.name] = player
+    events: dict[int, Event] = {}
+    for ids in _chunks(sorted(set(plan.events.values()))):
+        events.update(Event.objects.in_bulk(ids))
     for event_id, numbers in plan.missing_rounds.items():
         for number in numbers:
             fixtures.round_create(event=events[event_id], number=number)
@@ -1522,9 +1600,8 @@ def results_import(
         event_ids[key] = event.pk
     round_of = {
         (round_.event_id, round_.number): round_
-        for round_ in Round.objects.filter(event_id__in=event_ids.values()).select_related(
-            "event__league"
-        )
+        for ids in _chunks(sorted(set(event_ids.values())))
+        for round_ in Round.objects.filter(event_id__in=ids).select_related("event__league")
     }
     for table in plan.tables:
         if table.action == _Action.CREATE:
@@ -1543,6 +1620,136 @@ def results_import(
             continue
         results.game_submit(table=stored, record={"hands": table.records})
     return check
+
+
+# -- results: in the background ---------------------------------------------------------
+
+UNDER_WAY: Final = (ResultsImport.State.WAITING, ResultsImport.State.RUNNING)
+"""The states of an import whose job has still to store the file (or find it unfit)."""
+
+
+def results_import_queue(
+    *, check: ResultsCheck, data: bytes, digest: str, filename: str = "", by: Any = None
+) -> ResultsImport:
+    """Keep ``data``, the file ``check`` read, and owe the job that imports it
+    (:func:`results_import_run`), in one transaction: the job is owed exactly when
+    the file is kept. For files whose storing would not fit in a request (the
+    import page's large files); ``by``, the user who confirmed it, is the audit
+    trail's actor for what the job stores.
+
+    ``digest`` (the previewed file's) must be the file's (:class:`NotThePreviewedFile`),
+    and ``check`` must have found no problem (:class:`ImportRefused`); the job checks
+    the file again as it imports it. The same file confirmed again while its import
+    into the league is under way is that import (returned), not a second one.
+    Returns the import, ``waiting`` unless it was under way already.
+    """
+    _check_digest(data, digest)
+    if check.digest != digest:
+        raise NotThePreviewedFile()
+    if not check.ok:
+        raise ImportRefused(check)
+    league = check.league
+    if (under_way := _under_way(league, digest)) is not None:
+        return under_way
+    try:
+        with transaction.atomic():
+            queued = ResultsImport.objects.create(
+                league=league,
+                requested_by=by if getattr(by, "is_authenticated", False) else None,
+                filename=filename[:255],
+                format=check.format,
+                digest=digest,
+                data=data,
+                tables=check.summary.new_tables,
+                hands=check.summary.hands,
+                created_at=timezone.now(),
+            )
+            jobs.job_owe(kind=JobOwed.Kind.IMPORT, target_id=queued.pk)
+    except IntegrityError:
+        # the same confirmation at the same moment (results_import_once_under_way)
+        if (under_way := _under_way(league, digest)) is None:
+            raise
+        return under_way
+    return queued
+
+
+def _under_way(league: League, digest: str) -> ResultsImport | None:
+    return (
+        ResultsImport.objects.defer("data")
+        .filter(league=league, digest=digest, state__in=UNDER_WAY)
+        .first()
+    )
+
+
+def results_import_run(*, import_id: int) -> str:
+    """The job of a queued import (:func:`results_import_queue`): mark it
+    ``running`` (committed at once, for the page that follows it), then, in one
+    transaction, check the file again and store it as :func:`results_import` does,
+    all or nothing, and say what happened: ``done`` with the summary, or
+    ``refused`` (the file no longer fits: a table drawn meanwhile, say). The file
+    is emptied once it has been imported or refused. Returns the state it ended
+    in (``gone`` for an import deleted since, with its league).
+
+    Safe to run twice, at once too: the import's row is locked (before the club's,
+    see the module's docstring) for the whole import, so a second run waits for
+    the first, then finds it finished and returns. A failure of the database (a
+    timeout, a lost connection) rolls the import back and passes on: the row stays
+    ``running``, the job stays owed, and Celery or the sweep runs it again.
+    """
+    ResultsImport.objects.filter(pk=import_id, state__in=UNDER_WAY).update(
+        state=ResultsImport.State.RUNNING, started_at=timezone.now()
+    )
+    with outbox.running(JobOwed.Kind.IMPORT, import_id):
+        queued = (
+            ResultsImport.objects.select_for_update(of=("self",))
+            .select_related("league__club", "requested_by")
+            .filter(pk=import_id)
+            .first()
+        )
+        if queued is None:
+            return "gone"
+        if queued.state not in UNDER_WAY:
+            return str(queued.state)  # finished by another run
+        try:
+            with audit.audit_context(via=audit.Via.IMPORT, actor=queued.requested_by):
+                done = results_import(
+                    league=queued.league,
+                    data=bytes(queued.data),
+                    format=ImportFormat(queued.format),
+                    digest=queued.digest,
+                )
+        except ImportRefused as refused:
+            _finish(queued, refusal=refused.message, problems=len(refused.check.problems))
+        except ServiceError as error:  # another service's: something changed since the check
+            _finish(queued, refusal=error.message)
+        except IntegrityError:  # a change at the same moment: a player of a name added
+            _finish(queued, refusal="something changed in the league as the file was imported")
+        else:
+            _finish(queued, summary=asdict(done.summary))
+        return str(queued.state)
+
+
+@shared_task(name=RESULTS_IMPORT_TASK, **JOB_OPTIONS)
+def results_import_job(import_id: int) -> str:
+    """The Celery task of :func:`results_import_run` (the work owed of kind
+    ``import``: :data:`league.tasks.RESULTS_IMPORT_TASK` names it)."""
+    return results_import_run(import_id=import_id)
+
+
+def _finish(
+    queued: ResultsImport,
+    *,
+    summary: dict[str, Any] | None = None,
+    refusal: str = "",
+    problems: int = 0,
+) -> None:
+    """Say what an import came to (done, with its summary; else refused), and let
+    its file go."""
+    queued.state = ResultsImport.State.DONE if summary is not None else ResultsImport.State.REFUSED
+    queued.summary, queued.refusal, queued.problems = summary, refusal, problems
+    queued.data = b""
+    queued.finished_at = timezone.now()
+    queued.save(update_fields=["state", "summary", "refusal", "problems", "data", "finished_at"])
 
 
 def _check_digest(data: bytes, digest: str | None) -> None:

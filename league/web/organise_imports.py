@@ -10,7 +10,16 @@ checks it again inside its transaction and stores all of it or nothing. So what 
 imported is exactly what was previewed, whichever process serves either step, and
 nothing is kept on the server between them.
 
-Only the club's organisers may open the page (:func:`league.web.access.club_page_refusal`).
+Every request stays well inside its time (gunicorn stops a worker at 30 s): the forms
+refuse a file past the page's limits of size and rows before any work, and the check
+refuses one that stores more than :data:`~league.web.organise_imports_forms.MAX_GAMES`
+games. A results file that stores more than :data:`INLINE_TABLES` tables is not
+stored by its confirmation but kept, and imported by a background job
+(:func:`~league.services.imports.results_import_queue`), all or nothing as ever; the
+confirmation answers at once with the import's own page, which follows the job
+until it is done and updates itself meanwhile.
+
+Only the club's organisers may open the pages (:func:`league.web.access.club_page_refusal`).
 """
 
 from __future__ import annotations
@@ -20,14 +29,14 @@ from typing import Any, Final
 
 from django.contrib import messages
 from django.db import IntegrityError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_http_methods, require_POST
 
 import games
 from league.errors import ServiceError
-from league.models import Club, League
+from league.models import Club, League, ResultsImport
 from league.services import imports
 from league.services.imports import (
     ImportRefused,
@@ -41,10 +50,18 @@ from league.web.forms import SummaryItem
 from league.web.messages import EnteredHand, HandFacts, engine_message
 from league.web.organise import RACED
 from league.web.organise_forms import sentence
-from league.web.organise_imports_forms import PLAYERS, ConfirmForm, ImportForm
+from league.web.organise_imports_forms import MAX_GAMES, PLAYERS, ConfirmForm, ImportForm
+from league.web.organise_imports_reads import recent_results_imports, results_import_progress
 
 PROBLEMS_SHOWN: Final = 500
 """The most problems a preview lists; the command lists every one."""
+
+INLINE_TABLES: Final = 20
+"""The most tables a confirmation stores while the browser waits (under a second:
+about 30 ms a table); a file that stores more is imported by a background job."""
+
+PROGRESS_REFRESH_SECONDS: Final = 2
+"""How often the page of an import under way loads itself again."""
 
 FILE_PROBLEMS: Final = frozenset({"encoding", "not_csv", "header", "empty"})
 """Problems of a file that cannot be read at all: shown by the form's file field."""
@@ -103,7 +120,12 @@ def _form_page(request: HttpRequest, club: Club, form: ImportForm) -> HttpRespon
     return render(
         request,
         "league/organise/import_form.html",
-        {"club": club, "form": form, "summary": _summary(form)},
+        {
+            "club": club,
+            "form": form,
+            "summary": _summary(form),
+            "recent": recent_results_imports(club=club),
+        },
     )
 
 
@@ -154,10 +176,19 @@ def _check(form: ImportForm, club: Club, data: bytes) -> ResultsCheck | PlayersC
 
 
 def _unreadable(form: ImportForm, check: ResultsCheck | PlayersCheck) -> bool:
-    """Show a file that cannot be read at all by the file field, not as a preview."""
+    """Show a file that cannot be read at all, or that stores more games than the
+    page takes, by the file field, not as a preview."""
     unreadable = [p for p in check.problems if p.code in FILE_PROBLEMS]
     for problem in unreadable:
         form.add_error("file", sentence(problem.message))
+    if isinstance(check, ResultsCheck) and check.summary.new_tables > MAX_GAMES:
+        form.add_error(
+            "file",
+            f"The file has {check.summary.new_tables:,} games to store; this page imports at "
+            f"most {MAX_GAMES} at a time: split the file, or ask whoever runs the site to "
+            "import it with the import_results command.",
+        )
+        return True
     return bool(unreadable)
 
 
@@ -189,10 +220,13 @@ def club_import_confirm(request: HttpRequest, club_id: int) -> HttpResponse:
         return refusal
     form = ConfirmForm(request.POST, request.FILES, club=club)
     if not form.is_valid():
-        # A confirmation without its file, or with its hidden fields changed: back to
-        # the upload form, which says what is missing.
+        # A confirmation without its file, with a file the page does not take (past
+        # its limits), or with its hidden fields changed: back to the upload form,
+        # which says what is wrong.
         tampered = "digest" in form.errors or "what" in form.errors
         error = "The page was changed: choose the file and check it again." if tampered else None
+        if error is None and "file" in form.errors and request.FILES.get("file"):
+            error = str(form.errors["file"][0])
         return _form_page(request, club, _again(form, club, error=error))
     data, digest = form.read(), form.cleaned_data["digest"]
     try:
@@ -201,8 +235,24 @@ def club_import_confirm(request: HttpRequest, club_id: int) -> HttpResponse:
                 club=club, data=data, digest=digest
             )
         else:
+            league: League = form.cleaned_data["league"]
+            if imports.file_digest(data) != digest:  # before the work of checking it
+                raise NotThePreviewedFile()
+            check = imports.check_results_import(league=league, data=data, format=form.format)
+            if _unreadable(form, check):  # more games to store than at the preview
+                too_many = str(form.errors["file"][0])
+                return _form_page(request, club, _again(form, club, error=too_many))
+            if check.summary.new_tables > INLINE_TABLES:
+                queued = imports.results_import_queue(
+                    check=check,
+                    data=data,
+                    digest=digest,
+                    filename=form.cleaned_data["file"].name or "",
+                    by=request.user,
+                )
+                return redirect("club-import-progress", club_id=club.pk, import_id=queued.pk)
             done = imports.results_import(
-                league=form.cleaned_data["league"], data=data, format=form.format, digest=digest
+                league=league, data=data, format=form.format, digest=digest
             )
     except NotThePreviewedFile as error:
         message = f"{sentence(error.message)} Check this file first."
@@ -217,7 +267,7 @@ def club_import_confirm(request: HttpRequest, club_id: int) -> HttpResponse:
         return _form_page(request, club, _again(form, club, error=RACED))
     if isinstance(done, PlayersCheck):
         count = len(done.new_players)
-        messages.success(request, f"{count} player{'s' if count != 1 else ''} imported.")
+        messages.success(request, f"{_count(count, 'player')} imported.")
         return redirect("club-players", club_id=club.pk)
     summary = done.summary
     messages.success(
@@ -227,6 +277,70 @@ def club_import_confirm(request: HttpRequest, club_id: int) -> HttpResponse:
         f" ({len(summary.new_players)} new player{'s' if len(summary.new_players) != 1 else ''}).",
     )
     return redirect("league", league_id=done.league.pk)
+
+
+@require_http_methods(["GET", "HEAD"])
+def club_import_progress(request: HttpRequest, club_id: int, import_id: int) -> HttpResponse:
+    """A results import run by a background job: waiting, importing (the page
+    loads itself again every :data:`PROGRESS_REFRESH_SECONDS`), then what it
+    stored, or why nothing was."""
+    club = get_object_or_404(Club, pk=club_id)
+    if refusal := club_page_refusal(request, club):
+        return refusal
+    progress = results_import_progress(club=club, import_id=import_id)
+    if progress is None:
+        raise Http404("no such import in this club")
+    item = progress.item
+    return render(
+        request,
+        "league/organise/import_progress.html",
+        {
+            "club": club,
+            "league": item.league,
+            "item": item,
+            "failures": progress.failures,
+            "steps": _steps(item),
+            "refresh": None if item.finished else PROGRESS_REFRESH_SECONDS,
+            "summary": item.summary,
+            "refusal": f"{item.refusal.rstrip('.')}." if item.refusal else "",
+        },
+    )
+
+
+@dataclass(frozen=True)
+class Step:
+    """A step of a background import, as its page lists them."""
+
+    text: str
+    state: str
+    """``done``, ``now`` (under way), ``next``, or ``refused`` (the last step of an
+    import that stored nothing)."""
+
+
+def _steps(item: ResultsImport) -> list[Step]:
+    """The import's three steps (waiting, storing, finished), each with its state."""
+    states = ResultsImport.State
+    texts = [
+        "Waiting to start",
+        f"Checking the file again and storing {_count(item.tables, 'table')} "
+        f"({_count(item.hands, 'hand')})",
+        "Nothing imported" if item.state == states.REFUSED else "Imported",
+    ]
+    at = {states.WAITING: 0, states.RUNNING: 1}.get(ResultsImport.State(item.state), 2)
+    steps = []
+    for index, text in enumerate(texts):
+        if index < at or item.state == states.DONE:
+            state = "done"
+        elif index == at:
+            state = "refused" if item.state == states.REFUSED else "now"
+        else:
+            state = "next"
+        steps.append(Step(text, state))
+    return steps
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 def _again(form: ConfirmForm, club: Club, *, error: str | None = None) -> ImportForm:
@@ -245,4 +359,9 @@ def _again(form: ConfirmForm, club: Club, *, error: str | None = None) -> Import
 urlpatterns: list[URLPattern] = [
     path("clubs/<int:club_id>/import/", club_import, name="club-import"),
     path("clubs/<int:club_id>/import/confirm/", club_import_confirm, name="club-import-confirm"),
+    path(
+        "clubs/<int:club_id>/import/<int:import_id>/",
+        club_import_progress,
+        name="club-import-progress",
+    ),
 ]

@@ -1,9 +1,15 @@
 """The forms of the import pages: what a file holds (players, or a league's results),
 the file, and the confirmation that names the file checked by its SHA-256.
 
-A form checks the upload's shape: a file is there, it is not too large, its name says
-CSV (or, for results, JSON Lines). What is inside is the import service's to check
-(:mod:`league.services.imports`).
+A form checks the upload's shape: a file is there, it is within the page's limits of
+size and rows, its name says CSV (or, for results, JSON Lines). What is inside is the
+import service's to check (:mod:`league.services.imports`).
+
+The limits keep every request of the pages well inside its time (gunicorn stops a
+worker at 30 s): the page checks a file in about half a second at the most it takes,
+and a results file that stores more than a few tables is imported by a background
+job (:mod:`league.web.organise_imports`). They are said, and refused, before any
+work is done: the size is the upload's, the rows are its line ends counted.
 """
 
 from __future__ import annotations
@@ -20,12 +26,25 @@ from league.services.imports import ImportFormat
 from league.web.organise_forms import SetupForm
 
 MAX_UPLOAD_BYTES: Final = 1024 * 1024
-"""The largest file the pages take: 1 MiB, some 17,000 rows of games (about 170
-four-seat Bluke games), which a page imports in under 10 s (``benchmarks/imports.py``:
-180 such games took 4.6 s and their jobs 1.7 s more on PostgreSQL), well inside a
-request's time, and under the 3 MB nginx lets through. Larger files are for the
-``import_results`` command.
+"""The largest file the pages take: 1 MiB, some 18,000 rows of games (about 180
+four-seat Bluke games of 25 hands), which the page checks in about half a second
+(``benchmarks/imports.py``), and under the 3 MB nginx lets through. Larger files are
+for the ``import_results`` command.
 """
+MAX_PLAYER_ROWS: Final = 5_000
+"""The most rows a players file on the page has (a club's players are tens or
+hundreds; adding 5,000 takes a few statements, well under a second)."""
+MAX_RESULT_ROWS: Final = 20_000
+"""The most rows (after the header) a results CSV on the page has: 1 MiB of the
+export's rows, with room."""
+MAX_RESULT_LINES: Final = 500
+"""The most lines a JSON Lines file on the page has: a game a line, so no more
+games than :data:`MAX_GAMES`."""
+MAX_GAMES: Final = 500
+"""The most tables (games) a results file on the page stores: its background job
+then takes 5 to 15 s (``benchmarks/imports.py``: 10 ms a table of one hand, about
+30 ms one of 25), in one transaction."""
+
 
 PLAYERS, RESULTS = "players", "results"
 WHAT_CHOICES = [
@@ -47,6 +66,9 @@ def file_format(upload: UploadedFile) -> ImportFormat | None:
 
 class ImportForm(SetupForm):
     """What the file holds, the league (for results) and the file."""
+
+    _content = b""
+    """The file, read once by :meth:`clean` to count its rows."""
 
     what = forms.ChoiceField(
         choices=WHAT_CHOICES,
@@ -70,7 +92,9 @@ class ImportForm(SetupForm):
         label="File",
         help_text=(
             "A CSV file (.csv), UTF-8, with a header row, as the “Every hand of every game” "
-            "download (CSV) writes it; or for results JSON Lines (.jsonl). At most 1 MB."
+            "download (CSV) writes it; or for results JSON Lines (.jsonl). At most 1 MB, "
+            f"and {MAX_RESULT_ROWS:,} rows of results ({MAX_GAMES} games; JSON Lines: "
+            f"{MAX_RESULT_LINES} lines) or {MAX_PLAYER_ROWS:,} players."
         ),
         error_messages={
             "required": "Choose the file to import.",
@@ -108,6 +132,11 @@ class ImportForm(SetupForm):
             self.add_error("league", "Choose the league the results are for.")
         if what == PLAYERS and upload is not None and file_format(upload) != ImportFormat.CSV:
             self.add_error("file", "A players file is a CSV file (its name ends .csv).")
+        elif what in (PLAYERS, RESULTS) and upload is not None:
+            upload.seek(0)
+            self._content = upload.read()
+            if (refusal := rows_refusal(self._content, what, file_format(upload))) is not None:
+                self.add_error("file", refusal)
         return data
 
     @property
@@ -119,9 +148,36 @@ class ImportForm(SetupForm):
 
     def read(self) -> bytes:
         """The valid form's file, read whole (it is at most :data:`MAX_UPLOAD_BYTES`)."""
-        upload: UploadedFile = self.cleaned_data["file"]
-        upload.seek(0)
-        return upload.read()
+        return self._content
+
+
+def rows_refusal(data: bytes, what: str, found: ImportFormat | None) -> str | None:
+    """Why the page does not take a file of this many rows (``None``: it does), in
+    the page's words: the limit, and where a larger file goes. Counts line ends, so
+    a cell holding one counts twice: the limits have room for that.
+
+    >>> rows_refusal(b"name\\nAnn\\nBob", PLAYERS, ImportFormat.CSV) is None
+    True
+    >>> print(rows_refusal(b"{}\\n" * 501, RESULTS, ImportFormat.JSON_LINES)[:59])
+    The file has 501 lines; this page imports at most 500 games
+    """
+    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    command = "import_players" if what == PLAYERS else "import_results"
+    if what == PLAYERS and lines - 1 > MAX_PLAYER_ROWS:
+        limit = f"this page adds at most {MAX_PLAYER_ROWS:,} players (a row each)"
+        counted = f"{lines - 1:,} rows of players"
+    elif found == ImportFormat.CSV and what == RESULTS and lines - 1 > MAX_RESULT_ROWS:
+        limit = f"this page imports at most {MAX_RESULT_ROWS:,} rows (about 200 games)"
+        counted = f"{lines - 1:,} rows after the header"
+    elif found == ImportFormat.JSON_LINES and lines > MAX_RESULT_LINES:
+        limit = f"this page imports at most {MAX_RESULT_LINES} games (a line each)"
+        counted = f"{lines:,} lines"
+    else:
+        return None
+    return (
+        f"The file has {counted}; {limit} at a time: split the file, or ask whoever runs "
+        f"the site to import it with the {command} command."
+    )
 
 
 class ConfirmForm(ImportForm):

@@ -22,9 +22,11 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
+from league import outbox
 from league.models import Game, Hand
 from league.services.clubs import club_create
 from league.services.fixtures import league_create
+from league.web import organise_imports
 from tests.support.factories import PASSWORD, UserFactory
 from tests.support.imports import BLUKE_OPTIONS, csv_of, download, played_league, rows_of
 
@@ -102,5 +104,54 @@ def test_an_organiser_imports_last_season_from_a_phone(
     page.get_by_label("The same file again").set_input_files(str(tmp_path / "last-season.csv"))
     page.get_by_role("button", name="Import").click()
     expect(page.get_by_text("Imported into Bluke 2025: 18 hands at 6 tables")).to_be_visible()
+    assert page.url == f"{base}/leagues/{league.pk}/"
+    assert Hand.objects.filter(table__round__event__league=league).count() == 18
+
+
+def test_a_large_import_is_followed_on_its_page_until_it_is_done(
+    live_server: Any, page: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: a file that stores more than a few tables is imported by a background
+    job; its page shows the steps and loads itself again until the job is done."""
+    shots = Path(os.environ.get("E2E_SCREENSHOTS") or tmp_path / "shots")
+    old = played_league(lambda **_: contextlib.nullcontext(), game=Game.BLUKE)
+    (tmp_path / "last-season.csv").write_bytes(download(Client(), "league-games-csv", old.pk))
+    organiser = UserFactory(username="olga")
+    club = club_create(name="Riverside", organiser=organiser)
+    league = league_create(club=club, name="Bluke 2025", game=Game.BLUKE, options=BLUKE_OPTIONS)
+    monkeypatch.setattr(organise_imports, "INLINE_TABLES", 2)  # "large": more than two tables
+    owed: list[tuple[Any, int]] = []
+    monkeypatch.setattr(
+        outbox, "send", lambda task, *, target_id, **_: owed.append((task, target_id)) or True
+    )
+
+    base = live_server.url
+    page.goto(f"{base}/accounts/login/?next=/clubs/{club.pk}/import/?league={league.pk}")
+    page.get_by_label("Username").fill("olga")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.get_by_label("File", exact=True).set_input_files(str(tmp_path / "last-season.csv"))
+    page.get_by_role("button", name="Check the file").click()
+    page.get_by_label("The same file again").set_input_files(str(tmp_path / "last-season.csv"))
+    page.get_by_role("button", name="Import").click()
+
+    expect(page.get_by_role("heading", name="Importing into Bluke 2025")).to_be_visible()
+    expect(page.locator("[aria-current=step]")).to_have_text("1 Waiting to start")
+    expect(
+        page.get_by_text("Checking the file again and storing 6 tables (18 hands)")
+    ).to_be_visible()
+    assert not Hand.objects.filter(table__round__event__league=league).exists()
+    assert fits_the_phone(page)
+    shoot(page, shots, "import-progress-waiting")
+
+    monkeypatch.undo()  # the job, sent as it would be after the confirmation's commit
+    ((task, target_id),) = owed
+    task.apply(args=[target_id])
+    # the page loads itself again every 2 s: it finds the job done
+    expect(page.get_by_role("heading", name="Imported into Bluke 2025")).to_be_visible()
+    expect(page.get_by_text("Hands: 18, every one checked by the rules.")).to_be_visible()
+    assert fits_the_phone(page)
+    shoot(page, shots, "import-progress-done")
+    page.get_by_role("link", name="Go to Bluke 2025").click()
     assert page.url == f"{base}/leagues/{league.pk}/"
     assert Hand.objects.filter(table__round__event__league=league).count() == 18

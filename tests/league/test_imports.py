@@ -4,19 +4,38 @@ refusal listed by row, hand and seat with nothing stored."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import io
+import json
+import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import OperationalError, connection, transaction
 from django.test import Client
 
-from league.models import Event, Game, Hand, JobOwed, League, Player, Seating, Standing, Table
+from league import outbox
+from league.errors import Conflict
+from league.models import (
+    AuditEntry,
+    Event,
+    Game,
+    Hand,
+    JobOwed,
+    League,
+    Player,
+    ResultsImport,
+    Seating,
+    Standing,
+    Table,
+)
 from league.services import imports
-from league.services.clubs import player_create
+from league.services.clubs import player_create, players_create
 from league.services.fixtures import event_create, league_create, table_create
 from league.services.imports import (
     ImportFormat,
@@ -28,10 +47,11 @@ from league.services.imports import (
     players_import,
     problems_text,
     results_import,
+    results_import_queue,
 )
 from league.services.results import hand_submit
 from league.web import exports as web_exports
-from tests.support.factories import ClubFactory
+from tests.support.factories import ClubFactory, UserFactory
 from tests.support.imports import (
     csv_of,
     download,
@@ -612,3 +632,331 @@ def test_imported_results_count_at_once_in_a_league_whose_players_confirm(
     assert complete.exists()
     assert set(complete.values_list("confirmation", flat=True)) == {"none"}
     assert not Seating.objects.filter(table__in=complete, place__isnull=True).exists()
+
+
+# -- what PostgreSQL refuses: text that is no text, statements of 65,535 parameters --------
+#
+# Issue 28: a lone surrogate or a NUL in a JSON Lines name crashed the preview, the
+# confirmation and the command; a players file of 65,535 names passed PostgreSQL's
+# parameters a statement. Each is a clear refusal now, or works.
+
+
+def a_game_line(**fields: Any) -> str:
+    """One JSON Lines game of a hand of 2 cards (the league's first), ``fields`` changed."""
+    line: dict[str, Any] = {
+        "event": "Night 1",
+        "date": "2026-10-01",
+        "round": 1,
+        "table": 1,
+        "players": ["Ann", "Bob", "Cy", "Dee"],
+        "record": {"game": "bluke", "first_dealer": 0, "hands": [bluke_results(2)]},
+    }
+    line.update(fields)
+    return json.dumps(line)  # ASCII: a NUL or a surrogate written as a \u escape
+
+
+NOT_TEXT = {
+    "a lone surrogate in the event": (
+        a_game_line(event="Night \ud800"),
+        "event holds half of a surrogate pair",
+    ),
+    "a NUL in a player's name": (
+        a_game_line(players=["Ann", "B\u0000b", "Cy", "Dee"]),
+        "players[1] holds a NUL",
+    ),
+    "the second half of a pair alone in a hand": (
+        a_game_line(record={"game": "bluke", "first_dealer": 0, "hands": [{"trump": "\udc00"}]}),
+        "record.hands[0].trump holds half of a surrogate pair",
+    ),
+    "a NUL in a field's name": (
+        a_game_line(record={"game": "bluke", "first_dealer": 0, "hands": [], "\u0000": 1}),
+        "a field's name in record holds a NUL",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(NOT_TEXT))
+def test_a_json_lines_value_that_is_no_text_is_refused_by_its_line(
+    case: str, tmp_path: Any
+) -> None:
+    line, says = NOT_TEXT[case]
+    league = league_create(
+        club=ClubFactory(), name="Cup", game=Game.BLUKE, options={"max_cards": 2}
+    )
+    data = f"{a_game_line(table=2)}\n{line}\n".encode()
+    check = check_results_import(league=league, data=data, format=ImportFormat.JSON_LINES)
+    assert [(p.row, p.code) for p in check.problems] == [(2, "not_text")]
+    assert check.problems[0].message.startswith(says)
+    printed = list(problems_text(check.problems))
+    assert printed[0].startswith(f"row 2: {says}") and printed[0].encode()  # printable
+    before = db_state()
+    with pytest.raises(ImportRefused):
+        results_import(league=league, data=data, format=ImportFormat.JSON_LINES)
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(data)
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="1 problem; nothing was imported"):
+        call_command("import_results", "--league", str(league.pk), str(path), stdout=out)
+    assert out.getvalue().startswith(f"row 2: {says}")
+    assert db_state() == before
+
+
+def test_a_surrogate_pair_written_as_escapes_is_the_character_it_makes() -> None:
+    league = league_create(
+        club=ClubFactory(), name="Cup", game=Game.BLUKE, options={"max_cards": 2}
+    )
+    data = a_game_line(event="Night \U0001f0cf").encode()  # a joker, as \ud83c\udccf
+    assert b"\\ud83c\\udccf" in data
+    done = results_import(league=league, data=data, format=ImportFormat.JSON_LINES)
+    assert done.ok and Event.objects.get(league=league).name == "Night \U0001f0cf"
+
+
+def test_a_json_lines_game_without_a_hand_is_refused() -> None:
+    """On PostgreSQL storing it was a syntax error (a 500); a game has a hand at least."""
+    league = league_create(
+        club=ClubFactory(), name="Cup", game=Game.BLUKE, options={"max_cards": 2}
+    )
+    data = a_game_line(record={"game": "bluke", "first_dealer": 0, "hands": []}).encode()
+    check = check_results_import(league=league, data=data, format=ImportFormat.JSON_LINES)
+    assert [(p.row, p.code) for p in check.problems] == [(1, "bad_line")]
+    assert "at least one" in check.problems[0].message
+    before = db_state()
+    with pytest.raises(ImportRefused):
+        results_import(league=league, data=data, format=ImportFormat.JSON_LINES)
+    assert db_state() == before
+
+
+def test_a_players_file_past_postgresqls_parameters_a_statement_is_imported() -> None:
+    """65,535 names: the check and the import each passed 65,535 parameters in one
+    statement, which PostgreSQL refuses (shown as the database being unavailable)."""
+    club = ClubFactory()
+    player_create(club=club, name="P00000")
+    names = [f"P{n:05d}" for n in range(65_535)]
+    data = ("name\n" + "\n".join(names)).encode()
+    check = check_players_import(club=club, data=data)
+    assert check.ok and check.existing == 1 and len(check.new_players) == 65_534
+    done = players_import(club=club, data=data, digest=check.digest)
+    assert done.new_players == check.new_players
+    assert Player.objects.filter(club=club).count() == 65_535
+
+
+def test_adding_players_takes_a_few_statements_whatever_their_number(
+    django_assert_max_num_queries: Any,
+) -> None:
+    """A statement a player took 60,000 players past gunicorn's 30 s (issue 28)."""
+    club = ClubFactory()
+    data = ("name\n" + "\n".join(f"Player {n}" for n in range(2_500))).encode()
+    # the club's lock, a read of its names for the check and for the adding, and an
+    # INSERT a thousand players (on SQLite, 249: its 999 parameters a statement);
+    # savepoints besides. A statement a player was 5,000.
+    with django_assert_max_num_queries(20):
+        players_import(club=club, data=data)
+    assert Player.objects.filter(club=club).count() == 2_500
+
+
+def test_players_added_at_once_are_refused_together_if_one_is_taken() -> None:
+    club = ClubFactory()
+    player_create(club=club, name="Ann")
+    for names, says in (
+        (["Bob", "Ann"], "already has a player named 'Ann'"),
+        (["Bob", "Bob"], "'Bob' is named twice"),
+    ):
+        with pytest.raises(Conflict, match=says):
+            players_create(club=club, names=names)
+    assert list(Player.objects.filter(club=club).values_list("name", flat=True)) == ["Ann"]
+
+
+# -- in the background: a large file confirmed on the page -------------------------------
+#
+# Issue 28: a large file's confirmation ran past gunicorn's 30 s and was killed, and
+# four at once held every worker. The page keeps such a file and owes its import to
+# a background job, in one transaction; the job imports it all or nothing.
+
+
+def queued_import(jobs_run: Any) -> tuple[ResultsImport, League, bytes]:
+    """One night of a played Bluke league, its games CSV queued for an empty league
+    like it (by a user), the job owed and not yet run (the test never commits)."""
+    league = played_league(jobs_run, game=Game.BLUKE, nights=1)
+    data = export_csv(league)
+    copy = empty_league_like(league)
+    return queue(copy, data), copy, data
+
+
+def queue(league: League, data: bytes) -> ResultsImport:
+    check = check_results_import(league=league, data=data)
+    return results_import_queue(
+        check=check, data=data, digest=check.digest, filename="games.csv", by=UserFactory()
+    )
+
+
+def test_a_queued_import_keeps_the_file_and_owes_its_job_in_one_transaction(
+    jobs_run: Any,
+) -> None:
+    league = played_league(jobs_run, game=Game.BLUKE, nights=1)
+    data = export_csv(league)
+    copy = empty_league_like(league)
+    with jobs_run() as sent:  # the job is sent once the transaction commits: not before
+        queued = queue(copy, data)
+        assert JobOwed.objects.filter(kind="import", target_id=queued.pk).exists()
+    assert len(sent) == 1
+    queued.refresh_from_db()
+    assert queued.state == "waiting" and bytes(queued.data) == data
+    assert (queued.tables, queued.hands, queued.format) == (3, 9, "csv")
+    assert not Table.objects.filter(round__event__league=copy).exists()
+
+    other = data + b"\n"
+    with pytest.raises(RuntimeError), transaction.atomic():
+        again = queue(copy, other)
+        raise RuntimeError("rolled back")
+    assert not ResultsImport.objects.filter(pk=again.pk).exists()
+    assert not JobOwed.objects.filter(kind="import", target_id=again.pk).exists()
+
+
+def test_the_job_imports_the_file_all_or_nothing_and_lets_it_go(
+    client: Client, jobs_run: Any
+) -> None:
+    queued, copy, data = queued_import(jobs_run)
+    with jobs_run(execute=True):
+        assert imports.results_import_job(queued.pk) == "done"
+    queued.refresh_from_db()
+    assert queued.state == "done" and bytes(queued.data) == b""
+    assert queued.started_at is not None and queued.finished_at is not None
+    assert queued.summary is not None
+    assert (queued.summary["new_tables"], queued.summary["hands"]) == (3, 9)
+    assert not JobOwed.objects.filter(kind="import").exists()
+    assert download(client, "league-games-csv", copy.pk) == data
+    entries = AuditEntry.objects.filter(club=copy.club, action="game.submitted")
+    assert entries.count() == 3
+    assert {(entry.via, entry.actor_id) for entry in entries} == {
+        ("import", queued.requested_by_id)
+    }
+    assert Standing.objects.filter(league=copy).exists()  # its jobs ran after its commit
+
+    before = db_state()
+    assert imports.results_import_job(queued.pk) == "done"  # sent again: nothing to do
+    assert db_state() == before
+
+
+def test_the_same_file_confirmed_again_while_under_way_is_one_import(jobs_run: Any) -> None:
+    queued, copy, data = queued_import(jobs_run)
+    check = check_results_import(league=copy, data=data)
+    again = results_import_queue(check=check, data=data, digest=check.digest)
+    assert again.pk == queued.pk
+    assert JobOwed.objects.filter(kind="import").count() == 1
+    with jobs_run(execute=True):
+        imports.results_import_job(queued.pk)
+    third = results_import_queue(check=check, data=data, digest=check.digest)
+    assert third.pk != queued.pk  # the first is done: this one finds every table stored
+
+
+def test_a_queued_file_that_no_longer_fits_is_refused_and_nothing_is_stored(
+    jobs_run: Any,
+) -> None:
+    queued, copy, data = queued_import(jobs_run)
+    # meanwhile, someone draws round 1 of that night with another table 1
+    date = datetime.date.fromisoformat(rows_of(data)[0]["date"])
+    night = event_create(league=copy, name="Night 1", date=date, rounds=2)
+    players = [player_create(club=copy.club, name=name) for name in ("W", "X", "Y", "Z")]
+    table_create(round=night.rounds.get(number=1), number=1, players=players)
+    before = db_state()
+    assert imports.results_import_job(queued.pk) == "refused"
+    assert db_state() == before
+    queued.refresh_from_db()
+    assert (queued.state, queued.problems, bytes(queued.data)) == ("refused", 1, b"")
+    assert queued.refusal == "the file has 1 problem; nothing was imported"
+    assert not JobOwed.objects.filter(kind="import").exists()
+
+
+def test_a_queue_refuses_another_file_or_one_with_problems(jobs_run: Any) -> None:
+    league = played_league(jobs_run, game=Game.BLUKE, nights=1)
+    data = export_csv(league)
+    copy = empty_league_like(league)
+    check = check_results_import(league=copy, data=data)
+    with pytest.raises(NotThePreviewedFile):
+        results_import_queue(check=check, data=data, digest=file_digest(b"another"))
+    rows = rows_of(data)
+    rows[14]["bid"] = "9"
+    bad = csv_of(rows)
+    with pytest.raises(ImportRefused):
+        results_import_queue(
+            check=check_results_import(league=copy, data=bad), data=bad, digest=file_digest(bad)
+        )
+    assert not ResultsImport.objects.exists() and not JobOwed.objects.exists()
+
+
+def test_a_job_that_fails_stays_owed_and_is_run_again(
+    jobs_run: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    queued, copy, data = queued_import(jobs_run)
+
+    def busy(**kwargs: Any) -> Any:
+        raise OperationalError("canceling statement due to lock timeout")
+
+    monkeypatch.setattr(imports, "results_import", busy)
+    with pytest.raises(OperationalError):
+        imports.results_import_run(import_id=queued.pk)
+    queued.refresh_from_db()
+    assert queued.state == "running" and bytes(queued.data) == data
+    assert JobOwed.objects.get(kind="import", target_id=queued.pk).attempts == 1
+    monkeypatch.undo()
+    with jobs_run(execute=True):
+        assert imports.results_import_run(import_id=queued.pk) == "done"
+    assert Hand.objects.filter(table__round__event__league=copy).count() == 9
+
+
+def test_the_job_of_an_import_deleted_with_its_league_clears_itself(jobs_run: Any) -> None:
+    queued, copy, _ = queued_import(jobs_run)
+    copy.delete()
+    assert imports.results_import_job(queued.pk) == "gone"
+    assert not JobOwed.objects.filter(kind="import").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs concurrent writers")
+def test_two_runs_of_an_import_at_once_import_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    league = played_league(lambda **kwargs: contextlib.nullcontext(), game=Game.BLUKE, nights=1)
+    data = export_csv(league)
+    copy = empty_league_like(league)
+    with monkeypatch.context() as patched:  # committed, and not sent: run by hand below
+        patched.setattr(outbox, "send", lambda *args, **kwargs: True)
+        queued = queue(copy, data)
+    storing, go_on = threading.Event(), threading.Event()
+    store = imports.results_import
+
+    calls: list[int] = []
+
+    def store_slowly(**kwargs: Any) -> Any:
+        calls.append(1)
+        storing.set()
+        assert go_on.wait(30)
+        return store(**kwargs)
+
+    monkeypatch.setattr(imports, "results_import", store_slowly)
+    answers: list[Any] = []
+
+    def job() -> None:
+        try:
+            answers.append(imports.results_import_job(queued.pk))
+        except Exception as error:  # shown by the assertion below
+            answers.append(error)
+        finally:
+            connection.close()
+
+    first, second = threading.Thread(target=job), threading.Thread(target=job)
+    first.start()
+    try:
+        assert storing.wait(30)
+        # the sweep sees it run (its lock is held) and does not send it again meanwhile
+        assert outbox.jobs_running([("import", queued.pk)]) == {("import", queued.pk)}
+        second.start()  # waits for the first's lock
+        time.sleep(0.5)
+    finally:
+        go_on.set()
+        first.join(30)
+        second.join(30)
+    assert answers == ["done", "done"] and len(calls) == 1  # the second found it done
+    assert outbox.jobs_running([("import", queued.pk)]) == set()
+    queued.refresh_from_db()
+    assert queued.summary is not None and queued.summary["new_tables"] == 3
+    assert Hand.objects.filter(table__round__event__league=copy).count() == 9
+    assert Table.objects.filter(round__event__league=copy).count() == 3

@@ -9,6 +9,7 @@ and the broker is Redis. Without Redis the test is skipped, except in CI
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import threading
 from collections.abc import Iterator
@@ -19,10 +20,12 @@ from celery import signals
 from celery.contrib.testing.worker import start_worker
 
 from config.celery import app as celery_app
-from league.models import Club, Rating, Standing
+from league.models import Club, Hand, Rating, Standing
 from league.services.clubs import club_create, player_create
 from league.services.fixtures import event_create, league_create, table_create
+from league.services.imports import ImportFormat, check_results_import, results_import_queue
 from league.services.results import hand_submit
+from tests.support.records import buck_takes_all
 
 BROKER_URL = os.environ.get("CELERY_TEST_BROKER_URL", "redis://127.0.0.1:6379/15")
 
@@ -108,3 +111,38 @@ def test_a_complete_game_updates_the_standings_through_a_worker_on_redis(
     assert {r.player.name: r.games for r in ratings} == {"P0": 1, "P1": 1, "P2": 1, "P3": 1}
     assert max(ratings, key=lambda r: r.mu).player.name == "P1"
     assert Club.objects.count() == 1
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_results_file_queued_by_the_page_is_imported_by_a_worker_on_redis(
+    redis_worker: None,
+) -> None:
+    """Issue 28: its task is a service's, sent by its name (league.tasks.JOBS)."""
+    club = club_create(name="Import Club")
+    league = league_create(club=club, name="Cup", game="buck_euchre")
+    line = {
+        "event": "Night",
+        "date": "2026-11-01",
+        "round": 1,
+        "table": 1,
+        "players": ["P0", "P1", "P2", "P3"],
+        "record": {"game": "buck_euchre", "first_dealer": 0, "hands": [buck_takes_all(1)]},
+    }
+    data = json.dumps(line).encode()
+    check = check_results_import(league=league, data=data, format=ImportFormat.JSON_LINES)
+    finished: list[str] = []
+    imported = threading.Event()
+
+    def on_finished(task: object, **_: object) -> None:
+        finished.append(getattr(task, "name", ""))
+        if finished[-1] == "league.services.imports.results_import_job":
+            imported.set()
+
+    signals.task_postrun.connect(on_finished, weak=False)
+    queued = results_import_queue(check=check, data=data, digest=check.digest)
+    assert imported.wait(timeout=30), f"the worker ran only {finished}"
+    signals.task_postrun.disconnect(on_finished)
+    queued.refresh_from_db()
+    assert queued.state == "done" and queued.summary is not None
+    assert Hand.objects.filter(table__round__event__league=league).count() == 1

@@ -5,21 +5,26 @@ field; who may open it."""
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from league.models import Game, Hand, League, Player, Table
+from league.exports import HAND_COLUMNS
+from league.models import Game, Hand, JobOwed, League, Player, ResultsImport, Table
 from league.services.clubs import player_create
 from league.services.fixtures import event_create, league_create, table_create
+from league.web import organise_imports
 from league.web.organise_imports import PROBLEMS_SHOWN
 from league.web.organise_imports_forms import MAX_UPLOAD_BYTES
 from tests.support.imports import BLUKE_OPTIONS, csv_of, download, played_league, rows_of
 from tests.support.markup import error_of, field, inputs_of, selected, text
 from tests.support.organise import VISITORS, assert_refused, manage_url
+from tests.support.records import bluke_results
 from tests.support.setups import ClubSetup, club_setup
 from tests.support.state import db_state
 from tests.support.web import signed_in
@@ -314,3 +319,251 @@ def test_a_players_file_with_a_name_twice_lists_it() -> None:
         .exclude(pk=setup.table.pk)
         .exists()
     )
+
+
+# -- the page's limits, said before any work -------------------------------------------------
+#
+# Issue 28: a 60,000-row players file ran past gunicorn's 30 s and was killed (a 500,
+# nothing stored); a players file of 65,535 names passed PostgreSQL's parameters a
+# statement and was answered "database busy". The page says its limits, before any work.
+
+
+@pytest.fixture
+def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any check of a file's contents fails the test: the form refuses it first."""
+
+    def fail(**kwargs: Any) -> Any:
+        raise AssertionError("the file was checked")
+
+    for name in ("check_players_import", "check_results_import"):
+        monkeypatch.setattr(organise_imports.imports, name, fail)
+
+
+@pytest.mark.parametrize(
+    ("what", "name", "data", "says"),
+    [
+        (
+            "players",
+            "players.csv",
+            "name\n" + "".join(f"P{n}\n" for n in range(60_000)),
+            "The file has 60,000 rows of players; this page adds at most 5,000 players (a "
+            "row each) at a time: split the file, or ask whoever runs the site to import it "
+            "with the import_players command.",
+        ),
+        (
+            "players",
+            "players.csv",
+            "name\n" + "\n".join(f"P{n}" for n in range(65_535)),
+            "The file has 65,535 rows of players;",
+        ),
+        (
+            "results",
+            "games.csv",
+            ",".join(HAND_COLUMNS) + "\n" + "x\n" * 20_001,
+            "The file has 20,001 rows after the header; this page imports at most 20,000 rows",
+        ),
+        (
+            "results",
+            "games.jsonl",
+            "{}\n" * 501,
+            "The file has 501 lines; this page imports at most 500 games (a line each)",
+        ),
+    ],
+)
+def test_a_file_past_the_pages_rows_is_refused_before_any_work(
+    no_work: None, what: str, name: str, data: str, says: str
+) -> None:
+    setup = club_setup()
+    into = setup.league if what == "results" else None
+    organiser = signed_in(setup.organiser)
+    before = db_state()
+    page = preview(organiser, setup, into, data.encode(), name=name)
+    assert page.status_code == 200 and db_state() == before
+    assert error_of(page, "id_file").startswith(says)
+    hidden = {"what": what, "league": into.pk if into else "", "digest": "0" * 64}
+    confirmed = organiser.post(confirm_url(setup), {**hidden, "file": upload(data.encode(), name)})
+    assert error_of(confirmed, "id_file").startswith(says)
+    assert db_state() == before
+
+
+def test_the_form_says_the_pages_limits() -> None:
+    setup = club_setup()
+    html = text(signed_in(setup.organiser).get(import_url(setup)))
+    assert "At most 1 MB, and 20,000 rows of results (500 games; JSON Lines: 500 lines)" in html
+    assert "or 5,000 players." in html
+
+
+def test_a_file_that_stores_more_games_than_the_page_takes_is_refused(
+    jobs_run: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = games_file(jobs_run)
+    setup = club_setup()
+    league = a_league_to_fill(setup)
+    monkeypatch.setattr(organise_imports, "MAX_GAMES", 2)
+    page = preview(signed_in(setup.organiser), setup, league, data)
+    assert error_of(page, "id_file").startswith(
+        "The file has 3 games to store; this page imports at most 2 at a time"
+    )
+
+
+def test_many_players_are_added_in_a_few_statements(
+    django_assert_max_num_queries: Any,
+) -> None:
+    setup = club_setup()
+    organiser = signed_in(setup.organiser)
+    data = ("name\n" + "\n".join(f"Imported {n}" for n in range(5_000))).encode()
+    page = preview(organiser, setup, None, data, name="players.csv")
+    with django_assert_max_num_queries(50):  # a statement a player was 10,000
+        done = confirm(organiser, setup, page, data, name="players.csv")
+    assert "5,000 players imported." in text(organiser.get(done["Location"]))
+    assert Player.objects.filter(club=setup.club).count() == 5_000 + len(setup.players)
+
+
+# -- a large results file: imported by a background job, its progress on a page -------------
+
+
+@pytest.fixture
+def large_from_one_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every results file stores "more than a few tables": the page's background way."""
+    monkeypatch.setattr(organise_imports, "INLINE_TABLES", 0)
+
+
+def progress_url(setup: ClubSetup, item: ResultsImport) -> str:
+    return reverse("club-import-progress", kwargs={"club_id": setup.club.pk, "import_id": item.pk})
+
+
+def test_a_large_file_is_imported_by_a_background_job_and_its_page_follows_it(
+    jobs_run: Any, large_from_one_table: None
+) -> None:
+    data = games_file(jobs_run)
+    setup = club_setup()
+    league = a_league_to_fill(setup)
+    organiser = signed_in(setup.organiser)
+    page = preview(organiser, setup, league, data)
+    with jobs_run() as owed:  # the confirmation answers before its job runs
+        done = confirm(organiser, setup, page, data)
+    item = ResultsImport.objects.get()
+    assert done.status_code == 302 and done["Location"] == progress_url(setup, item)
+    assert not Hand.objects.filter(table__round__event__league=league).exists()
+
+    waiting = text(organiser.get(done["Location"]))
+    assert "<h1>Importing into Last season</h1>" in waiting
+    assert '<meta http-equiv="refresh" content="2">' in waiting
+    assert 'class="step-now" aria-current="step"' in waiting
+    assert '<span class="step-text">Waiting to start</span>' in waiting
+    assert "Checking the file again and storing 3 tables (9 hands)" in waiting
+    listed = text(organiser.get(import_url(setup)))
+    assert f'href="{progress_url(setup, item)}">games.csv</a> into Last season: waiting' in listed
+
+    ResultsImport.objects.filter(pk=item.pk).update(state="running", started_at=timezone.now())
+    JobOwed.objects.filter(kind="import").update(attempts=1)
+    running = text(organiser.get(done["Location"]))
+    assert 'storing 3 tables (9 hands) <span class="meta">(since <time' in running
+    assert "The import was interrupted 1 time" in running
+
+    for callback in owed:  # the job, run after the confirmation's commit
+        callback()
+    finished = text(organiser.get(done["Location"]))
+    assert "<h1>Imported into Last season</h1>" in finished
+    assert "http-equiv" not in finished
+    assert "Tables: 3 stored." in finished and "Hands: 9," in finished
+    assert "New players: 7: =HYPERLINK(1), Bob, Cy, Dee, Eve, -Fay, Gil." in finished
+    assert f'href="{reverse("league", kwargs={"league_id": league.pk})}"' in finished
+    assert Hand.objects.filter(table__round__event__league=league).count() == 9
+    assert download(Client(), "league-games-csv", league.pk) == data
+
+
+def test_a_background_import_that_no_longer_fits_says_nothing_was_imported(
+    jobs_run: Any, large_from_one_table: None
+) -> None:
+    data = games_file(jobs_run)
+    setup = club_setup()
+    league = a_league_to_fill(setup)
+    organiser = signed_in(setup.organiser)
+    page = preview(organiser, setup, league, data)
+    with jobs_run() as owed:
+        done = confirm(organiser, setup, page, data)
+    night = event_create(league=league, name="Night 1", date=rows_date(data), rounds=2)
+    table_create(round=night.rounds.get(number=1), number=1, players=setup.players[:4])
+    before = db_state()
+    for callback in owed:
+        callback()
+    assert db_state() == before
+    html = text(organiser.get(done["Location"]))
+    assert "<h1>Nothing was imported into Last season</h1>" in html
+    assert "the file had 1 problem; something changed in the league since it was checked" in html
+    assert 'class="step-refused"' in html and "http-equiv" not in html
+    assert f'href="{import_url(setup)}?league={league.pk}">Check the file again</a>' in html
+
+
+@pytest.mark.parametrize("visitor", VISITORS)
+def test_only_the_clubs_organisers_may_follow_an_import(
+    visitor: str, jobs_run: Any, large_from_one_table: None
+) -> None:
+    setup = club_setup()
+    item = queued(setup, games_file(jobs_run))
+    url = progress_url(setup, item)
+    assert_refused(VISITORS[visitor](setup).get(url), visitor, url)
+
+
+def test_an_import_is_followed_on_its_own_clubs_page_only(
+    jobs_run: Any, large_from_one_table: None
+) -> None:
+    setup, other = club_setup(), club_setup(name="Other club")
+    item = queued(setup, games_file(jobs_run))
+    elsewhere = reverse(
+        "club-import-progress", kwargs={"club_id": other.club.pk, "import_id": item.pk}
+    )
+    assert signed_in(other.organiser).get(elsewhere).status_code == 404
+    assert signed_in(other.organiser).get(progress_url(setup, item)).status_code == 404
+    missing = reverse(
+        "club-import-progress", kwargs={"club_id": setup.club.pk, "import_id": 999_999}
+    )
+    assert signed_in(setup.organiser).get(missing).status_code == 404
+    assert "Latest large imports" not in text(signed_in(other.organiser).get(import_url(other)))
+
+
+def test_a_hostile_file_name_is_shown_as_text(jobs_run: Any, large_from_one_table: None) -> None:
+    setup = club_setup()
+    item = queued(setup, games_file(jobs_run), filename='<img src=x onerror="alert(1)">.csv')
+    organiser = signed_in(setup.organiser)
+    for page in (organiser.get(progress_url(setup, item)), organiser.get(import_url(setup))):
+        html = text(page)
+        assert "<img" not in html and "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;.csv" in html
+
+
+def queued(setup: ClubSetup, data: bytes, *, filename: str = "games.csv") -> ResultsImport:
+    """``data`` confirmed on the page for a new league of the setup's club."""
+    league = a_league_to_fill(setup)
+    organiser = signed_in(setup.organiser)
+    page = preview(organiser, setup, league, data, name=filename)
+    assert confirm(organiser, setup, page, data, name=filename).status_code == 302
+    return ResultsImport.objects.get(league=league)
+
+
+# -- text that is no text ----------------------------------------------------------------------
+
+
+def test_a_json_lines_name_that_is_no_text_is_a_problem_on_the_page(jobs_run: Any) -> None:
+    """Issue 28: a lone surrogate crashed the preview and the confirmation (a 500)."""
+    setup = club_setup()
+    league = a_league_to_fill(setup)
+    line = json.dumps(
+        {
+            "event": "Night \ud800",
+            "date": "2026-10-01",
+            "round": 1,
+            "table": 1,
+            "players": ["Ann", "Bob", "Cy", "Dee"],
+            "record": {"game": "bluke", "first_dealer": 0, "hands": [bluke_results(2)]},
+        }
+    ).encode()
+    organiser = signed_in(setup.organiser)
+    before = db_state()
+    page = preview(organiser, setup, league, line, name="games.jsonl")
+    assert page.status_code == 200
+    assert "Event holds half of a surrogate pair (\\ud800 to \\udfff)" in text(page)
+    hidden = {"what": "results", "league": league.pk, "digest": hashlib.sha256(line).hexdigest()}
+    refused = organiser.post(confirm_url(setup), {**hidden, "file": upload(line, "games.jsonl")})
+    assert refused.status_code == 200 and "Nothing was imported." in text(refused)
+    assert db_state() == before
