@@ -1,6 +1,7 @@
 """Celery tasks: thin wrappers around the derived-data jobs of
-:mod:`league.standings` and :mod:`league.ratings`, and the sweep of the work
-owed to them (:mod:`league.outbox`).
+:mod:`league.standings` and :mod:`league.ratings`, a webhook's delivery
+(:mod:`league.webhooks`), a password reset's mail (:mod:`league.mails`), and
+the sweep of the work owed to them (:mod:`league.outbox`).
 
 The services owe these jobs through :mod:`league.services.jobs`, which
 imports :data:`JOBS` from here; this module imports no service, so there is
@@ -11,9 +12,10 @@ jobs take the league's standings lock (:func:`league.standings.standings_lock`)
 and a scope's ratings jobs the scope's row lock, so they run one after the
 other, and the second finds the work done (no
 :class:`~league.models.StandingsOwed` rows for the standings, no
-``rerate_from`` for the ratings) and returns at once. That makes the broker's
-redelivery after its visibility timeout, and the sweep's sending again,
-harmless.
+``rerate_from`` for the ratings) and returns at once; a password reset's mail
+locks its row while it goes out, and the second run finds the row gone. That
+makes the broker's redelivery after its visibility timeout, and the sweep's
+sending again, harmless.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any, Final
 from celery import shared_task
 from django.db import OperationalError
 
-from league import idempotency, outbox, ratings, standings, webhooks
+from league import idempotency, mails, outbox, ratings, standings, webhooks
 from league.models import JobOwed, League, RatingScope
 
 JOB_OPTIONS: dict[str, Any] = {
@@ -75,11 +77,20 @@ def ratings_refresh(scope_id: int) -> int:
         return ratings.ratings_refresh(scope_id=scope_id)
 
 
+@shared_task(**JOB_OPTIONS)
+def password_reset_mail(asked_id: int) -> int:
+    """Mail a password reset's link to the logins with the address asked for
+    (:func:`league.mails.password_reset_send`); the row locked while it goes
+    out, so a second run finds it sent."""
+    return mails.password_reset_send(asked_id)
+
+
 JOBS: Final[dict[str, Any]] = {
     JobOwed.Kind.STANDINGS: league_standings_refresh,
     JobOwed.Kind.RATINGS: ratings_refresh,
     # a webhook delivery's attempt (its task lives with the delivery code)
     JobOwed.Kind.WEBHOOK: webhooks.webhook_deliver,
+    JobOwed.Kind.PASSWORD_RESET: password_reset_mail,
 }
 """The task of each kind of work owed."""
 
