@@ -919,6 +919,97 @@ class ApiToken(models.Model):
         return self.created_at + settings.API_TOKEN_MAX_AGE
 
 
+class Invitation(models.Model):
+    """An organiser's invitation of a login to a role in a club: the login
+    holds no role until it accepts (:mod:`league.services.accounts`).
+
+    Whoever holds the invitation's link (its secret: only the SHA-256 digest
+    is stored) and is logged in as the invited login accepts it there; the
+    login's account page lists it too. A login made for the invitation
+    (``new_login``) has no password yet, and the link is where it chooses its
+    first one, which accepts the invitation. Accepting, declining and
+    withdrawing delete the row; one invitation a club and login, a new one
+    replacing the old."""
+
+    # indexed as the first column of invitation_once_per_club_and_login
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="invitations", db_index=False
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    )
+    username = models.CharField(
+        max_length=150, help_text="the login as the organiser typed it: what their pages show"
+    )
+    role = models.CharField(max_length=20, choices=Membership.Role.choices)
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="the club's player to link the login to when it accepts, if still free",
+    )
+    new_login = models.BooleanField(
+        default=False,
+        help_text="the login was made for this invitation: its link sets the first password",
+    )
+    digest = models.CharField(
+        max_length=64, unique=True, help_text="SHA-256 of the link's secret, hex"
+    )
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    made_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["made_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user"], name="invitation_once_per_club_and_login"
+            ),
+            models.CheckConstraint(
+                condition=Q(role__in=["organiser", "scorekeeper"]), name="invitation_known_role"
+            ),
+            models.CheckConstraint(
+                condition=Q(expires_at__gt=F("made_at")), name="invitation_expires_after_made"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.username} invited as {self.role} ({self.club_id})"
+
+    @staticmethod
+    def digest_of(secret: str) -> str:
+        """What is stored of a link's secret, and looked up when it comes back."""
+        return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class PasswordResetAsked(models.Model):
+    """A password reset asked for an email address, for its job to mail
+    (:mod:`league.mails`): the request that asked records this row, whatever
+    the address, and answers; the job looks the address's logins up and mails
+    each its link, made when the mail is sent. So the answer takes the same
+    time for an address no login has, and no link is ever stored."""
+
+    email = models.CharField(max_length=254, help_text="the address as typed")
+    protocol = models.CharField(max_length=5, help_text="http or https, as the request came")
+    domain = models.CharField(max_length=255, help_text="the site's host the request came to")
+    asked_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = "password reset asked"
+        verbose_name_plural = "password resets asked"
+
+    def __str__(self) -> str:
+        return f"password reset for {self.email} at {self.asked_at}"
+
+
 class JobOwed(models.Model):
     """Work owed to a background job: the transactional outbox of
     :mod:`league.services.jobs`.
@@ -940,11 +1031,13 @@ class JobOwed(models.Model):
         RATINGS = "ratings", "a rating scope's ratings"
         WEBHOOK = "webhook", "a webhook delivery"
         IMPORT = "import", "a results file's import"
+        PASSWORD_RESET = "password_reset", "a password reset's mail"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     target_id = models.BigIntegerField(
         help_text="the league (standings), the rating scope (ratings), the delivery "
-        "(webhook) or the results import (import) to work on"
+        "(webhook), the results import (import) or the password reset asked "
+        "(password_reset) to work on"
     )
     owed_since = models.DateTimeField(help_text="when the work was first owed, since last done")
     owed_at = models.DateTimeField(help_text="when it was last owed")
@@ -970,7 +1063,9 @@ class JobOwed(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["kind", "target_id"], name="job_owed_once_per_target"),
             models.CheckConstraint(
-                condition=Q(kind__in=["standings", "ratings", "webhook", "import"]),
+                condition=Q(
+                    kind__in=["standings", "ratings", "webhook", "import", "password_reset"]
+                ),
                 name="job_owed_known_kind",
             ),
         ]

@@ -1,10 +1,19 @@
-"""How many requests a table link may make, counted by django-ratelimit.
+"""How many requests a table link, a password reset and an invitation may
+make, counted by django-ratelimit.
 
 A link is a secret anyone at the table may pass on, so what it may do is
 bounded by a rate: ``TABLE_LINK_RATE`` requests a window for one link (all its
 phones together, whatever they ask), and ``TABLE_LINK_REFUSED_RATE`` refused
 links a window from one address (a made-up, expired or revoked secret), past
 which that address is answered 429 before any secret it sends is looked up.
+
+A password reset mails whoever has the address typed: ``PASSWORD_RESET_RATE``
+resets a window from one client address, and ``PASSWORD_RESET_EMAIL_RATE`` for
+one email address (whatever its case, from anywhere: so for one account), past
+which the form is answered 429. The second counts the address typed, whether or
+not a login has it, so being refused tells nothing either. An organiser makes
+at most ``INVITATION_RATE`` invitations a window.
+
 The counts live in the cache (the settings' ``CACHES``).
 
 A cache that fails (Redis down or silent, each call bounded to a second by the
@@ -38,6 +47,27 @@ def refused_over_limit(request: HttpRequest, *, count: bool) -> bool:
     return _over(
         request, "table-link-refused", address, settings.TABLE_LINK_REFUSED_RATE, count=count
     )
+
+
+def password_reset_over_limit(request: HttpRequest, *, email: str) -> bool:
+    """Count one password reset asked for ``email`` from the client's address;
+    whether either is over its rate (``PASSWORD_RESET_RATE``,
+    ``PASSWORD_RESET_EMAIL_RATE``). An address over its rate is refused
+    without counting the email."""
+    address = f"address:{client_ip(request) or 'unknown'}"
+    if _over(request, "password-reset", address, settings.PASSWORD_RESET_RATE, count=True):
+        return True
+    wanted = f"email:{email.casefold()}"
+    return _over(
+        request, "password-reset-email", wanted, settings.PASSWORD_RESET_EMAIL_RATE, count=True
+    )
+
+
+def invitation_over_limit(request: HttpRequest) -> bool:
+    """Count one invitation made by the signed-in user; whether they are over
+    ``INVITATION_RATE``."""
+    inviter = f"user:{request.user.pk}"
+    return _over(request, "invitation", inviter, settings.INVITATION_RATE, count=True)
 
 
 def _over(request: HttpRequest, group: str, key: str, rate: str, *, count: bool) -> bool:

@@ -1,6 +1,8 @@
 """Celery tasks: thin wrappers around the derived-data jobs of
-:mod:`league.standings` and :mod:`league.ratings`, and the sweep of the work
-owed to them and to the other jobs of :data:`JOBS` (:mod:`league.outbox`).
+:mod:`league.standings` and :mod:`league.ratings`, a webhook's delivery
+(:mod:`league.webhooks`), a password reset's mail (:mod:`league.mails`), and
+the sweep of the work owed to them and to the other jobs of :data:`JOBS`
+(:mod:`league.outbox`).
 
 The services owe these jobs through :mod:`league.services.jobs`, which
 imports :data:`JOBS` from here; this module imports no service, so there is
@@ -14,9 +16,10 @@ and a scope's ratings jobs the scope's ratings lock
 :func:`league.outbox.running` takes first, so they run one after the other,
 and the second finds the work done (no :class:`~league.models.StandingsOwed`
 rows for the standings, no :class:`~league.models.RatingsOwed` rows nor
-``rerate_from`` for the ratings) and returns at once. That makes the broker's
-redelivery after its visibility timeout, and the sweep's sending again,
-harmless.
+``rerate_from`` for the ratings) and returns at once; a password reset's mail
+locks its row while it goes out, and the second run finds the row gone. That
+makes the broker's redelivery after its visibility timeout, and the sweep's
+sending again, harmless.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from config.celery import app as celery_app
-from league import idempotency, outbox, ratings, standings, webhooks
+from league import idempotency, mails, outbox, ratings, standings, webhooks
 from league.models import JobOwed, League, RatingScope
 
 JOB_OPTIONS: dict[str, Any] = {
@@ -78,6 +81,14 @@ def ratings_refresh(scope_id: int) -> int:
         return ratings.ratings_refresh(scope_id=scope_id)
 
 
+@shared_task(**JOB_OPTIONS)
+def password_reset_mail(asked_id: int) -> int:
+    """Mail a password reset's link to the logins with the address asked for
+    (:func:`league.mails.password_reset_send`); the row locked while it goes
+    out, so a second run finds it sent."""
+    return mails.password_reset_send(asked_id)
+
+
 RESULTS_IMPORT_TASK: Final = "league.services.imports.results_import_job"
 """The name of the task that imports a results file kept by the import page: it
 lives with the import service (:func:`league.services.imports.results_import_job`),
@@ -93,6 +104,7 @@ JOBS: Final[dict[str, Any]] = {
     JobOwed.Kind.WEBHOOK: webhooks.webhook_deliver,
     # a results file's import, by its task's name (see RESULTS_IMPORT_TASK)
     JobOwed.Kind.IMPORT: celery_app.signature(RESULTS_IMPORT_TASK),
+    JobOwed.Kind.PASSWORD_RESET: password_reset_mail,
 }
 """The task of each kind of work owed."""
 

@@ -18,6 +18,14 @@
 |   | ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS`` (off) | |
 | ``DEFAULT_FROM_EMAIL`` | who invitations and password resets come from | ``webmaster@localhost`` |
 | ``EMAIL_TIMEOUT`` | seconds to wait for the SMTP server | 10 |
+| ``TRUSTED_PROXIES`` | proxies in front adding to ``X-Forwarded-For`` (production) | 1 |
+| ``AXES_FAILURE_LIMIT`` | wrong passwords pausing a username at an address | 5 |
+| ``LOGIN_USERNAME_FAILURE_LIMIT`` | ...a username from anywhere | 20 |
+| ``LOGIN_ADDRESS_FAILURE_LIMIT`` | ...an address, whatever the username | 30 |
+| ``AXES_COOLOFF_MINUTES`` | how long they count, and the pause lasts | 15 |
+| ``PASSWORD_RESET_RATE`` | password resets an address may ask for | 10/h |
+| ``PASSWORD_RESET_EMAIL_RATE`` | password resets one email address may get | 3/h |
+| ``INVITATION_RATE`` | invitations an organiser makes | 30/h |
 """
 
 import base64
@@ -206,6 +214,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: a new password, however set, revokes the login's API tokens and
+    # forgets its failed logins (league/passwords.py says why it is listed here).
+    {"NAME": "league.passwords.PasswordChangeEffects"},
 ]
 
 LANGUAGE_CODE = "en-gb"
@@ -278,26 +289,43 @@ EMAIL_USE_TLS: bool = _EMAIL.get("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL: bool = _EMAIL.get("EMAIL_USE_SSL", False)
 DEFAULT_FROM_EMAIL: str = _EMAIL.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
-# Wrong passwords (django-axes): the login page, the admin's and anything else
-# that calls authenticate() with the request. After AXES_FAILURE_LIMIT wrong
-# passwords for one username from one address, that username is refused from
-# that address for AXES_COOLOFF_TIME, the right password too; a lockout always
-# ends (nothing is locked for good), failures while locked out do not extend
-# it, and someone else's failures never lock a user out at their own address.
+# Wrong passwords (django-axes, league/web/lockout.py): the login page, the
+# admin's and anything else that calls authenticate() with the request. Three
+# counts over the last AXES_COOLOFF_TIME each pause logging in for that long, the
+# right password too: AXES_FAILURE_LIMIT wrong passwords for one username from
+# one address (someone guessing at a login); LOGIN_USERNAME_FAILURE_LIMIT for
+# one username from anywhere (the guessing spread over many addresses);
+# LOGIN_ADDRESS_FAILURE_LIMIT from one address whatever the username (a spray
+# of a few passwords at every login). The last two spare a username at an
+# address it has logged in from before, so that a stranger's guessing cannot
+# lock a user out at home or at the club, nor one person's typos everyone
+# behind a shared address (a club's wifi, a NAT). A lockout always ends
+# (nothing is locked for good), failures while locked out do not extend it, and
+# a success clears its username's count from its address alone.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+AXES_HANDLER = "league.web.lockout.LoginThrottle"
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT") or 5)
+LOGIN_USERNAME_FAILURE_LIMIT = int(os.environ.get("LOGIN_USERNAME_FAILURE_LIMIT") or 20)
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT") or 30)
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES") or 15))
-AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
+# The three counts as django-axes' lockout parameters (what a success, a reset
+# and its logs go by); league.web.lockout.LoginThrottle gives each its limit.
+AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"], "username", "ip_address"]
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "league.web.lockout.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "league.web.lockout.client_ip"
 CLIENT_IP_HEADER: str | None = None
-"""The request header holding the client's address, set by the proxy in front
-(production: nginx's X-Forwarded-For); without one, the connection's address."""
+"""The request header holding the client's address, which the proxies in front
+add to (production: X-Forwarded-For); without one, the connection's address."""
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES") or 1)
+"""How many proxies in front each add the address they saw to the end of
+CLIENT_IP_HEADER: the client's address is that many from the end, and what
+comes before it is the client's own claim, never read (league/web/lockout.py).
+1 for nginx alone (deploy/nginx.conf); 2 with a load balancer in front of it."""
 
 # An API token stops working this long after it was made (a new one replaces
 # it: docs/operations.md, "Hostile input and accounts").
@@ -384,7 +412,8 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# The cache: where django-ratelimit counts a table link's requests (league/ratelimits.py).
+# The cache: where django-ratelimit counts a table link's requests, password resets and
+# invitations (league/ratelimits.py).
 # With CACHE_URL (redis://...), Redis, shared by every process, each call bounded to a
 # second; without, each process's memory, which is exact for make run (one process)
 # and counts per process on a one-box gunicorn (a link may then make the limit's
@@ -411,6 +440,13 @@ else:
 TABLE_LINK_HOURS_AFTER_NIGHT = int(os.environ.get("TABLE_LINK_HOURS_AFTER_NIGHT") or 12)
 TABLE_LINK_RATE = os.environ.get("TABLE_LINK_RATE") or "120/m"
 TABLE_LINK_REFUSED_RATE = os.environ.get("TABLE_LINK_REFUSED_RATE") or "30/m"
+
+# Password resets (league/ratelimits.py): how many an address may ask for, and how
+# many may be asked for one email address from anywhere, an hour; how many
+# invitations an organiser may make an hour (league/services/accounts.py).
+PASSWORD_RESET_RATE = os.environ.get("PASSWORD_RESET_RATE") or "10/h"
+PASSWORD_RESET_EMAIL_RATE = os.environ.get("PASSWORD_RESET_EMAIL_RATE") or "3/h"
+INVITATION_RATE = os.environ.get("INVITATION_RATE") or "30/h"
 
 # Celery: without a broker, tasks run eagerly in the web process: a request's
 # in its job thread, after the response ("thread"), or at once after its commit

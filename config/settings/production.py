@@ -25,10 +25,13 @@ STORAGES = {
 
 # Trusted here only, where gunicorn listens on a socket that nothing but the
 # documented proxy reaches (deploy/nginx.conf): nginx sets X-Forwarded-Proto
-# and X-Forwarded-For itself, replacing whatever a client sent. Without such a
-# proxy in front, a client could claim HTTPS, or any address, with a header.
+# itself, replacing whatever a client sent, and adds the address it saw to the
+# end of X-Forwarded-For. Without such a proxy in front, a client could claim
+# HTTPS, or any address, with a header. The client's address (what django-axes
+# and the rate limits count by) is TRUSTED_PROXIES from the header's end: 1 for
+# nginx alone, 2 with a load balancer in front of it that adds to the header too.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-CLIENT_IP_HEADER = "HTTP_X_FORWARDED_FOR"  # the address django-axes counts failures by
+CLIENT_IP_HEADER = "HTTP_X_FORWARDED_FOR"
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True

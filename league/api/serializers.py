@@ -12,6 +12,7 @@ from rest_framework import serializers
 
 from league import selectors
 from league.api import parsers
+from league.api.pagination import ID_LIMIT
 from league.models import (
     Attendance,
     AuditEntry,
@@ -63,6 +64,25 @@ class JSONValueField(serializers.JSONField):
             except ValueError as error:
                 raise serializers.ValidationError(f"not JSON the API takes: {error}") from None
         return super().to_internal_value(data)
+
+
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": ID_LIMIT})
+class LoginField(serializers.Field):
+    """A login by its id, as a reference (an unsaved user holding the id) that
+    the service looks up within the club: whether an id is a login is not
+    checked here, so that an answer never tells a caller who has no business
+    knowing it (:mod:`league.services.clubs` refuses a login outside the club
+    and an id that is none alike)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._id = serializers.IntegerField(min_value=1, max_value=ID_LIMIT)
+
+    def to_internal_value(self, data: Any) -> Any:
+        return get_user_model()(pk=self._id.run_validation(data))
+
+    def to_representation(self, value: Any) -> int:
+        return int(getattr(value, "pk", value))
 
 
 # -- outputs ------------------------------------------------------------------
@@ -538,23 +558,28 @@ class ClubUpdateInput(Input):
 
 
 class MembershipInput(Input):
+    """A new role for a login that holds one in the club (a login outside it is
+    invited, on the club's people page, and accepts)."""
+
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
-    user = serializers.PrimaryKeyRelatedField(queryset=get_user_model().objects.all())
+    user = LoginField(help_text="a login with a role in the club")
     role = serializers.ChoiceField(choices=Membership.Role.choices)
 
 
 class PlayerInput(Input):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
     name = serializers.CharField(max_length=100)
-    user = serializers.PrimaryKeyRelatedField(
-        queryset=get_user_model().objects.all(), required=False, allow_null=True, default=None
+    user = LoginField(
+        required=False, allow_null=True, default=None, help_text="a login with a role in the club"
     )
 
 
 class PlayerUpdateInput(Input):
     name = serializers.CharField(max_length=100, required=False)
-    user = serializers.PrimaryKeyRelatedField(
-        queryset=get_user_model().objects.all(), required=False, allow_null=True
+    user = LoginField(
+        required=False,
+        allow_null=True,
+        help_text="a login with a role in the club (or the player's own); null unlinks",
     )
     is_guest = serializers.BooleanField(
         required=False, help_text="false keeps a guest as a player of the club (one way)"

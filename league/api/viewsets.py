@@ -300,7 +300,10 @@ class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
     """Who holds which role in a club (organisers manage them). A club's
     memberships are shown to its members alone (its organisers, its
     scorekeepers and the logins of its players): to anyone else the list is
-    empty and a membership is not found, whatever the filter."""
+    empty and a membership is not found, whatever the filter. A POST changes
+    the role of a login that holds one in the club; anyone else is given a
+    role only by accepting an invitation (the people page), and is refused
+    here alike whether or not the id is a login."""
 
     serializer_class = s.MembershipOutput
     input_serializer = s.MembershipInput
@@ -308,7 +311,7 @@ class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
     filterset_class = filters.MembershipFilter
     http_method_names = ["get", "post", "delete", "head", "options"]
     club_path = "club"
-    create_service = clubs.membership_set
+    create_service = clubs.membership_change
 
     def get_queryset(self) -> Any:
         return self.queryset.filter(club_id__in=selectors.member_club_ids(self.request.user))

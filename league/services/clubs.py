@@ -5,6 +5,12 @@ first, so two of them cannot both take away "the other" organiser. A club
 may keep its results for its members (``visibility``), with private
 addresses for its calendar feeds and a night's room screen; an organiser
 anonymises a player on request (:func:`player_anonymise`).
+
+A login is given a role in a club only by accepting an invitation
+(:mod:`league.services.accounts`); here, a role it holds changes
+(:func:`membership_change`), and a player is linked to a login that holds a
+role in the club. Both refuse any other login alike, whether or not it exists,
+so that they tell no caller which logins there are.
 """
 
 from __future__ import annotations
@@ -21,6 +27,10 @@ from django.utils.text import slugify
 from league import audit
 from league.errors import Conflict, ServiceError
 from league.models import Club, Event, Membership, Player, Visibility
+
+NO_ROLE_IN_CLUB = "invitation-needed"
+"""The ``code`` of the refusal of a login that holds no role in the club (or is
+no login at all: the two are refused alike)."""
 
 
 @transaction.atomic
@@ -152,6 +162,31 @@ def membership_set(*, club: Club, user: Any, role: str) -> Membership:
 
 
 @transaction.atomic
+def membership_change(*, club: Club, user: Any, role: str) -> Membership:
+    """Change the role that ``user`` (a login, or a reference to one by id)
+    holds in ``club`` to ``role``; the club keeps at least one organiser.
+
+    A login that holds no role in the club gets one only by accepting an
+    invitation: for it, and for an id that is no login, the same
+    :class:`ServiceError` (``field`` ``user``, ``code`` :data:`NO_ROLE_IN_CLUB`).
+    """
+    Club.objects.select_for_update().get(pk=club.pk)
+    current = Membership.objects.select_related("user").filter(club=club, user_id=user.pk).first()
+    if current is None:
+        raise _no_role_in_club()
+    return membership_set(club=club, user=current.user, role=role)
+
+
+def _no_role_in_club() -> ServiceError:
+    return ServiceError(
+        "that login holds no role in the club: a role for anyone else is given by an "
+        "invitation they accept (the club's people page)",
+        field="user",
+        code=NO_ROLE_IN_CLUB,
+    )
+
+
+@transaction.atomic
 def membership_remove(*, membership: Membership) -> None:
     """Remove a role; locks the club row first, like :func:`membership_set`."""
     Club.objects.select_for_update().get(pk=membership.club_id)
@@ -178,12 +213,14 @@ def _check_not_last_organiser(club_id: int) -> None:
 @transaction.atomic
 def player_create(*, club: Club, name: str, user: Any = None, is_guest: bool = False) -> Player:
     """A new player of the club; a name the club already has is a :class:`Conflict`.
+    ``user``, the login linked, must hold a role in the club (see
+    :func:`player_update`).
 
     ``is_guest`` marks a player added on the spot at a game night
     (:func:`league.services.attendance.guest_add`) until an organiser keeps them.
     """
     _check_player_name(club, name, player=None)
-    _check_player_user(club, user, player=None)
+    user = _check_player_user(club, user, player=None)
     return Player.objects.create(club=club, name=name, user=user, is_guest=is_guest)
 
 
@@ -222,6 +259,13 @@ def player_update(
     """Rename a player, or link them to a user (``None`` unlinks; ``...``
     leaves the link as it is), or keep a guest (``is_guest=False``).
 
+    A player is linked to a login (or a reference to one by id) that holds a
+    role in the club, or stays linked to their own; any other login, or an id
+    that is no login, is refused alike (:class:`ServiceError`, ``field``
+    ``user``, ``code`` :data:`NO_ROLE_IN_CLUB`): a login is linked to a player
+    of a club it has no role in by accepting an invitation that names the
+    player.
+
     Keeping is one way: a player becomes a guest only by being added as one
     at a game night, so ``is_guest=True`` for a player who is not a guest is
     a :class:`Conflict` (for a guest it changes nothing).
@@ -230,8 +274,7 @@ def player_update(
         _check_player_name(player.club, name, player=player)
         player.name = name
     if user is not ...:
-        _check_player_user(player.club, user, player=player)
-        player.user = user
+        player.user = _check_player_user(player.club, user, player=player)
     if is_guest is not None and is_guest != player.is_guest:
         if is_guest:
             raise Conflict(
@@ -251,12 +294,20 @@ def _check_player_name(club: Club, name: str, *, player: Player | None) -> None:
         raise Conflict(f"the club already has a player named {name!r}", field="name")
 
 
-def _check_player_user(club: Club, user: Any, *, player: Player | None) -> None:
-    """A user is linked to one player of a club at most."""
+def _check_player_user(club: Club, user: Any, *, player: Player | None) -> Any:
+    """The login a player of the club may be linked to (``None``: none): one
+    with a role in the club, or the player's own; linked to one player of a
+    club at most."""
     if user is None:
-        return
-    linked = Player.objects.filter(club=club, user=user)
+        return None
+    if player is not None and player.user_id == user.pk:
+        return player.user
+    holder = Membership.objects.select_related("user").filter(club=club, user_id=user.pk).first()
+    if holder is None:
+        raise _no_role_in_club()
+    linked = Player.objects.filter(club=club, user_id=user.pk)
     if player is not None:
         linked = linked.exclude(pk=player.pk)
     if linked.exists():
         raise Conflict("that user is already linked to a player of the club", field="user")
+    return holder.user

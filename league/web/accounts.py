@@ -1,14 +1,21 @@
 """Accounts: invitations with a one-time link, password reset, and API tokens.
 
-- ``clubs/<id>/people/`` (organisers): the club's logins and their roles, and
-  the invitation of a new one. The invitation's set-password link is shown
+- ``clubs/<id>/people/`` (organisers): the club's logins and their roles, the
+  invitations waiting for an answer, and a new invitation. Its link is shown
   once, in the answer to the POST itself (never stored, never redirected to),
-  and mailed too when the new login has an email address; a mail that cannot
-  be sent loses nothing, the page says so.
-- ``accounts/`` (signed in): one's clubs, roles and tokens; ``accounts/tokens/``
-  makes a token (its key shown once, in the answer to the POST) and revokes one.
-- Django's own views for a forgotten password (the invitation link is the
-  same one-time link) and for changing one's password.
+  and mailed too to the address given; a mail that cannot be sent loses
+  nothing, the page says so. The answer is the same whether the username was
+  a login already or a new one is made (:mod:`league.services.accounts`).
+- ``accounts/invitation/<secret>/``: an invitation's link. A login made for it
+  chooses its first password there, which accepts it; any other login logs in
+  and accepts or declines. ``accounts/`` lists one's invitations too.
+- ``accounts/`` (signed in): one's clubs, roles, invitations and tokens;
+  ``accounts/tokens/`` makes a token (its key shown once, in the answer to the
+  POST) and revokes one.
+- Django's own views for a forgotten password (the link mailed by a job after
+  the response, at most so many an hour: :mod:`league.mails`,
+  :mod:`league.ratelimits`) and for changing one's password; a new password
+  ends the login's API tokens (:mod:`league.passwords`), and the pages say so.
 
 Every write goes through :mod:`league.services.accounts` and
 :mod:`league.services.clubs`; a refusal is shown by its field and stores
@@ -19,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import smtplib
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,17 +34,24 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import SetPasswordForm
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import BadRequest
 from django.core.mail import send_mail
+from django.db import transaction
+from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from league.errors import Conflict, ServiceError
-from league.models import ApiToken, Club, Membership
+from league.errors import Conflict, NotFound, ServiceError
+from league.models import ApiToken, Club, Invitation, Membership
+from league.ratelimits import invitation_over_limit, password_reset_over_limit
 from league.services import accounts as account_services
 from league.services.clubs import membership_remove, membership_set
 from league.web import accounts_reads
@@ -46,6 +61,14 @@ from league.web.accounts_forms import ApiTokenForm, InviteForm, PasswordResetFor
 logger = logging.getLogger(__name__)
 
 LAST_ORGANISER = "{name} is the club's only organiser: give someone else the organiser role first."
+TOO_MANY_INVITATIONS = (
+    "You have made many invitations in the last hour: make the next one a little later."
+)
+TOO_MANY_RESETS = (
+    "Many links were asked for lately, from here or for this address. A link sent "
+    "before works for {days} day{plural}: look for it in your email (and its spam "
+    "folder), or ask again in an hour."
+)
 
 
 # -- the club's people --------------------------------------------------------------
@@ -56,6 +79,7 @@ class InvitationShown:
     """What the people page says once after an invitation."""
 
     username: str
+    """As the organiser typed it."""
     role: str
     link: str
     email: str
@@ -66,8 +90,8 @@ class InvitationShown:
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def club_people(request: HttpRequest, club_id: int) -> HttpResponse:
-    """The club's logins with their roles: change or remove a role, invite a
-    new login (organisers only)."""
+    """The club's logins with their roles and its invitations: change or
+    remove a role, invite a login, withdraw an invitation (organisers only)."""
     club = get_object_or_404(Club, pk=club_id)
     if refusal := club_page_refusal(request, club):
         return refusal
@@ -79,6 +103,8 @@ def club_people(request: HttpRequest, club_id: int) -> HttpResponse:
         return page.invite()
     if action in ("role", "remove"):
         return page.change(action)
+    if action == "withdraw":
+        return page.withdraw()
     return page.render(status=400)
 
 
@@ -91,6 +117,7 @@ class _PeoplePage:
         self.request = request
         self.club = club
         self.memberships = accounts_reads.club_memberships(club_id=club.pk)
+        self.invitations = accounts_reads.club_invitations(club_id=club.pk)
         self.players = accounts_reads.club_players(club_id=club.pk)
 
     def invite_form(self, data: Any = None) -> InviteForm:
@@ -121,6 +148,8 @@ class _PeoplePage:
         shown = {
             "club": self.club,
             "rows": rows,
+            "invitations": self.invitations,
+            "now": timezone.now(),
             "invite_form": invite_form,
             "invitation": invitation,
             "summary": summary,
@@ -132,8 +161,11 @@ class _PeoplePage:
         form = self.invite_form(self.request.POST)
         if not form.is_valid():
             return self.render(invite_form=form)
+        if invitation_over_limit(self.request):
+            form.add_error(None, TOO_MANY_INVITATIONS)
+            return self.render(invite_form=form, status=429)
         try:
-            invitation = account_services.user_invite(
+            made = account_services.user_invite(
                 club=self.club,
                 username=form.cleaned_data["username"],
                 email=form.cleaned_data["email"],
@@ -144,26 +176,42 @@ class _PeoplePage:
         except ServiceError as error:
             form.add_service_error(error)
             return self.render(invite_form=form, status=409 if isinstance(error, Conflict) else 200)
+        invitation = made.invitation
         link = self.request.build_absolute_uri(
-            reverse(
-                "password_reset_confirm",
-                kwargs={"uidb64": invitation.uidb64, "token": invitation.token},
-            )
+            reverse("invitation", kwargs={"secret": made.secret})
         )
-        user = invitation.user
-        emailed = bool(user.email) and _email_invitation(
-            club=self.club, username=user.get_username(), email=user.email, link=link
+        # The address typed, whether or not the login was new: the same mail either way.
+        email = made.email
+        emailed = bool(email) and _email_invitation(
+            club=self.club,
+            username=invitation.username,
+            role=invitation.get_role_display(),
+            email=email,
+            link=link,
         )
-        # Read again: the new login and its player are on the page.
+        # Read again: the invitation is on the page.
         fresh = _PeoplePage(self.request, self.club)
         shown = InvitationShown(
-            username=user.get_username(),
-            role=invitation.membership.get_role_display(),
+            username=invitation.username,
+            role=invitation.get_role_display(),
             link=link,
-            email=user.email,
+            email=email,
             emailed=emailed,
         )
         return fresh.render(invitation=shown, status=201)
+
+    def withdraw(self) -> HttpResponse:
+        chosen = self.request.POST.get("invitation", "")
+        invitation = next((i for i in self.invitations if str(i.pk) == chosen), None)
+        if invitation is None:
+            raise Http404("no such invitation in the club")
+        with suppress(NotFound):  # withdrawn or answered meanwhile: it is gone either way
+            account_services.invitation_withdraw(invitation=invitation, by=self.request.user)
+        messages.success(
+            self.request,
+            f"The invitation of {invitation.username} is withdrawn: its link no longer works.",
+        )
+        return redirect("club-people", club_id=self.club.pk)
 
     def change(self, action: str) -> HttpResponse:
         chosen = self.request.POST.get("membership", "")
@@ -197,10 +245,17 @@ def _link_days() -> int:
     return max(1, settings.PASSWORD_RESET_TIMEOUT // 86400)
 
 
-def _email_invitation(*, club: Club, username: str, email: str, link: str) -> bool:
+def _email_invitation(*, club: Club, username: str, role: str, email: str, link: str) -> bool:
     """Mail the invitation; ``False`` if the mail server refused or could not
-    be reached (the invitation stands: the page shows the link anyway)."""
-    shown = {"club": club, "username": username, "link": link, "link_days": _link_days()}
+    be reached (the invitation stands: the page shows the link anyway). The
+    same mail whether the login is new or not, for the address typed."""
+    shown = {
+        "club": club,
+        "username": username,
+        "role": role,
+        "link": link,
+        "link_days": _link_days(),
+    }
     subject = " ".join(render_to_string("league/accounts/invite_subject.txt", shown).split())
     body = render_to_string("league/accounts/invite_email.txt", shown)
     try:
@@ -211,15 +266,90 @@ def _email_invitation(*, club: Club, username: str, email: str, link: str) -> bo
     return True
 
 
+# -- an invitation's link and answer -----------------------------------------------------
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def invitation(request: HttpRequest, secret: str) -> HttpResponse:
+    """An invitation's link: the login made for it chooses its first password
+    here, which accepts it; any other login, logged in, accepts or declines it
+    (anyone else is sent to log in first)."""
+    found = accounts_reads.invitation_by_secret(secret=secret)
+    if found is None:
+        return render(request, "league/accounts/invitation.html", {"found": None}, status=404)
+    if found.new_login and not found.user.has_usable_password():
+        return _first_password(request, found)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    shown = {"found": found, "theirs": request.user.pk == found.user_id}
+    return render(
+        request, "league/accounts/invitation.html", shown, status=200 if shown["theirs"] else 403
+    )
+
+
+def _first_password(request: HttpRequest, found: Invitation) -> HttpResponse:
+    """The login made for ``found`` chooses its password, and accepts."""
+    form = SetPasswordForm(found.user, request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        try:
+            accepted = account_services.invitation_accept(
+                invitation=found, by=found.user, password=form.cleaned_data["new_password1"]
+            )
+        except ServiceError as error:  # answered or expired since the page was read
+            form.add_error(None, error.message[:1].upper() + error.message[1:] + ".")
+        else:
+            messages.success(request, _accepted_message(accepted))
+            return redirect("password_reset_complete")
+    shown = {"form": form, "validlink": True, "invitation": found}
+    return render(request, "registration/password_reset_confirm.html", shown)
+
+
+@login_required
+@require_POST
+def invitation_answer(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    """The invited login accepts (``action=accept``) or declines one of its
+    invitations (anyone else's is a 404)."""
+    found = get_object_or_404(
+        Invitation.objects.select_related("club"), pk=invitation_id, user=request.user
+    )
+    action = request.POST.get("action")
+    try:
+        if action == "accept":
+            accepted = account_services.invitation_accept(invitation=found, by=request.user)
+            messages.success(request, _accepted_message(accepted))
+        elif action == "decline":
+            account_services.invitation_decline(invitation=found, by=request.user)
+            messages.success(request, f"You declined the invitation of {found.club.name}.")
+        else:
+            raise BadRequest("accept or decline")
+    except NotFound:
+        raise Http404("no such invitation") from None
+    except ServiceError as error:
+        messages.error(request, error.message[:1].upper() + error.message[1:] + ".")
+    return redirect("account")
+
+
+def _accepted_message(accepted: account_services.InvitationAccepted) -> str:
+    membership = accepted.membership
+    label = membership.get_role_display().lower()
+    done = f"You are now {'an' if label[0] in 'aeiou' else 'a'} {label} of {membership.club.name}."
+    if accepted.player is not None:
+        done += f" You play as {accepted.player.name}."
+    return done
+
+
 # -- one's own account ------------------------------------------------------------------
 
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def account(request: HttpRequest) -> HttpResponse:
-    """The signed-in user's clubs and roles, the players they are, their tokens."""
+    """The signed-in user's clubs and roles, the invitations waiting for their
+    answer, the players they are, their tokens."""
     shown = {
         "memberships": accounts_reads.user_memberships(user=request.user),
+        "invitations": accounts_reads.user_invitations(user=request.user),
         "players": accounts_reads.user_players(user=request.user),
         "tokens": accounts_reads.user_api_tokens(user=request.user),
     }
@@ -269,20 +399,51 @@ def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     return redirect("api-tokens")
 
 
+# -- passwords ----------------------------------------------------------------------------
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's, held to ``PASSWORD_RESET_RATE`` an address and
+    ``PASSWORD_RESET_EMAIL_RATE`` an email address (429 past either: the
+    same for an address no login has); the mail goes out after the response
+    (:class:`~league.web.accounts_forms.PasswordResetForm`)."""
+
+    form_class = PasswordResetForm
+
+    def form_valid(self, form: Form) -> HttpResponse:
+        if password_reset_over_limit(self.request, email=form.cleaned_data["email"]):
+            days = _link_days()
+            form.add_error(None, TOO_MANY_RESETS.format(days=days, plural="s" if days > 1 else ""))
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().form_valid(form)
+
+
+# A new password and what it ends (the login's tokens: league.passwords) are one change.
+atomic = method_decorator(transaction.atomic, name="dispatch")
+
+
+@atomic
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's, in one transaction."""
+
+
+@atomic
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's, in one transaction."""
+
+
 urlpatterns: list[URLPattern] = [
     path("clubs/<int:club_id>/people/", club_people, name="club-people"),
     path("accounts/", account, name="account"),
+    path("accounts/invitation/<str:secret>/", invitation, name="invitation"),
+    path(
+        "accounts/invitations/<int:invitation_id>/",
+        invitation_answer,
+        name="invitation-answer",
+    ),
     path("accounts/tokens/", api_tokens, name="api-tokens"),
     path("accounts/tokens/<int:token_id>/revoke/", api_token_revoke, name="api-token-revoke"),
-    path(
-        "accounts/password-reset/",
-        auth_views.PasswordResetView.as_view(
-            form_class=PasswordResetForm,
-            email_template_name="registration/password_reset_email.txt",
-            subject_template_name="registration/password_reset_subject.txt",
-        ),
-        name="password_reset",
-    ),
+    path("accounts/password-reset/", PasswordResetView.as_view(), name="password_reset"),
     path(
         "accounts/password-reset/sent/",
         auth_views.PasswordResetDoneView.as_view(),
@@ -295,12 +456,12 @@ urlpatterns: list[URLPattern] = [
     ),
     path(
         "accounts/set-password/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(),
+        PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
     path(
         "accounts/password-change/",
-        auth_views.PasswordChangeView.as_view(),
+        PasswordChangeView.as_view(),
         name="password_change",
     ),
     path(

@@ -1,5 +1,5 @@
 """The accounts pages' forms: an invitation, a role, an API token's name, and
-the password reset form.
+the password reset form (which records the reset asked, for a job to mail).
 
 The forms only shape what was typed (required inputs, choices among those
 offered); whether a username is free or a player may be linked is the
@@ -9,15 +9,17 @@ is shown by the field it names (:meth:`AccountsForm.add_service_error`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
 from django.contrib.auth import forms as auth_forms
-from django.contrib.auth import get_user_model
+from django.contrib.sites.shortcuts import get_current_site
+from django.http import HttpRequest
 
 from league.errors import ServiceError
 from league.models import Membership, Player
+from league.services import accounts as account_services
 from league.web.forms import SummaryItem
 
 ROLE_CHOICES = [
@@ -53,7 +55,9 @@ class InviteForm(AccountsForm):
 
     username = forms.CharField(
         max_length=150,
-        help_text="Letters, digits and @ . + - _ only. They log in with it.",
+        help_text=(
+            "The login they have, or a new one for them: letters, digits and @ . + - _ only."
+        ),
         widget=forms.TextInput(
             attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}
         ),
@@ -62,7 +66,7 @@ class InviteForm(AccountsForm):
         label="Email (optional)",
         required=False,
         max_length=254,
-        help_text="If given, the link is emailed to them too.",
+        help_text="If given, the link is emailed there too.",
         widget=forms.EmailInput(attrs={"autocomplete": "off"}),
     )
     role = forms.ChoiceField(
@@ -114,15 +118,25 @@ class ApiTokenForm(AccountsForm):
 
 
 class PasswordResetForm(auth_forms.PasswordResetForm):
-    """Django's, but it also mails a user who has not chosen a password yet: an
-    invited user who lost their link gets a new one at the address they were
-    invited with (Django leaves them out, for sites where an unusable
-    password means a login managed elsewhere; this site has none)."""
+    """Django's, but it mails nothing itself: :meth:`save` records the reset
+    asked for the address typed, whatever it is, and a job mails the links
+    after the response (:mod:`league.mails`), so that the answer takes the
+    same time whether or not a login has that address. The job mails a user
+    who has not chosen a password yet too: an invited user who lost their link
+    gets a new one at the address they were invited with."""
 
-    def get_users(self, email: str) -> Iterator[Any]:
-        user_model = get_user_model()
-        email_field = user_model.get_email_field_name()
-        users = user_model._default_manager.filter(
-            **{f"{email_field}__iexact": email, "is_active": True}
+    def save(  # type: ignore[override]
+        self,
+        domain_override: str | None = None,
+        use_https: bool = False,
+        request: HttpRequest | None = None,
+        **unused: Any,
+    ) -> None:
+        """Record the reset asked (the view's other arguments, templates and
+        token generator, are the job's own: :mod:`league.mails`)."""
+        domain = domain_override or get_current_site(request).domain
+        account_services.password_reset_ask(
+            email=self.cleaned_data["email"],
+            protocol="https" if use_https else "http",
+            domain=domain,
         )
-        return (user for user in users if getattr(user, email_field).casefold() == email.casefold())

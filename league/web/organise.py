@@ -211,7 +211,7 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
                 is_guest=False if data.get("keep") else None,
             )
         except ServiceError as error:
-            form.add_service_error(error, field=form.login_field if error.field == "user" else None)
+            form.add_service_error(error)
         except IntegrityError:
             form.add_error(None, RACED)
         else:

@@ -1,7 +1,7 @@
 """The forms of the organisers' set-up pages: a league, a player, a game night.
 
 A form checks only the shape of what was typed (a name is there, a number is
-a whole number, a choice is among those offered, a username exists). Whether
+a whole number, a choice is among those offered). Whether
 the entries fit the league's rules (a table size for the game, rule options
 the engine accepts, a name the club has not used) is the services' to say:
 :meth:`SetupForm.add_service_error` puts their refusal next to the field it
@@ -20,7 +20,6 @@ import games
 from league.errors import ServiceError
 from league.models import Event, Game, League, Player, ResultsConfirmation, TableSpill
 from league.services import fixtures
-from league.web import organise_reads
 
 MAX_ROUNDS = 20
 """The most rounds a game night has on these pages."""
@@ -321,10 +320,11 @@ NO_LOGIN = ""
 class PlayerEditForm(SetupForm):
     """Rename a player, keep a guest as a member, link a login or unlink it.
 
-    The login is one of ``logins`` (the users with a role in the club, and
-    the player's own), or any existing username typed in; typing one that
-    does not exist is refused here, one linked to another of the club's
-    players by the service.
+    The login is one of ``logins``: the users with a role in the club, and
+    the player's own. Nothing else is offered or taken: a login outside the
+    club is linked to a player by accepting an invitation that names the
+    player (the people page), so that the page neither links anyone without
+    their consent nor tells an organiser which other logins exist.
     """
 
     SERVICE_FIELDS = {"is_guest": "keep"}
@@ -345,12 +345,6 @@ class PlayerEditForm(SetupForm):
         required=False,
         label="One of the club's logins",
         help_text="The login of the person who plays as this player.",
-    )
-    username = forms.CharField(
-        required=False,
-        max_length=150,
-        label="Or type a username",
-        help_text="Any existing login, if it is not in the list.",
     )
 
     def __init__(
@@ -382,27 +376,10 @@ class PlayerEditForm(SetupForm):
         """The login chosen: ``login`` in the cleaned data is a user or ``None``."""
         super().clean()
         data = self.cleaned_data
-        typed = (data.get("username") or "").strip()
-        chosen = data.get("user")
-        if typed:
-            user = organise_reads.user_by_username(typed)
-            if user is None:
-                self.add_error("username", f"There is no login called “{typed}”.")
-            elif chosen and chosen != str(user.pk):
-                self.add_error(
-                    "username",
-                    "Choose a login from the list or type a username, not both.",
-                )
-            else:
-                data["login"] = user
-        elif "user" in data:
+        if "user" in data:
+            chosen = data["user"]
             data["login"] = self.logins.get(chosen) if chosen else None
         return data
-
-    @property
-    def login_field(self) -> str:
-        """Where a refused login is shown: by what was used to choose it."""
-        return "username" if (self.data.get("username") or "").strip() else "user"
 
 
 # -- game nights ----------------------------------------------------------------------------

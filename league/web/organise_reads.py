@@ -92,11 +92,6 @@ def club_logins(*, club: Club, also: AbstractBaseUser | None = None) -> list[Abs
     return list(users)
 
 
-def user_by_username(username: str) -> AbstractBaseUser | None:
-    """The user whose username is exactly ``username``, if any (one query)."""
-    return get_user_model().objects.filter(username=username).first()
-
-
 def league_for_manage() -> QuerySet[League]:
     """Leagues with their club (for the organisers' access check)."""
     return League.objects.select_related("club")

@@ -119,29 +119,27 @@ def test_renaming_a_club_to_a_name_taken_is_a_conflict_not_a_crash(setup: ClubSe
 # -- memberships -------------------------------------------------------------------------
 
 
-def test_the_organiser_adds_lists_and_removes_members(setup: ClubSetup) -> None:
+def test_the_organiser_changes_lists_and_removes_members(setup: ClubSetup) -> None:
     other = club_setup()
-    newcomer = UserFactory()
     client = client_for(setup.organiser)
 
-    created = client.post(
+    changed = client.post(
         "/api/memberships/",
-        {"club": setup.club.pk, "user": newcomer.pk, "role": "scorekeeper"},
+        {"club": setup.club.pk, "user": setup.scorekeeper.pk, "role": "organiser"},
     )
 
-    assert created.status_code == 201
-    body = created.json()
+    assert changed.status_code == 201
+    body = changed.json()
     assert {k: v for k, v in body.items() if k != "id"} == {
         "club": setup.club.pk,
-        "user": newcomer.pk,
-        "username": newcomer.username,
-        "role": "scorekeeper",
+        "user": setup.scorekeeper.pk,
+        "username": setup.scorekeeper.username,
+        "role": "organiser",
     }
     listed = client.get("/api/memberships/", {"club": setup.club.pk}).json()["results"]
     assert {(row["username"], row["role"]) for row in listed} == {
         (setup.organiser.username, "organiser"),
-        (setup.scorekeeper.username, "scorekeeper"),
-        (newcomer.username, "scorekeeper"),
+        (setup.scorekeeper.username, "organiser"),
     }
     assert all(row["club"] == setup.club.pk for row in listed)
     assert other.club.memberships.count() == 2
@@ -153,10 +151,34 @@ def test_the_organiser_adds_lists_and_removes_members(setup: ClubSetup) -> None:
     assert client_for().get(f"/api/memberships/{body['id']}/").status_code == 404
 
 
+def test_a_role_for_a_login_outside_the_club_is_refused_alike_whether_it_exists(
+    setup: ClubSetup,
+) -> None:
+    """Issue 28, item 4: an organiser of a club they just made gave any user id
+    a role (201, with its username): every login could be listed, and given a
+    role it never accepted. Now only a login with a role in the club has its
+    role changed; any other id, a login or not, gets the same refusal."""
+    stranger, missing = UserFactory(), 10**12
+    mine = club_setup()  # a club of one's own
+    client = client_for(mine.organiser)
+    before = db_state()
+    answers = []
+    for user_id in (stranger.pk, missing):
+        response = client.post(
+            "/api/memberships/", {"club": mine.club.pk, "user": user_id, "role": "scorekeeper"}
+        )
+        body = assert_problem(response, 400)
+        assert ("user" in body["errors"], body["code"]) == (True, "invitation-needed")
+        assert stranger.username not in response.content.decode()
+        answers.append(body)
+    assert answers[0] == answers[1]
+    assert db_state() == before
+
+
 def test_a_membership_with_an_unknown_role_is_a_400(setup: ClubSetup) -> None:
     response = client_for(setup.organiser).post(
         "/api/memberships/",
-        {"club": setup.club.pk, "user": UserFactory().pk, "role": "treasurer"},
+        {"club": setup.club.pk, "user": setup.scorekeeper.pk, "role": "treasurer"},
     )
     assert "role" in assert_problem(response, 400)["errors"]
 
@@ -192,7 +214,7 @@ def test_the_last_organiser_cannot_be_demoted_either(setup: ClubSetup) -> None:
 
 def test_the_organiser_creates_reads_and_renames_a_player(setup: ClubSetup) -> None:
     client = client_for(setup.organiser)
-    linked = UserFactory()
+    linked = setup.scorekeeper  # a login with a role in the club
 
     created = client.post(
         "/api/players/", {"club": setup.club.pk, "name": "Ada", "user": linked.pk}
@@ -240,7 +262,7 @@ def test_a_player_name_taken_in_the_club_is_a_conflict(setup: ClubSetup) -> None
 def test_a_user_already_linked_to_a_player_of_the_club_is_refused_not_a_crash(
     setup: ClubSetup,
 ) -> None:
-    linked = UserFactory()
+    linked = setup.scorekeeper
     player_update(player=setup.players[0], user=linked)
     client = client_for(setup.organiser, crash_as_500=True)
     before = db_state()
@@ -253,6 +275,29 @@ def test_a_user_already_linked_to_a_player_of_the_club_is_refused_not_a_crash(
     updated = client.patch(f"/api/players/{setup.players[1].pk}/", {"user": linked.pk})
     assert updated.status_code in (400, 409)
     assert_problem(updated, updated.status_code)
+    assert db_state() == before
+
+
+def test_a_player_is_linked_to_no_login_outside_the_club_alike_whether_it_exists(
+    setup: ClubSetup,
+) -> None:
+    """Issue 28, item 4: a player could be linked to any user id (and an id
+    that is no login was refused differently). Now only a login with a role
+    in the club is linked; any other id gets the same refusal."""
+    stranger, missing = UserFactory(), 10**12
+    client = client_for(setup.organiser)
+    before = db_state()
+    answers = []
+    for user_id in (stranger.pk, missing):
+        created = client.post(
+            "/api/players/", {"club": setup.club.pk, "name": "Newcomer", "user": user_id}
+        )
+        updated = client.patch(f"/api/players/{setup.players[1].pk}/", {"user": user_id})
+        for response in (created, updated):
+            body = assert_problem(response, 400)
+            assert ("user" in body["errors"], body["code"]) == (True, "invitation-needed")
+        answers.append((created.json(), updated.json()))
+    assert answers[0] == answers[1]
     assert db_state() == before
 
 

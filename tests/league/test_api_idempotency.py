@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from league import idempotency, tasks
 from league.models import (
+    AuditEntry,
     Club,
     Event,
     Hand,
@@ -41,10 +42,11 @@ def post(client: Any, url: str, data: dict[str, Any], key: str = KEY) -> Any:
 
 POSTS: dict[str, Callable[[ClubSetup], tuple[str, dict[str, Any], type[Any]]]] = {
     "club": lambda s: ("/api/clubs/", {"name": "Retry Club"}, Club),
+    # a role changes (a new one is given by an invitation accepted): one audit entry
     "membership": lambda s: (
         "/api/memberships/",
-        {"club": s.club.pk, "user": UserFactory().pk, "role": "scorekeeper"},
-        Membership,
+        {"club": s.club.pk, "user": s.scorekeeper.pk, "role": "organiser"},
+        AuditEntry,
     ),
     "player": lambda s: ("/api/players/", {"club": s.club.pk, "name": "Retry"}, Player),
     "league": lambda s: (

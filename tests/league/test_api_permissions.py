@@ -48,12 +48,18 @@ def _extra_membership(b: ClubSetup) -> int:
     return membership_set(club=b.club, user=UserFactory(), role=Membership.Role.SCOREKEEPER).pk
 
 
+def _extra_membership_user(b: ClubSetup) -> int:
+    """The login of a new scorekeeper of the club."""
+    return Membership.objects.get(pk=_extra_membership(b)).user_id
+
+
 ORGANISER_WRITES: dict[str, Callable[[ClubSetup], Call]] = {
     "patch_club": lambda b: Call("patch", f"/api/clubs/{b.club.pk}/", {"name": "Taken over"}),
+    # a role held changes (a new one is given by an invitation accepted)
     "post_membership": lambda b: Call(
         "post",
         "/api/memberships/",
-        {"club": b.club.pk, "user": UserFactory().pk, "role": "organiser"},
+        {"club": b.club.pk, "user": _extra_membership_user(b), "role": "organiser"},
         ok=201,
     ),
     "delete_membership": lambda b: Call(

@@ -1,29 +1,36 @@
 """API tokens and invitations at the service level, the API's token
-authentication, and the mail settings read from the environment."""
+authentication, tokens ended by a new password, and the mail settings read
+from the environment."""
 
 from __future__ import annotations
 
 import datetime
 import hashlib
+import re
 from typing import Any
 
 import pytest
-from django.contrib.auth.tokens import default_token_generator
+from django.core import mail
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from config.settings.base import email_settings
 from league.errors import Conflict, Forbidden, NotFound, ServiceError
-from league.models import ApiToken, Membership
+from league.models import ApiToken, Invitation, Membership
 from league.services.accounts import (
     api_token_create,
     api_token_mark_used,
     api_token_revoke,
+    invitation_accept,
     user_invite,
 )
+from league.services.clubs import player_update
 from tests.support.api import assert_problem
-from tests.support.factories import UserFactory
+from tests.support.factories import PASSWORD, UserFactory
+from tests.support.markup import text
 from tests.support.setups import club_setup, member
+from tests.support.web import signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -179,21 +186,84 @@ def test_drf_tokens_are_gone() -> None:
 # -- invitations ----------------------------------------------------------------------------
 
 
-def test_an_invitation_makes_the_user_and_the_role_together() -> None:
+def test_an_invitation_makes_the_user_and_an_invitation_but_no_role() -> None:
     setup = club_setup()
-    invitation = user_invite(
+    made = user_invite(
         club=setup.club,
         username=" guest.player ",
         email=" Guest@Example.ORG ",
         role="scorekeeper",
         by=setup.organiser,
     )
+    invitation = made.invitation
     user = invitation.user
     assert user.username == "guest.player"
     assert user.email == "Guest@example.org"  # the domain lower-cased, as Django does
+    assert made.email == "Guest@example.org"
     assert not user.has_usable_password()
-    assert invitation.membership.role == "scorekeeper"
-    assert default_token_generator.check_token(user, invitation.token)
+    assert (invitation.role, invitation.new_login, invitation.made_by) == (
+        "scorekeeper",
+        True,
+        setup.organiser,
+    )
+    assert not Membership.objects.filter(user=user).exists()
+    # only the secret's digest is stored
+    assert invitation.digest == hashlib.sha256(made.secret.encode()).hexdigest()
+    stored = [str(value) for value in Invitation.objects.values_list().get()]
+    assert made.secret not in stored
+    assert invitation.expires_at == invitation.made_at + datetime.timedelta(days=3)
+
+
+def test_accepting_gives_the_role_once_and_a_password_only_to_a_login_it_made() -> None:
+    setup = club_setup()
+    existing = UserFactory()
+    made = user_invite(
+        club=setup.club, username=existing.username, email="", role="organiser", by=setup.organiser
+    )
+    with pytest.raises(Conflict) as refused:  # a password for a login it did not make
+        invitation_accept(invitation=made.invitation, by=existing, password="a-new-Passw0rd")
+    assert refused.value.field == "password"
+    with pytest.raises(NotFound):  # not theirs
+        invitation_accept(invitation=made.invitation, by=setup.scorekeeper)
+    assert not Membership.objects.filter(user=existing).exists()
+    accepted = invitation_accept(invitation=made.invitation, by=existing)
+    assert accepted.membership.role == "organiser"
+    assert accepted.player is None
+    with pytest.raises(NotFound):  # once
+        invitation_accept(invitation=made.invitation, by=existing)
+
+
+def test_a_player_linked_since_the_invitation_is_not_taken_from_them() -> None:
+    setup = club_setup()
+    existing = UserFactory()
+    player = setup.players[6]
+    made = user_invite(
+        club=setup.club,
+        username=existing.username,
+        email="",
+        role="scorekeeper",
+        by=setup.organiser,
+        player=player,
+    )
+    player_update(player=player, user=setup.scorekeeper)
+    accepted = invitation_accept(invitation=made.invitation, by=existing)
+    assert accepted.player is None
+    player.refresh_from_db()
+    assert player.user == setup.scorekeeper
+    assert Membership.objects.get(club=setup.club, user=existing).role == "scorekeeper"
+
+
+def test_inviting_the_same_login_again_replaces_its_invitation() -> None:
+    setup = club_setup()
+    first = user_invite(
+        club=setup.club, username="twice", email="", role="scorekeeper", by=setup.organiser
+    )
+    again = user_invite(
+        club=setup.club, username="twice", email="", role="organiser", by=setup.organiser
+    )
+    assert Invitation.objects.get().pk == again.invitation.pk
+    assert again.invitation.new_login  # still the club's own new login, without a password
+    assert first.secret != again.secret
 
 
 @pytest.mark.parametrize("who", ["scorekeeper", "member", "outsider"])
@@ -230,6 +300,74 @@ def test_a_player_of_another_club_is_refused() -> None:
         )
     assert refused.value.field == "player"
     assert not UserFactory._meta.model.objects.filter(username="x").exists()
+
+
+# -- a new password ends the tokens ---------------------------------------------------------
+
+NEW_PASSWORD = "a-fresh-Passw0rd-9"
+
+
+def test_a_password_reset_revokes_the_users_tokens(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """Issue 28, item 6: after a reset the other sessions ended but an old API
+    token still worked. Now the new password revokes every token of the
+    login, and the page says so."""
+    user = UserFactory(email="reset@example.org")
+    key = api_token_create(user=user, name="script").key
+    theirs = api_token_create(user=UserFactory(), name="script").key
+    assert call_api(key).status_code == 201
+    with django_capture_on_commit_callbacks(execute=True):
+        Client().post(reverse("password_reset"), {"email": user.email})
+    found = re.search(r"http://testserver(/accounts/set-password/\S+/)", mail.outbox[0].body)
+    assert found
+    client = Client()
+    opened = client.get(found[1], follow=True)
+    assert "A new password ends the login" in text(opened)  # said before, with the rules
+    done = client.post(
+        opened.redirect_chain[-1][0],
+        {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    assert done["Location"] == reverse("password_reset_complete")
+
+    assert_problem(call_api(key), 401)
+    assert not ApiToken.objects.filter(user=user).exists()
+    assert call_api(theirs).status_code == 201  # another login's token is its own
+    assert "any API token it had no longer works" in text(client.get(done["Location"]))
+
+
+def test_a_password_change_revokes_the_users_tokens() -> None:
+    user = UserFactory()
+    key = api_token_create(user=user, name="script").key
+    client = signed_in(user)
+    wrong = client.post(
+        reverse("password_change"),
+        {"old_password": "not it", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    assert wrong.status_code == 200
+    assert call_api(key).status_code == 201  # a refused change ends nothing
+
+    done = client.post(
+        reverse("password_change"),
+        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+
+    assert done["Location"] == reverse("password_change_done")
+    assert_problem(call_api(key), 401)
+    assert "Your API tokens no longer work" in text(client.get(done["Location"]))
+    assert client.get(reverse("account")).status_code == 200  # this session goes on
+
+
+def test_a_password_set_anywhere_revokes_the_tokens() -> None:
+    """The admin's password form, ``manage.py changepassword``: whatever calls
+    ``set_password()`` and saves."""
+    user = UserFactory()
+    key = api_token_create(user=user, name="script").key
+    user.set_password(NEW_PASSWORD)
+    user.save()
+    assert_problem(call_api(key), 401)
+    assert api_token_create(user=user, name="new one").key  # new tokens work again
+    assert ApiToken.objects.filter(user=user).count() == 1
 
 
 # -- mail settings --------------------------------------------------------------------------

@@ -10,11 +10,13 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AbstractUser
 from django.db import DatabaseError, transaction
+from django.test import Client
+from django.urls import reverse
 
 import games
 from league.audit import audit_context, hand_record, stored_hand
 from league.models import AuditEntry, Membership, Table
-from league.services import attendance, clubs, imports
+from league.services import accounts, attendance, clubs, imports
 from league.services.fixtures import table_create, table_reseat
 from league.services.results import hand_correct, hand_delete_last, hand_submit
 from league.services.seating import round_seating_commit
@@ -344,12 +346,16 @@ def test_each_players_attendance_changed_is_one_entry(setup: ClubSetup) -> None:
 def test_roles_given_and_taken_away_are_an_entry_each(setup: ClubSetup) -> None:
     client = client_for(setup.organiser)
     user = UserFactory()
-    response = client.post(
-        "/api/memberships/", {"club": setup.club.pk, "user": user.pk, "role": "scorekeeper"}
+    # A role is given by an invitation its login accepts, on the pages.
+    made = accounts.user_invite(
+        club=setup.club, username=user.username, email="", role="scorekeeper", by=setup.organiser
     )
-    assert response.status_code == 201
+    invitee = Client()
+    invitee.force_login(user)
+    answer = reverse("invitation-answer", kwargs={"invitation_id": made.invitation.pk})
+    assert invitee.post(answer, {"action": "accept"}).status_code == 302
     given = only(Action.MEMBERSHIP_SET)
-    assert_made(given, via=Via.API, user=setup.organiser)
+    assert_made(given, via=Via.PAGE, user=user)
     role = {"user": user.pk, "username": user.get_username()}
     assert (given.before, given.after) == (None, {**role, "role": "scorekeeper"})
 

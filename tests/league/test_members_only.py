@@ -14,13 +14,13 @@ import pytest
 from rest_framework.test import APIClient
 
 from league.models import AuditEntry, Player, Seating
-from league.services.clubs import club_update, player_update
+from league.services.clubs import club_update
 from league.services.links import table_link_create
 from league.services.results import hand_submit
 from tests.support.api import assert_problem, client_for
 from tests.support.factories import UserFactory
 from tests.support.records import buck_takes_all
-from tests.support.setups import ClubSetup, club_setup, member
+from tests.support.setups import ClubSetup, club_setup, member, player_linked
 from tests.support.state import db_state
 
 pytestmark = pytest.mark.django_db
@@ -128,7 +128,7 @@ def test_an_organiser_anonymises_a_player_and_their_games_stay() -> None:
     hand_submit(table=setup.table, record=buck_takes_all(1))
     login = UserFactory()
     player = setup.players[1]
-    player_update(player=player, user=login)
+    player_linked(player, login)
     places = list(Seating.objects.filter(table=setup.table).values_list("player_id", "place"))
     before = db_state()
     assert_problem(client_for(setup.scorekeeper).post(f"/api/players/{player.pk}/anonymise/"), 403)

@@ -47,6 +47,11 @@ class ClubFactory(DjangoModelFactory):
 
 
 class PlayerFactory(DjangoModelFactory):
+    """A player made by ``player_create``; with ``user``, linked to that login
+    whether or not it holds a role in the club, as the login of a player whose
+    role was removed is (the services link a player only to a login with a
+    role: a login outside the club accepts an invitation)."""
+
     class Meta:
         model = Player
 
@@ -56,7 +61,12 @@ class PlayerFactory(DjangoModelFactory):
 
     @classmethod
     def _create(cls, model_class: type[Player], *args: Any, **kwargs: Any) -> Player:
-        return player_create(**kwargs)
+        user = kwargs.pop("user", None)
+        player = player_create(**kwargs)
+        if user is not None:
+            Player.objects.filter(pk=player.pk).update(user=user)
+            player.user = user
+        return player
 
 
 class LeagueFactory(DjangoModelFactory):

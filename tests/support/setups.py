@@ -72,6 +72,15 @@ def member(setup: ClubSetup) -> AbstractUser:
     return user
 
 
+def player_linked(player: Player, user: AbstractUser) -> Player:
+    """``player`` linked to ``user``, who holds no role in the club: the services
+    link a player only to a login with a role, but such links remain (a role
+    removed after the link was made), and a linked login is a member."""
+    Player.objects.filter(pk=player.pk).update(user=user)
+    player.refresh_from_db()
+    return player
+
+
 def run_demo_data(*args: str) -> str:
     """Run the ``demo_data`` command with ``args``; its output."""
     out = io.StringIO()

@@ -15,12 +15,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league.models import Club, Event, Player
-from league.services.clubs import club_feed_key, club_update, event_room_key, player_update
+from league.services.clubs import club_feed_key, club_update, event_room_key
 from league.services.results import hand_submit
 from tests.support.factories import UserFactory
 from tests.support.markup import text
 from tests.support.records import buck_takes_all
-from tests.support.setups import ClubSetup, club_setup, member
+from tests.support.setups import ClubSetup, club_setup, member, player_linked
 from tests.support.state import db_state
 from tests.support.web import sheet_url, signed_in
 
@@ -163,7 +163,7 @@ def test_the_privacy_page_switches_the_club_and_is_the_organisers() -> None:
 def test_an_organiser_anonymises_a_player_from_the_players_page() -> None:
     setup = club_setup()
     player = setup.players[2]
-    player_update(player=player, user=UserFactory())
+    player_linked(player, UserFactory())
     organiser = signed_in(setup.organiser)
     anonymise = reverse("player-anonymise", kwargs={"player_id": player.pk})
     before = db_state()
@@ -181,7 +181,7 @@ def test_a_players_data_for_the_organiser_and_for_the_player_themself() -> None:
     setup = club_setup(game="buck_euchre")
     hand_submit(table=setup.table, record=buck_takes_all(1))
     login = UserFactory()
-    player_update(player=setup.players[1], user=login)
+    player_linked(setup.players[1], login)
     url = reverse("player-data", kwargs={"player_id": setup.players[1].pk})
     assert signed_in(setup.scorekeeper).get(url).status_code == 403
     answer = signed_in(setup.organiser).get(url)

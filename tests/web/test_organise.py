@@ -10,7 +10,6 @@ import re
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import AbstractUser
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -560,7 +559,7 @@ def test_a_second_player_of_the_same_name_is_refused() -> None:
 
 
 def player_form(player: Player, **changes: str) -> dict[str, str]:
-    return {"name": player.name, "user": "", "username": "", **changes}
+    return {"name": player.name, "user": "", **changes}
 
 
 def test_a_player_is_renamed() -> None:
@@ -607,45 +606,27 @@ def test_a_player_is_linked_to_one_of_the_clubs_logins_and_unlinked() -> None:
     assert Player.objects.get(pk=player.pk).user is None
 
 
-def test_a_player_is_linked_by_typing_a_username() -> None:
+def test_the_player_page_takes_no_typed_username_nor_a_login_outside_the_club() -> None:
+    """Issue 28, item 4: the player page linked any login by its username
+    typed, without its consent, and said "There is no login called ..."
+    otherwise: every login could be tried. Now it offers the club's logins
+    alone; a login outside the club is invited with the player chosen."""
     setup = club_setup()
-    newcomer = UserFactory(username="newcomer")
+    outsider = UserFactory(username="outsider")
     player = setup.players[1]
-    follow(
-        signed_in(setup.organiser),
-        player_edit_url(player),
-        player_form(player, username=" newcomer "),
-    )
-    assert Player.objects.get(pk=player.pk).user == newcomer
-
-
-def test_an_unknown_username_is_refused() -> None:
-    setup = club_setup()
-    player = setup.players[0]
-    response = refused_unchanged(
-        signed_in(setup.organiser), player_edit_url(player), player_form(player, username="nobody")
-    )
-    assert "There is no login called “nobody”." in error_of(response, "id_username")
-    assert_tied(response, "username", "id_username_error")
-
-
-def linked_elsewhere(setup: ClubSetup) -> AbstractUser:
-    """A login already linked to the club's second player."""
-    user = UserFactory(username="taken")
-    Player.objects.filter(pk=setup.players[1].pk).update(user=user)
-    return user
-
-
-def test_a_username_already_linked_is_refused() -> None:
-    setup = club_setup()
-    linked_elsewhere(setup)
-    player = setup.players[0]
-    response = refused_unchanged(
-        signed_in(setup.organiser), player_edit_url(player), player_form(player, username="taken")
-    )
-    assert "That user is already linked to a player of the club." in error_of(
-        response, "id_username"
-    )
+    client = signed_in(setup.organiser)
+    page = client.get(player_edit_url(player))
+    assert "username" not in {i.get("name") for i in inputs_of(page).inputs}
+    assert "outsider" not in text(page)
+    assert reverse("club-people", kwargs={"club_id": setup.club.pk}) in text(page)
+    for user_id in (str(outsider.pk), "999999"):
+        response = refused_unchanged(
+            client, player_edit_url(player), player_form(player, user=user_id)
+        )
+        assert "Select a valid choice." in error_of(response, "id_user")
+    # a username typed is not read at all
+    follow(client, player_edit_url(player), player_form(player, username="outsider"))
+    assert Player.objects.get(pk=player.pk).user is None
 
 
 def test_a_chosen_login_already_linked_is_refused_by_the_list() -> None:
@@ -666,21 +647,13 @@ def test_a_chosen_login_already_linked_is_refused_by_the_list() -> None:
     [
         ({"name": ""}, "name", "Enter the player's name."),
         ({"user": "999999"}, "user", "Select a valid choice."),
-        (
-            {"username": "both"},
-            "username",
-            "Choose a login from the list or type a username, not both.",
-        ),
     ],
 )
 def test_a_refused_player_edit_stores_nothing(
     changes: dict[str, str], name: str, message: str
 ) -> None:
     setup = club_setup()
-    UserFactory(username="both")
     player = setup.players[0]
-    if name == "username":
-        changes = {**changes, "user": str(setup.scorekeeper.pk)}
     response = refused_unchanged(
         signed_in(setup.organiser), player_edit_url(player), player_form(player, **changes)
     )

@@ -1,0 +1,102 @@
+"""Mail sent by a job: a password reset's link.
+
+The request that asks for a reset records a
+:class:`~league.models.PasswordResetAsked` row and owes this job
+(:func:`league.services.accounts.password_reset_ask`), whatever the address,
+and answers: the mail server is never waited for in the request, and the
+request does the same work for an address no login has, so neither its time
+nor its answer tells whether one has it. The job, after the response (a worker,
+or the web process's job thread without a broker), looks the address's logins
+up and mails each a link made as it sends, Django's password reset token
+(:data:`~django.contrib.auth.tokens.default_token_generator`): no link is
+ever stored.
+
+Safe to run twice at once: the row is locked while its mails go out and
+deleted when they have, so a second run finds it gone. A mail server that
+fails (each call bounded by ``EMAIL_TIMEOUT``) fails the job: the row stays
+and the sweep sends the job again (:mod:`league.outbox`), until
+:data:`GIVE_UP_AFTER`, past which the reset is dropped, logged (whoever asked
+has asked again, or given up). A process that dies after the server took a
+mail and before the row is deleted sends that mail again: a reset is mailed
+at least once, not exactly once.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+from collections.abc import Iterator
+from typing import Any, Final
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from league import outbox
+from league.models import JobOwed, PasswordResetAsked
+
+logger = logging.getLogger(__name__)
+
+GIVE_UP_AFTER: Final = datetime.timedelta(hours=1)
+"""How long a reset's mail is tried again after it was asked for."""
+
+EMAIL_TEMPLATE: Final = "registration/password_reset_email.txt"
+SUBJECT_TEMPLATE: Final = "registration/password_reset_subject.txt"
+
+
+def password_reset_send(asked_id: int) -> int:
+    """Mail the link of the reset asked ``asked_id`` to each active login with
+    its address, and delete the row; returns how many mails were sent (0 for
+    an address no login has, or a reset sent already)."""
+    with outbox.running(JobOwed.Kind.PASSWORD_RESET, asked_id):
+        asked = PasswordResetAsked.objects.select_for_update().filter(pk=asked_id).first()
+        if asked is None:  # sent by another run
+            return 0
+        if asked.asked_at < timezone.now() - GIVE_UP_AFTER:
+            logger.warning("the password reset %s was not mailed within an hour: dropped", asked_id)
+            asked.delete()
+            return 0
+        sent = 0
+        for user in logins_by_email(asked.email):
+            _mail_link(user, asked)
+            sent += 1
+        asked.delete()
+        return sent
+
+
+def logins_by_email(email: str) -> Iterator[Any]:
+    """The active logins whose address is ``email``, whatever its case.
+
+    Unlike Django's password reset, a login that has not chosen a password
+    yet is one of them: an invited user who lost their link gets a new one at
+    the address they were invited with (Django leaves them out, for sites
+    where an unusable password means a login managed elsewhere; this site has
+    none)."""
+    user_model = get_user_model()
+    email_field = user_model.get_email_field_name()
+    users = user_model._default_manager.filter(
+        **{f"{email_field}__iexact": email, "is_active": True}
+    ).order_by("pk")
+    return (user for user in users if getattr(user, email_field).casefold() == email.casefold())
+
+
+def _mail_link(user: Any, asked: PasswordResetAsked) -> None:
+    """Mail ``user`` a link to choose a new password, made now; raises if the
+    mail server refuses or does not answer."""
+    email_field = user.get_email_field_name()
+    shown = {
+        "email": getattr(user, email_field),
+        "domain": asked.domain,
+        "site_name": asked.domain,
+        "uid": urlsafe_base64_encode(force_bytes(user.pk)),
+        "user": user,
+        "token": default_token_generator.make_token(user),
+        "protocol": asked.protocol,
+    }
+    subject = " ".join(render_to_string(SUBJECT_TEMPLATE, shown).split())
+    body = render_to_string(EMAIL_TEMPLATE, shown)
+    EmailMultiAlternatives(subject, body, None, [shown["email"]]).send()
