@@ -16,6 +16,7 @@ rows leave as they are read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any, Final
 
@@ -29,6 +30,43 @@ FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r", "'")
 apostrophe: what a spreadsheet would run as a formula, and an apostrophe itself (so
 that a guarded cell and a name that really begins with one stay apart). The import
 (:mod:`league.services.imports`) takes the guard off again."""
+CELL_BREAKS: Final = (";", "\t", "|", "\r", "\n")
+"""Characters inside a text cell after which a spreadsheet may start a cell of its
+own: one that splits lines on a semicolon (the usual choice where the comma is the
+decimal mark), a tab or a bar reads a quote only at the start of a cell, so a cell
+quoted in the middle of a line does not hold its semicolon in; a line break in a
+cell ends the line for one that ignores quotes. What follows each is guarded as the
+cell's start is."""
+
+_STARTS = "".join(re.escape(c) for c in FORMULA_STARTS)
+_BREAKS = "".join(re.escape(c) for c in CELL_BREAKS)
+_TO_GUARD = re.compile(f"(^|[{_BREAKS}])(?=[{_STARTS}])")
+_GUARDED = re.compile(f"(^|[{_BREAKS}])'(?=[{_STARTS}])")
+
+
+def cell_guarded(text: str) -> str:
+    """``text`` with an apostrophe before each place a spreadsheet could start a
+    formula: its start, and just after each of :data:`CELL_BREAKS`, when what follows
+    is one of :data:`FORMULA_STARTS`. :func:`cell_unguarded` undoes it exactly.
+
+    >>> cell_guarded("=1+1"), cell_guarded("Ann;=1+1 night"), cell_guarded("'Tis")
+    ("'=1+1", "Ann;'=1+1 night", "''Tis")
+    >>> cell_guarded("Ann"), cell_guarded("O'Brien; Ann-Marie")
+    ('Ann', "O'Brien; Ann-Marie")
+    """
+    return _TO_GUARD.sub(r"\1'", text)
+
+
+def cell_unguarded(text: str) -> str:
+    """A cell as it was before :func:`cell_guarded`.
+
+    >>> cell_unguarded("'=1+1"), cell_unguarded("Ann;'=1+1 night"), cell_unguarded("''Tis")
+    ('=1+1', 'Ann;=1+1 night', "'Tis")
+    >>> cell_unguarded("'Tis")  # an apostrophe the guard did not put there stays
+    "'Tis"
+    """
+    return _GUARDED.sub(r"\1", text)
+
 
 CHUNK: Final = 2_000
 """Rows fetched per round trip of the server-side cursor."""

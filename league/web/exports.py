@@ -3,11 +3,17 @@ leaderboard as CSV, every game as CSV (one row per hand and seat) and as JSON Li
 of the engine's game records. Streamed, so the largest league downloads in constant
 memory (:mod:`league.exports` reads them). Public, like the pages they mirror.
 
-The CSV files are UTF-8 with a header row, written by :mod:`csv` (RFC 4180 quoting).
-A text cell that a spreadsheet would run as a formula (one starting ``=``, ``+``,
-``-``, ``@``, a tab or a carriage return: a player named ``=HYPERLINK(...)``) is
-written with a leading apostrophe, as OWASP advises, and so is one that starts with an
-apostrophe, so the import can tell them apart; numbers are written as they are.
+The CSV files are UTF-8 with a header row, written by :mod:`csv` (RFC 4180). Every
+text cell is quoted, numbers are not: a spreadsheet that splits lines on another
+character than the comma (a semicolon, where the comma is the decimal mark) still
+reads a quoted cell whole when it starts its line. A text cell that a spreadsheet
+would run as a formula (one starting ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+return: a player named ``=HYPERLINK(...)``) is also written with a leading
+apostrophe, as OWASP advises, and so is one that starts with an apostrophe, so the
+import can tell them apart. Such a spreadsheet also starts a cell after each
+semicolon of a cell quoted further along the line (it honours a quote only at the
+start of a cell): so the guard goes after every semicolon, tab, bar and line break
+in a text cell too, and a player named ``Ann;=1+1`` is written ``"Ann;'=1+1"``.
 """
 
 from __future__ import annotations
@@ -28,14 +34,17 @@ from league.models import Event, League
 
 def safe_cell(value: Any) -> Any:
     """``value`` as a spreadsheet should read it: text that would start a formula,
-    or that starts with an apostrophe, gets a leading apostrophe; anything else is
-    unchanged.
+    or that starts with an apostrophe, gets a leading apostrophe, and so does what
+    follows a semicolon, tab, bar or line break in it
+    (:func:`league.exports.cell_guarded`); anything else is unchanged.
 
     >>> safe_cell("=1+1"), safe_cell("-Ann"), safe_cell("'Tis"), safe_cell("Ann"), safe_cell(-10)
     ("'=1+1", "'-Ann", "''Tis", 'Ann', -10)
+    >>> safe_cell("Ann;=1+1 night")
+    "Ann;'=1+1 night"
     """
-    if isinstance(value, str) and value.startswith(exports.FORMULA_STARTS):
-        return "'" + value
+    if isinstance(value, str):
+        return exports.cell_guarded(value)
     return value
 
 
@@ -47,8 +56,13 @@ class _Line:
 
 
 def csv_lines(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Iterator[str]:
-    """The header and ``rows`` as CSV lines, made safe for spreadsheets, one at a time."""
-    writer = csv.writer(_Line())
+    """The header and ``rows`` as CSV lines, made safe for spreadsheets, one at a time:
+    text quoted (empty text too), numbers (and ``True``/``False``) as they are.
+
+    >>> list(csv_lines(["player", "points"], [["Ann;=1+1", -10], ["=1+1", 3], ["", 0]]))
+    ['"player","points"\\r\\n', '"Ann;\\'=1+1",-10\\r\\n', '"\\'=1+1",3\\r\\n', '"",0\\r\\n']
+    """
+    writer = csv.writer(_Line(), quoting=csv.QUOTE_NONNUMERIC)
     yield writer.writerow(header)
     for row in rows:
         yield writer.writerow([safe_cell(value) for value in row])
