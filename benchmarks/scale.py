@@ -451,6 +451,8 @@ class Loaded:
     """A loaded league and what the measurements use of it."""
 
     size: Size
+    label: str
+    """The column's head in the report."""
     league: Any
     scope_ids: list[int]
     key: str
@@ -470,9 +472,18 @@ class Loaded:
     seconds: dict[str, float] = field(default_factory=dict)
 
 
-def load(size: Size, *, templates: Sequence[Template], repeat: int, seed: int) -> Loaded:
+def load(
+    size: Size,
+    *,
+    templates: Sequence[Template],
+    repeat: int,
+    seed: int,
+    name: str = "",
+    vacuum: bool = True,
+) -> Loaded:
     """Load ``size``'s club and league (see the module's docstring); standings and ratings
-    computed once."""
+    computed once. ``name`` tells apart clubs of one size (the clubs of a deployment);
+    ``vacuum`` False leaves the database's VACUUM to a later load (on PostgreSQL)."""
     from django.contrib.auth import get_user_model
     from django.db import connection, transaction
 
@@ -490,9 +501,9 @@ def load(size: Size, *, templates: Sequence[Template], repeat: int, seed: int) -
     rng = random.Random(seed)
     with transaction.atomic():
         organiser = get_user_model().objects.create_user(
-            username=f"scale-organiser-{size.games}", password=secrets.token_urlsafe(20)
+            username=f"scale-organiser-{size.games}{name}", password=secrets.token_urlsafe(20)
         )
-        club = club_create(name=f"Scale club of {size.games:,} games", organiser=organiser)
+        club = club_create(name=f"Scale club of {size.games:,} games{name}", organiser=organiser)
         league = league_create(club=club, name="Bluke", game="bluke")
         key = api_token_create(user=organiser, name="scale benchmark").key
         players = [
@@ -566,9 +577,10 @@ def load(size: Size, *, templates: Sequence[Template], repeat: int, seed: int) -
     for scope in scopes:
         ratings.ratings_rebuild(scope=scope)
     ratings_done = time.perf_counter()
-    if connection.vendor == "postgresql" and not connection.in_atomic_block:  # (a test's is)
-        # the tables as autovacuum keeps a running database's: pages marked all-visible (so
-        # index-only scans need no heap), statistics fresh; rows written by COPY are neither
+    if vacuum and connection.vendor == "postgresql" and not connection.in_atomic_block:
+        # (a test's transaction is such a block) the tables as autovacuum keeps a running
+        # database's: pages marked all-visible (so index-only scans need no heap),
+        # statistics fresh; rows written by COPY are neither
         with connection.cursor() as cursor:
             cursor.execute("VACUUM (ANALYZE)")
     complete = [t for t in drawn if t.hands == HANDS]
@@ -580,6 +592,7 @@ def load(size: Size, *, templates: Sequence[Template], repeat: int, seed: int) -
             counts[player] = counts.get(player, 0) + 1
     return Loaded(
         size=size,
+        label=f"{size.games:,} games",
         league=league,
         scope_ids=[scope.pk for scope in scopes],
         key=key,

@@ -8,6 +8,8 @@ class LeagueConfig(AppConfig):
 
     def ready(self) -> None:
         # Every PostgreSQL connection gets the time limits of the work it serves.
-        from league import db
+        from league import archives, db
 
         db.connect_signals()
+        # an archive's file goes with its row
+        archives.connect_signals()

@@ -1,6 +1,7 @@
 """Celery tasks: thin wrappers around the derived-data jobs of
-:mod:`league.standings` and :mod:`league.ratings`, and the sweep of the work
-owed to them (:mod:`league.outbox`).
+:mod:`league.standings` and :mod:`league.ratings`, the downloads prepared as files
+(:mod:`league.archives`), and the sweep of the work owed to them
+(:mod:`league.outbox`).
 
 The services owe these jobs through :mod:`league.services.jobs`, which
 imports :data:`JOBS` from here; this module imports no service, so there is
@@ -75,11 +76,26 @@ def ratings_refresh(scope_id: int) -> int:
         return ratings.ratings_refresh(scope_id=scope_id)
 
 
+@shared_task(**JOB_OPTIONS)
+def archive_prepare(archive_id: int) -> int:
+    """Write a download prepared as a file (see :mod:`league.archives`); returns
+    the lines written (0 when there was nothing to do).
+
+    The archive's ``state`` and ``started_at`` say what is owed and who is at it,
+    so a second run finds the file made, or being made, and returns at once."""
+    # imported here: the archives read through league.exports, which imports the
+    # standings, which owe jobs through this module's JOBS
+    from league import archives
+
+    return archives.archive_prepare(archive_id=archive_id)
+
+
 JOBS: Final[dict[str, Any]] = {
     JobOwed.Kind.STANDINGS: league_standings_refresh,
     JobOwed.Kind.RATINGS: ratings_refresh,
     # a webhook delivery's attempt (its task lives with the delivery code)
     JobOwed.Kind.WEBHOOK: webhooks.webhook_deliver,
+    JobOwed.Kind.ARCHIVE: archive_prepare,
 }
 """The task of each kind of work owed."""
 

@@ -14,10 +14,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games.cli import answers_for_text
+from league.exports import safe_cell
 from league.models import Game, HandSeat, Standing
 from league.services.fixtures import event_create, league_create, table_create
 from league.services.results import game_submit, hand_submit
-from league.web.exports import safe_cell
 from tests.support.factories import ClubFactory, PlayerFactory
 from tests.support.records import bluke_results, bot_logs
 
