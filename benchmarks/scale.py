@@ -80,9 +80,9 @@ The database is dropped and gunicorn stopped at the end, whatever happens.
 Usage: ``python benchmarks/scale.py [--sizes 1000 10000 100000] [--clubs N] [--tiny]
 [--repeat R] [--requests N] [--templates T] [--workers W] [--in-process] [--seed S]
 [--database NAME] [--server postgres://user@host:port]``. ``make bench-scale`` runs the
-defaults (1,000 and 10,000 games, then 20 clubs of 1,000): about 8 minutes on 2 cores.
-100,000 games take about 25 more: 5 to load, the standings jobs that each completed game runs,
-and its games made into files.
+defaults (1,000 and 10,000 games, then 20 clubs of 1,000): about 10 minutes on 2 cores.
+100,000 games take about 10 more (7 to load, 2.5 to make its games into files), and
+``--clubs 50`` (the deployment of issue 28) about 5.
 """
 
 from __future__ import annotations

@@ -52,8 +52,9 @@ cell's start is."""
 
 _STARTS = "".join(re.escape(c) for c in FORMULA_STARTS)
 _BREAKS = "".join(re.escape(c) for c in CELL_BREAKS)
-_TO_GUARD = re.compile(f"(^|[{_BREAKS}])(?=[{_STARTS}])")
-_GUARDED = re.compile(f"(^|[{_BREAKS}])'(?=[{_STARTS}])")
+# after a break a quote too: a spreadsheet would open a quoted cell there
+_TO_GUARD = re.compile(f'^(?=[{_STARTS}])|(?<=[{_BREAKS}])(?=[{_STARTS}"])')
+_GUARDED = re.compile(f"^'(?=[{_STARTS}])|(?<=[{_BREAKS}])'(?=[{_STARTS}\"])")
 _START_SET = frozenset(FORMULA_STARTS)
 _A_BREAK = re.compile(f"[{_BREAKS}]")
 _CELLS_APART: Final = "\x1f"
@@ -65,8 +66,10 @@ look a row, where most rows need nothing."""
 
 def cell_guarded(text: str) -> str:
     """``text`` with an apostrophe before each place a spreadsheet could start a
-    formula: its start, and just after each of :data:`CELL_BREAKS`, when what follows
-    is one of :data:`FORMULA_STARTS`. :func:`cell_unguarded` undoes it exactly.
+    formula: its start, when what follows is one of :data:`FORMULA_STARTS`, and just
+    after each of :data:`CELL_BREAKS`, when what follows is one of them or a double
+    quote (which would open a quoted cell there). :func:`cell_unguarded` undoes it
+    exactly.
 
     >>> cell_guarded("=1+1"), cell_guarded("Ann;=1+1 night"), cell_guarded("'Tis")
     ("'=1+1", "Ann;'=1+1 night", "''Tis")
@@ -75,7 +78,7 @@ def cell_guarded(text: str) -> str:
     """
     # most cells need nothing: two quick looks first (a download guards millions)
     if text[:1] in _START_SET or _A_BREAK.search(text):
-        return _TO_GUARD.sub(r"\1'", text)
+        return _TO_GUARD.sub("'", text)
     return text
 
 
@@ -87,7 +90,7 @@ def cell_unguarded(text: str) -> str:
     >>> cell_unguarded("'Tis")  # an apostrophe the guard did not put there stays
     "'Tis"
     """
-    return _GUARDED.sub(r"\1", text)
+    return _GUARDED.sub("", text)
 
 
 CHUNK: Final = 2_000

@@ -391,7 +391,7 @@ TABLE_LINK_REFUSED_RATE = os.environ.get("TABLE_LINK_REFUSED_RATE") or "30/m"
 
 # Downloads (league/web/exports.py, docs/data.md): a league's or a night's games are
 # streamed as they are read while they have at most DOWNLOAD_STREAM_LINES hand lines
-# (a four-player Bluke game has 100; 200,000 stream in about 3 s on two cores) and
+# (a four-player Bluke game has 100; 200,000 stream in a few seconds on two cores) and
 # prepared as a file by a job beyond that (league/archives.py). A stream still
 # running after DOWNLOAD_STREAM_SECONDS stops, as an error the client sees (never a
 # file cut short that looks whole), well before gunicorn's 30 s timeout would kill

@@ -327,7 +327,11 @@ def archive_file(request: HttpRequest, archive_id: int, filename: str) -> HttpRe
     if filename != archives.download_name(archive):
         raise Http404("no such file")
     content_type = f"{exports.GAMES_FILES[archive.kind].content_type}; charset=utf-8"
-    stored = archives.archives_storage().open(archive.file, "rb")
+    try:
+        stored = archives.archives_storage().open(archive.file, "rb")
+    except FileNotFoundError:  # deleted under the row (by hand, or a storage lost)
+        logger.error("archive %s: its file %s is missing", archive.pk, archive.file)
+        raise Http404("no such file") from None
     response: HttpResponseBase
     if ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
         response = FileResponse(

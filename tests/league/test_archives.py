@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import datetime
 import gzip
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import OperationalError
+from django.db import OperationalError, connections
 from django.utils import timezone
 
 from league import archives, exports
@@ -221,8 +222,8 @@ def test_the_heartbeat_keeps_a_slow_job_its_archive_and_stops_one_taken_over(
     league = played_league(django_capture_on_commit_callbacks, game=Game.BLUKE, nights=1)
     # asked for without its job (which, outside a test's transaction, runs at once)
     archive = Archive.objects.create(league=league, kind="games.csv", requested_at=timezone.now())
-    monkeypatch.setattr(archives, "HEARTBEAT_EVERY", 0.02)
-    monkeypatch.setattr(archives, "LOST_AFTER", datetime.timedelta(seconds=0.2))
+    monkeypatch.setattr(archives, "HEARTBEAT_EVERY", 0.05)
+    monkeypatch.setattr(archives, "LOST_AFTER", datetime.timedelta(seconds=1))
     monkeypatch.setattr(archives, "BATCH", 1)
     lines = archives.archive_lines
     seen: list[int] = []
@@ -230,7 +231,7 @@ def test_the_heartbeat_keeps_a_slow_job_its_archive_and_stops_one_taken_over(
     def slow(of: Archive) -> Iterator[str]:
         for n, line in enumerate(lines(of)):
             if n == 1:  # past LOST_AFTER since the job began: its heartbeat is fresh
-                time.sleep(0.4)
+                time.sleep(1.5)
                 seen.append(archives.archive_prepare(archive_id=archive.pk))
             yield line
 
@@ -245,11 +246,17 @@ def test_the_heartbeat_keeps_a_slow_job_its_archive_and_stops_one_taken_over(
 
     pulled: list[str] = []
 
+    def take_over() -> None:  # as another job would: on a connection of its own
+        again.update(started_at=timezone.now() + datetime.timedelta(days=1))
+        connections.close_all()
+
     def taken(of: Archive) -> Iterator[str]:
         for n, line in enumerate(lines(of)):
             if n == 1:  # another job takes it up: the next heartbeat finds it gone
-                again.update(started_at=timezone.now() + datetime.timedelta(days=1))
-                time.sleep(0.2)
+                other = threading.Thread(target=take_over)
+                other.start()
+                other.join()
+                time.sleep(0.5)
             pulled.append(line)
             yield line
 

@@ -133,7 +133,7 @@ def test_games_past_the_limit_are_sent_to_the_files_page(
     page = client.get(files).content.decode()
     assert f"has {exports.hand_lines(league=league)} rows of hands" in page
     assert page.count('<button type="submit">Prepare the file</button>') == 2
-    assert "Download every hand" not in page  # no direct download past the limit
+    assert "Download it now" not in page  # no direct download past the limit
 
 
 def test_a_file_prepared_from_the_files_page_holds_what_the_stream_would(
@@ -165,6 +165,8 @@ def test_a_file_prepared_from_the_files_page_holds_what_the_stream_would(
     # a file of another name, or one not ready, is not there
     assert client.get(link.replace("cup-games", "other")).status_code == 404
     assert client.post(link).status_code == 405
+    (archives_dir / archive.file).unlink()  # lost under its row: not found, never a 500
+    assert client.get(link).status_code == 404
 
 
 def test_the_files_page_says_a_file_is_being_prepared_and_updates_itself(
@@ -185,7 +187,7 @@ def test_the_files_page_says_a_file_is_being_prepared_and_updates_itself(
     client.post(files, {"kind": "games.jsonl"})
     assert Archive.objects.count() == 1
     # the night streams (it is under the limit), and its page links both ways
-    assert page.count("as it is now") == 2
+    assert page.count("Download it now</a>, the games as they are.") == 2
     refused = client.post(files, {"kind": "games.xlsx"}, follow=True)
     assert "Choose a file to prepare." in refused.content.decode()
     assert Archive.objects.count() == 1
