@@ -35,6 +35,7 @@ bar and line break in a text cell too, and a player named ``Ann;=1+1`` is writte
 
 from __future__ import annotations
 
+import datetime
 import gzip
 import logging
 import re
@@ -228,7 +229,7 @@ class FileRow:
     ready: Archive | None
     owed: Archive | None
     failed: Archive | None
-    again_from: Any
+    again_from: datetime.datetime | None
     """When a new file may be asked for (``None``: now)."""
 
     @property
