@@ -73,9 +73,12 @@ bench-ratings: $(STAMP)
 
 # Needs PostgreSQL at 127.0.0.1:5432 (user postgres); creates and drops league_bench_scale.
 # Leagues of 1,000 and 10,000 games; SCALE_SIZES="1000 10000 100000" adds 100,000 (longer).
+# Then SCALE_CLUBS clubs of 1,000 games beside them, the last measured (SCALE_CLUBS=50: the
+# deployment of issue 28).
 SCALE_SIZES ?= 1000 10000
+SCALE_CLUBS ?= 20
 bench-scale: $(STAMP)
-	$(PY) benchmarks/scale.py --sizes $(SCALE_SIZES)
+	$(PY) benchmarks/scale.py --sizes $(SCALE_SIZES) --clubs $(SCALE_CLUBS)
 
 # Bots of known strength play real games; every rating model against the truth (about 2 min).
 bench-quality: $(STAMP)

@@ -1,10 +1,13 @@
-"""A club's league at 1,000, 10,000 and 100,000 complete games: what the last hand's POST,
-the jobs a completed game owes, and every page cost (issue 15).
+"""A club's league at 1,000, 10,000 and 100,000 complete games, and a club among many: what
+the last hand's POST, the jobs a completed game owes, every page, feed, download and API list
+cost (issues 15 and 28).
 
-Why: a league's work must follow what changed, not the league's size. The issue's targets, which
-this table holds later changes to: a completed game's standings work under 50 ms in a constant
-number of queries; the last hand's POST answered as fast as any other hand's; every page and API
-response under 100 ms (median) and 150 KB at 100,000 games and 2,000 players.
+Why: a league's work must follow what changed, not the league's size, nor what other clubs
+hold. The issues' targets, which this table holds later changes to: a completed game's
+standings work under 50 ms in a constant number of queries; the last hand's POST answered as
+fast as any other hand's; every page and API response under 100 ms (median) and 150 KB at
+100,000 games and 2,000 players; a night's downloads under 1 s at any league size and whatever
+other clubs hold; a whole league's games complete as a file at 100,000 games.
 
 What runs:
 
@@ -49,24 +52,37 @@ What runs:
 
    The round-1 tables are finished in table order, after every other game of the league: each
    new game is the last one played, as on a club night.
-5. Then each page, ``--requests`` times after two unmeasured requests: the league page, the
-   full standings and the full leaderboard (their first pages), the game nights, the last
-   complete night's event page, the score sheet of a game entered card by card, the page of the
-   player with the most games, and the API's standings and ratings of the league (their first
-   pages, and one player's rows). Median time, bytes of the body as sent (without and with
-   ``Accept-Encoding: gzip``; ``*`` where the answer was not compressed) and the queries of one
-   request in this process (Django's test client).
-6. Prints one Markdown table, a column per size, after each size (with the sizes before it),
-   ending with the largest answer (raw bytes) and the slowest (median), each named, against
-   the issue's targets.
+5. Then each page, ``--requests`` times after two unmeasured requests (each download at most
+   :data:`DOWNLOAD_REQUESTS` times): the league page, the full standings and the full
+   leaderboard (their first pages), the game nights, the last complete night's event page and
+   room screen, the score sheet of a game entered card by card, the page of the player with
+   the most games; the club's and the league's calendar feeds; every download: the league's
+   standings, leaderboard and games (CSV and JSON Lines: a 303 to the files page past
+   ``DOWNLOAD_STREAM_LINES``), the night's standings and games; and the API: the league's
+   standings and ratings (first pages, and one player's rows) and every list, whole and by
+   club, league, night or player (with the organiser's token where only members may read).
+   Median time, bytes of the body as sent (without and with ``Accept-Encoding: gzip``; ``*``
+   where the answer was not compressed) and the queries of one request in this process
+   (Django's test client).
+6. The league's games prepared as files (``league/archives.py``), each asked for on the files
+   page as a browser does (its form, with the CSRF token), until its job (in a web process's
+   job thread: there is no broker) has made it; then fetched gzip-encoded, as it is stored,
+   and its lines counted against those the league holds: complete, or not.
+7. With ``--clubs N`` (20), N clubs of 1,000 games (50 players, 22 nights) loaded beside the
+   leagues above, and the last of them measured as in 4 to 6: its night's downloads must cost
+   what its own night holds, whatever the others do.
+8. Prints one Markdown table, a column per size, after each size (with the sizes before it),
+   ending with the largest page or API answer (raw bytes), the slowest (median), and the
+   slowest night download, each named, against the issues' targets.
 
 The database is dropped and gunicorn stopped at the end, whatever happens.
 
-Usage: ``python benchmarks/scale.py [--sizes 1000 10000 100000] [--tiny] [--repeat R]
-[--requests N] [--templates T] [--workers W] [--in-process] [--seed S] [--database NAME]
-[--server postgres://user@host:port]``. ``make bench-scale`` runs the defaults (1,000 and
-10,000 games): about 3 minutes on 2 cores. 100,000 games take about 20 more: 5 to load, and
-most of the rest the standings jobs that each completed game runs.
+Usage: ``python benchmarks/scale.py [--sizes 1000 10000 100000] [--clubs N] [--tiny]
+[--repeat R] [--requests N] [--templates T] [--workers W] [--in-process] [--seed S]
+[--database NAME] [--server postgres://user@host:port]``. ``make bench-scale`` runs the
+defaults (1,000 and 10,000 games, then 20 clubs of 1,000): about 10 minutes on 2 cores.
+100,000 games take about 10 more (7 to load, 2.5 to make its games into files), and
+``--clubs 50`` (the deployment of issue 28) about 5.
 """
 
 from __future__ import annotations
@@ -80,6 +96,7 @@ import json
 import math
 import os
 import random
+import re
 import secrets
 import signal
 import socket
@@ -451,6 +468,8 @@ class Loaded:
     """A loaded league and what the measurements use of it."""
 
     size: Size
+    label: str
+    """The column's head in the report."""
     league: Any
     scope_ids: list[int]
     key: str
@@ -470,9 +489,18 @@ class Loaded:
     seconds: dict[str, float] = field(default_factory=dict)
 
 
-def load(size: Size, *, templates: Sequence[Template], repeat: int, seed: int) -> Loaded:
+def load(
+    size: Size,
+    *,
+    templates: Sequence[Template],
+    repeat: int,
+    seed: int,
+    name: str = "",
+    vacuum: bool = True,
+) -> Loaded:
     """Load ``size``'s club and league (see the module's docstring); standings and ratings
-    computed once."""
+    computed once. ``name`` tells apart clubs of one size (the clubs of a deployment);
+    ``vacuum`` False leaves the database's VACUUM to a later load (on PostgreSQL)."""
     from django.contrib.auth import get_user_model
     from django.db import connection, transaction
 
@@ -490,9 +518,9 @@ def load(size: Size, *, templates: Sequence[Template], repeat: int, seed: int) -
     rng = random.Random(seed)
     with transaction.atomic():
         organiser = get_user_model().objects.create_user(
-            username=f"scale-organiser-{size.games}", password=secrets.token_urlsafe(20)
+            username=f"scale-organiser-{size.games}{name}", password=secrets.token_urlsafe(20)
         )
-        club = club_create(name=f"Scale club of {size.games:,} games", organiser=organiser)
+        club = club_create(name=f"Scale club of {size.games:,} games{name}", organiser=organiser)
         league = league_create(club=club, name="Bluke", game="bluke")
         key = api_token_create(user=organiser, name="scale benchmark").key
         players = [
@@ -566,20 +594,25 @@ def load(size: Size, *, templates: Sequence[Template], repeat: int, seed: int) -
     for scope in scopes:
         ratings.ratings_rebuild(scope=scope)
     ratings_done = time.perf_counter()
-    if connection.vendor == "postgresql" and not connection.in_atomic_block:  # (a test's is)
-        # the tables as autovacuum keeps a running database's: pages marked all-visible (so
-        # index-only scans need no heap), statistics fresh; rows written by COPY are neither
+    if vacuum and connection.vendor == "postgresql" and not connection.in_atomic_block:
+        # (a test's transaction is such a block) the tables as autovacuum keeps a running
+        # database's: pages marked all-visible (so index-only scans need no heap),
+        # statistics fresh; rows written by COPY are neither
         with connection.cursor() as cursor:
             cursor.execute("VACUUM (ANALYZE)")
     complete = [t for t in drawn if t.hands == HANDS]
     last_night = max(t.night for t in complete)
-    sheet = next(t for t in reversed(complete) if t.template.card_by_card and t.night == last_night)
+    # a game entered card by card, of the last night if it has one (a small league's
+    # may not: then the latest)
+    by_card = [t for t in complete if t.template.card_by_card] or complete
+    sheet = next((t for t in reversed(by_card) if t.night == last_night), by_card[-1])
     counts: dict[int, int] = {}
     for table in complete:
         for player in table.players:
             counts[player] = counts.get(player, 0) + 1
     return Loaded(
         size=size,
+        label=f"{size.games:,} games",
         league=league,
         scope_ids=[scope.pk for scope in scopes],
         key=key,
@@ -882,6 +915,26 @@ class PageFigures:
     sent_gzip: int
     compressed: bool
     queries: int
+    status: int = 200
+    kind: str = "page"
+
+
+@dataclass
+class ArchiveFigures:
+    """A league's games prepared as a file (league/archives.py): from the POST that asked
+    for it to the file ready, its bytes (uncompressed, and as stored and sent), its lines
+    against those the league holds, and the GET of the file."""
+
+    prepared: float
+    raw: int
+    packed: int
+    lines: int
+    expected: int
+    sent: float
+
+    @property
+    def complete(self) -> bool:
+        return self.lines == self.expected
 
 
 @dataclass
@@ -896,6 +949,7 @@ class Figures:
     owed_done: list[float] = field(default_factory=list)
     jobs: dict[str, Timing] = field(default_factory=dict)
     pages: dict[str, PageFigures | None] = field(default_factory=dict)
+    archives: dict[str, ArchiveFigures] = field(default_factory=dict)
 
 
 def json_headers(key: str | None = None) -> dict[str, str]:
@@ -983,31 +1037,89 @@ def measure_results(web: Web, loaded: Loaded, figures: Figures) -> None:
             raise SystemExit("no job ran in this process after a game was completed")
 
 
-def pages(loaded: Loaded) -> dict[str, str | None]:
-    """The pages measured, by label: their paths (``None`` for a page this version lacks)."""
+@dataclass(frozen=True)
+class Get:
+    """A GET the table measures: its path, what it is (``page``, ``api``, ``feed``,
+    ``download``, ``night download``: the summary lines of the report take each
+    kind's target), and whether it is sent with the club organiser's API token."""
+
+    path: str
+    kind: str = "page"
+    token: bool = False
+
+    @property
+    def downloads(self) -> bool:
+        return self.kind.endswith("download")
+
+
+def pages(loaded: Loaded) -> dict[str, Get | None]:
+    """The pages, feeds, downloads and API answers measured, by label (``None`` for one
+    this version lacks)."""
     from django.urls import NoReverseMatch, reverse
 
-    league = loaded.league.pk
+    league, club, event = loaded.league.pk, loaded.league.club_id, loaded.event_id
+    player, table = loaded.player_id, loaded.sheet_table_id
 
-    def url(name: str, **kwargs: int) -> str | None:
+    def url(name: str, kind: str = "page", **kwargs: int) -> Get | None:
         try:
-            return reverse(name, kwargs=kwargs)
+            return Get(reverse(name, kwargs=kwargs), kind=kind)
         except NoReverseMatch:
             return None
 
+    def api(path: str, *, token: bool = False) -> Get:
+        return Get(f"/api/{path}", kind="api", token=token)
+
+    night = "night download"
     return {
         "league page": url("league", league_id=league),
         "full standings, page 1": url("league-all-standings", league_id=league),
         "full leaderboard, page 1": url("league-leaderboard", league_id=league),
         "game nights, page 1": url("league-game-nights", league_id=league),
-        "event page (a night of the league)": url("event", event_id=loaded.event_id),
-        "score sheet (card by card)": url("score-sheet", table_id=loaded.sheet_table_id),
-        "player page (most games)": url("player", player_id=loaded.player_id),
-        "API standings, page 1": f"/api/leagues/{league}/standings/",
-        "API ratings, page 1": f"/api/leagues/{league}/ratings/",
-        "API standings, one player": f"/api/leagues/{league}/standings/?player={loaded.player_id}",
-        "API ratings, one player": f"/api/leagues/{league}/ratings/?player={loaded.player_id}",
+        "event page (a night of the league)": url("event", event_id=event),
+        "room screen (that night)": url("event-room", event_id=event),
+        "score sheet (card by card)": url("score-sheet", table_id=table),
+        "player page (most games)": url("player", player_id=player),
+        "calendar feed of the club": url("club-calendar", kind="feed", club_id=club),
+        "calendar feed of the league": url("league-calendar", kind="feed", league_id=league),
+        "league standings (CSV)": url("league-standings-csv", kind="download", league_id=league),
+        "league leaderboard (CSV)": url("league-ratings-csv", kind="download", league_id=league),
+        "league games (CSV; 303 past the stream's limit)": url(
+            "league-games-csv", kind="download", league_id=league
+        ),
+        "league games (JSON Lines; 303 past it)": url(
+            "league-games-jsonl", kind="download", league_id=league
+        ),
+        "night standings (CSV)": url("event-standings-csv", kind=night, event_id=event),
+        "night games (CSV)": url("event-games-csv", kind=night, event_id=event),
+        "night games (JSON Lines)": url("event-games-jsonl", kind=night, event_id=event),
+        "API standings, page 1": api(f"leagues/{league}/standings/"),
+        "API ratings, page 1": api(f"leagues/{league}/ratings/"),
+        "API standings, one player": api(f"leagues/{league}/standings/?player={player}"),
+        "API ratings, one player": api(f"leagues/{league}/ratings/?player={player}"),
+        "API clubs, page 1": api("clubs/"),
+        "API club's memberships (organiser)": api(f"memberships/?club={club}", token=True),
+        "API players, page 1": api("players/"),
+        "API club's players, page 1": api(f"players/?club={club}"),
+        "API club's players named 'ada'": api(f"players/?club={club}&name=ada"),
+        "API leagues, page 1": api("leagues/"),
+        "API game nights, page 1": api("events/"),
+        "API league's game nights, page 1": api(f"events/?league={league}"),
+        "API night's rounds": api(f"rounds/?event={event}"),
+        "API tables, page 1": api("tables/"),
+        "API league's tables, page 1": api(f"tables/?league={league}"),
+        "API night's tables, page 1": api(f"tables/?event={event}"),
+        "API player's tables, page 1": api(f"tables/?player={player}"),
+        "API webhooks (organiser)": api("webhooks/", token=True),
+        "API night's standings, page 1": api(f"events/{event}/standings/"),
+        "API night's attendance": api(f"events/{event}/attendance/"),
+        "API club's Bluke ratings, page 1": api(f"clubs/{club}/ratings/?game=bluke"),
+        "API player's rating history": api(f"players/{player}/rating-history/?league={league}"),
+        "API table's history (organiser)": api(f"tables/{table}/history/", token=True),
     }
+
+
+DOWNLOAD_REQUESTS = 5
+"""The most GETs of each download measured (a league's games stream for seconds)."""
 
 
 def measure_pages(web: Web, loaded: Loaded, figures: Figures, *, requests: int) -> None:
@@ -1016,22 +1128,28 @@ def measure_pages(web: Web, loaded: Loaded, figures: Figures, *, requests: int) 
     from django.test.utils import CaptureQueriesContext
 
     here = InProcessWeb()
-    for label, path in pages(loaded).items():
-        if path is None:
+    for label, get in pages(loaded).items():
+        if get is None:
             figures.pages[label] = None
             continue
-        accept = {"Accept": "application/json"} if path.startswith("/api/") else {}
+        path = get.path
+        accept = {"Accept": "application/json"} if get.kind == "api" else {}
+        if get.token:
+            accept["Authorization"] = f"Token {loaded.key}"
+        times = min(requests, DOWNLOAD_REQUESTS) if get.downloads else requests
         for _ in range(WARM_UP):  # imports, caches, connections
             web.request("GET", path, headers=accept)
-        answers = [web.request("GET", path, headers=accept) for _ in range(requests)]
+        answers = [web.request("GET", path, headers=accept) for _ in range(times)]
         zipped = web.request("GET", path, headers={**accept, "Accept-Encoding": "gzip"})
         # once uncounted: the first request after other work may switch the
         # connection's limits (league.db), a query that is not the page's
         here.request("GET", path, headers=accept)
         with CaptureQueriesContext(connection) as queries:
             counted = here.request("GET", path, headers=accept)
+        # a league's games past the stream's limit: 303, to the files page
+        expected = {200, 303} if get.downloads else {200}
         for answer in [*answers, zipped, counted]:
-            if answer.status != 200:
+            if answer.status not in expected:
                 raise SystemExit(f"GET {path}: {answer.status} {answer.body[:300]!r}")
         compressed = zipped.headers.get("content-encoding") == "gzip"
         if compressed:
@@ -1042,7 +1160,94 @@ def measure_pages(web: Web, loaded: Loaded, figures: Figures, *, requests: int) 
             sent_gzip=len(zipped.body),
             compressed=compressed,
             queries=len(queries.captured_queries),
+            status=answers[-1].status,
+            kind=get.kind,
         )
+
+
+ARCHIVE_KINDS = ("games.csv", "games.jsonl")
+ARCHIVE_TIMEOUT = 3600.0
+"""Seconds to wait for a league's games to be prepared as a file."""
+
+
+def ask_for_file(web: Web, path: str, kind: str) -> Answer:
+    """POST the files page's form for ``kind``, with the CSRF token and cookie its GET
+    gives, as a browser does."""
+    from urllib.parse import urlencode
+
+    page = web.request("GET", path, headers={})
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.body.decode())
+    cookie = re.search(r"csrftoken=([^;]+)", page.headers.get("set-cookie", ""))
+    if page.status != 200 or token is None:
+        raise SystemExit(f"GET {path}: {page.status}, no form")
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    if cookie is not None:
+        headers["Cookie"] = f"csrftoken={cookie.group(1)}"
+    body = urlencode({"csrfmiddlewaretoken": token.group(1), "kind": kind}).encode()
+    return web.request("POST", path, body=body, headers=headers)
+
+
+def lines_packed(packed: bytes) -> int:
+    """The lines of gzip-compressed ``packed``, counted as it is unpacked."""
+    import zlib
+
+    unpacker = zlib.decompressobj(wbits=31)
+    lines, step = 0, 1 << 20
+    for start in range(0, len(packed), step):
+        lines += unpacker.decompress(packed[start : start + step]).count(b"\n")
+    return lines + unpacker.flush().count(b"\n")
+
+
+def measure_archives(web: Web, loaded: Loaded, figures: Figures) -> None:
+    """Step 6 of the module's docstring: each of the league's games files prepared by
+    its job, asked for on the files page, then fetched whole and its lines counted."""
+    from django.db.models import F, Max, Sum
+    from django.urls import reverse
+
+    from league import archives
+    from league.models import Archive, Table
+
+    league = loaded.league
+    files = reverse("league-files", args=[league.pk])
+    for kind in ARCHIVE_KINDS:
+        tables = Table.objects.filter(round__event__league=league, hands_played__gt=0)
+        if kind == "games.csv":  # the header, and a row a hand and seat
+            expected = 1 + (tables.aggregate(n=Sum(F("hands_played") * F("players")))["n"] or 0)
+        else:  # a record a table with hands
+            expected = tables.count()
+        before = Archive.objects.aggregate(top=Max("pk"))["top"] or 0
+        began = time.perf_counter()
+        answer = ask_for_file(web, files, kind)
+        if answer.status != 302:
+            raise SystemExit(f"POST {files}: {answer.status} {answer.body[:300]!r}")
+        deadline = time.monotonic() + ARCHIVE_TIMEOUT
+        while (
+            made := Archive.objects.filter(league=league, kind=kind, pk__gt=before)
+            .exclude(state=Archive.State.OWED)
+            .first()
+        ) is None:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"{kind} of league {league.pk}: not ready within the timeout")
+            time.sleep(0.2)
+        prepared = time.perf_counter() - began
+        if made.state != Archive.State.READY:
+            raise SystemExit(f"{kind} of league {league.pk}: {made.state} ({made.error})")
+        link = reverse("archive-file", args=[made.pk, archives.download_name(made)])
+        sent = web.request("GET", link, headers={"Accept-Encoding": "gzip"})
+        if sent.status != 200 or sent.headers.get("content-encoding") != "gzip":
+            raise SystemExit(f"GET {link}: {sent.status} {sent.body[:300]!r}")
+        figures.archives[kind] = ArchiveFigures(
+            prepared=prepared,
+            raw=int(made.size or 0),
+            packed=len(sent.body),
+            lines=lines_packed(sent.body),
+            expected=expected,
+            sent=sent.seconds,
+        )
+
+
+CLUB = Size(games=1_000, players=50, nights=22)
+"""Each club of the deployment of many clubs (``--clubs``)."""
 
 
 def measure(
@@ -1055,9 +1260,12 @@ def measure(
     seed: int,
     say: Callable[[str], None] = print,
     web_name: str = "",
+    clubs: int = 0,
+    club_size: Size = CLUB,
 ) -> list[Figures]:
-    """Load and measure each size in the database Django is set up with (steps 2, 4 and 5);
-    with ``web_name``, the table so far is said after each size."""
+    """Load and measure each size in the database Django is set up with (steps 2 and 4
+    to 6), then, with ``clubs``, that many clubs of ``club_size`` beside them, and the last
+    of those (step 7); with ``web_name``, the table so far is said after each."""
     from django.db import transaction
 
     from league.services.clubs import club_create
@@ -1083,13 +1291,38 @@ def measure(
             f"computed in {loaded.seconds['standings_refresh']:.1f} s, ratings (2 scopes) in "
             f"{loaded.seconds['ratings_rebuild']:.1f} s"
         )
-        figures = Figures(loaded=loaded)
-        measure_results(web(), loaded, figures)
-        measure_pages(web(), loaded, figures, requests=requests)
-        measured.append(figures)
+        measured.append(measure_league(web, loaded, requests=requests))
+        if web_name:
+            say(f"\n{report(measured, web_name=web_name)}\n")
+    if clubs:
+        began = time.perf_counter()
+        for n in range(clubs):
+            loaded = load(
+                club_size,
+                templates=templates,
+                repeat=repeat,
+                seed=seed + 1_000 + n,
+                name=f", club {n + 1}",
+                vacuum=n == clubs - 1,
+            )
+        loaded.label = f"{club_size.games:,} games, beside {clubs} club{'s' if clubs > 1 else ''}"
+        say(
+            f"{clubs} clubs of {club_size.games:,} games loaded in "
+            f"{time.perf_counter() - began:.0f} s, beside the leagues above: the last measured"
+        )
+        measured.append(measure_league(web, loaded, requests=requests))
         if web_name:
             say(f"\n{report(measured, web_name=web_name)}\n")
     return measured
+
+
+def measure_league(web: Callable[[], Web], loaded: Loaded, *, requests: int) -> Figures:
+    """Steps 4 to 6 of the module's docstring, for one loaded league."""
+    figures = Figures(loaded=loaded)
+    measure_results(web(), loaded, figures)
+    measure_pages(web(), loaded, figures, requests=requests)
+    measure_archives(web(), loaded, figures)
+    return figures
 
 
 # -- the report ---------------------------------------------------------------------------------
@@ -1121,22 +1354,46 @@ def kb(size: int) -> str:
     return f"{size / 1024:,.1f} KB"
 
 
+def of_kinds(figures: Figures, *kinds: str) -> dict[str, PageFigures]:
+    return {
+        label: page
+        for label, page in figures.pages.items()
+        if page is not None and page.kind in kinds
+    }
+
+
 def largest(figures: Figures) -> str:
     """The page or API answer of the most bytes as sent uncompressed, named."""
-    shown = {label: page for label, page in figures.pages.items() if page is not None}
+    shown = of_kinds(figures, "page", "api")
     if not shown:
         return "-"
     label = max(shown, key=lambda name: shown[name].raw)
     return f"{kb(shown[label].raw)}: {label}"
 
 
-def slowest(figures: Figures) -> str:
-    """The page or API answer of the longest median time, named."""
-    shown = {label: page for label, page in figures.pages.items() if page is not None}
+def slowest(figures: Figures, *kinds: str) -> str:
+    """The answer of ``kinds`` of the longest median time, named."""
+    shown = of_kinds(figures, *kinds)
     if not shown:
         return "-"
     label = max(shown, key=lambda name: statistics.median(shown[name].seconds))
     return f"{ms(statistics.median(shown[label].seconds))}: {label}"
+
+
+def mb(size: int) -> str:
+    return f"{size / 1024 / 1024:,.1f} MB"
+
+
+def prepared(figures: Figures, kind: str) -> str:
+    """A league's games file made by its job: how long, how large, whether whole."""
+    made = figures.archives.get(kind)
+    if made is None:
+        return "-"
+    whole = "complete" if made.complete else f"INCOMPLETE, of {made.expected:,}"
+    return (
+        f"{made.prepared:,.1f} s, {mb(made.raw)} ({mb(made.packed)} gzip), "
+        f"{made.lines:,} lines, {whole}; sent in {ms(made.sent)}"
+    )
 
 
 def counted(values: Sequence[int]) -> str:
@@ -1146,7 +1403,7 @@ def counted(values: Sequence[int]) -> str:
 
 def report(measured: Sequence[Figures], *, web_name: str) -> str:
     """The Markdown table of the module's docstring."""
-    head = ["", *(f"{f.loaded.size.games:,} games" for f in measured)]
+    head = ["", *(f.loaded.label for f in measured)]
     rows: list[list[str]] = [
         [
             "players / game nights",
@@ -1185,13 +1442,32 @@ def report(measured: Sequence[Figures], *, web_name: str) -> str:
                 cells.append("-")
                 continue
             star = "" if page.compressed else "*"
+            status = "" if page.status == 200 else f"{page.status}, "
             cells.append(
-                f"{ms(statistics.median(page.seconds))}, {kb(page.raw)} "
+                f"{status}{ms(statistics.median(page.seconds))}, {kb(page.raw)} "
                 f"({kb(page.sent_gzip)}{star} gzip), {page.queries} q"
             )
         rows.append([label, *cells])
-    rows.append(["largest answer (raw; target under 150 KB)", *map(largest, measured)])
-    rows.append(["slowest answer (median; target under 100 ms)", *map(slowest, measured)])
+    for kind, what in (("games.csv", "CSV"), ("games.jsonl", "JSON Lines")):
+        rows.append(
+            [
+                f"league games ({what}) prepared as a file, then sent",
+                *(prepared(f, kind) for f in measured),
+            ]
+        )
+    rows.append(["largest page or API answer (raw; target under 150 KB)", *map(largest, measured)])
+    rows.append(
+        [
+            "slowest page or API answer (median; target under 100 ms)",
+            *(slowest(f, "page", "api") for f in measured),
+        ]
+    )
+    rows.append(
+        [
+            "slowest night download (median; target under 1 s)",
+            *(slowest(f, "night download") for f in measured),
+        ]
+    )
     widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
 
     def line(cells: Sequence[str]) -> str:
@@ -1257,6 +1533,7 @@ def environment(database_url: str, scratch: Path) -> dict[str, str]:
         SECURE_SSL_REDIRECT="0",
         DEBUG="0",
         LOG_LEVEL="WARNING",
+        ARCHIVES_ROOT=str(scratch / "archives"),
         PYTHONPATH=os.pathsep.join([str(scratch), str(REPO)]),
     )
     return env
@@ -1345,6 +1622,7 @@ def run(args: argparse.Namespace) -> int:
             "template_count": args.templates,
             "seed": args.seed,
         }
+        options["clubs"] = args.clubs
         if args.in_process:
             measure(sizes, web=InProcessWeb, web_name=InProcessWeb.name, **options)
         else:
@@ -1378,6 +1656,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--templates", type=int, default=300, help="distinct bot games (300)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers (2)")
     parser.add_argument(
+        "--clubs",
+        type=int,
+        default=20,
+        help=f"clubs of {CLUB.games:,} games loaded beside the leagues, the last measured "
+        "(20; 0: none)",
+    )
+    parser.add_argument(
         "--in-process", action="store_true", help="Django's test client instead of gunicorn"
     )
     parser.add_argument("--seed", type=int, default=2026, help="of the synthetic data (2026)")
@@ -1389,10 +1674,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.tiny:
-        args.sizes, args.repeat, args.requests = [TINY], 1, 3
+        args.sizes, args.repeat, args.requests, args.clubs = [TINY], 1, 3, 0
         args.templates = min(args.templates, 20)
     if min(args.repeat, args.requests, args.templates, args.workers) < 1:
         parser.error("--repeat, --requests, --templates and --workers must be 1 or more")
+    if args.clubs < 0:
+        parser.error("--clubs must be 0 or more")
     return run(args)
 
 

@@ -2,9 +2,14 @@
 game records for JSON Lines, read in constant memory.
 
 Reads only (like :mod:`league.selectors`); the views in :mod:`league.web.exports`
-stream them. Every reader is a generator over a server-side cursor
-(``QuerySet.iterator``), so a league of 100,000 games exports without holding it:
-rows leave as they are read.
+stream them, and :mod:`league.archives` writes them to a file for a league too large
+to stream within a request. Every reader is a generator over a server-side cursor
+(``QuerySet.iterator``, see :func:`rows_of`), so a league of 100,000 games exports
+without holding it: rows leave as they are read.
+
+A night's rows are found from its rounds, down the indexes to its tables, hands and
+hand lines, so reading them costs what the night holds, whatever else the database
+holds (:func:`_scope`).
 
 - :func:`standings_rows`, :func:`rating_rows`: one row a player.
 - :func:`hand_rows`: one row per hand and seat of every game of a league or event,
@@ -12,14 +17,22 @@ rows leave as they are read.
 - :func:`game_records`: one engine game record per table with hands (the format
   ``python -m games check`` reads, see docs/records.md), in the same order, each
   hand exactly as the club sent it (a move log where the club recorded the cards).
+- :func:`csv_lines`, :func:`json_lines`: rows and records as the lines of a file;
+  :data:`GAMES_FILES`, the two files of every game, by name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import csv
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
-from django.db.models import QuerySet
+from django.db import connection, transaction
+from django.db.models import F, QuerySet, Sum
+from django.utils.text import slugify
 
 from league import ratings, standings
 from league.models import Event, Game, HandSeat, League, RatingScope, Standing, Table
@@ -29,6 +42,56 @@ FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r", "'")
 apostrophe: what a spreadsheet would run as a formula, and an apostrophe itself (so
 that a guarded cell and a name that really begins with one stay apart). The import
 (:mod:`league.services.imports`) takes the guard off again."""
+CELL_BREAKS: Final = (";", "\t", "|", "\r", "\n")
+"""Characters inside a text cell after which a spreadsheet may start a cell of its
+own: one that splits lines on a semicolon (the usual choice where the comma is the
+decimal mark), a tab or a bar reads a quote only at the start of a cell, so a cell
+quoted in the middle of a line does not hold its semicolon in; a line break in a
+cell ends the line for one that ignores quotes. What follows each is guarded as the
+cell's start is."""
+
+_STARTS = "".join(re.escape(c) for c in FORMULA_STARTS)
+_BREAKS = "".join(re.escape(c) for c in CELL_BREAKS)
+# after a break a quote too: a spreadsheet would open a quoted cell there
+_TO_GUARD = re.compile(f'^(?=[{_STARTS}])|(?<=[{_BREAKS}])(?=[{_STARTS}"])')
+_GUARDED = re.compile(f"^'(?=[{_STARTS}])|(?<=[{_BREAKS}])'(?=[{_STARTS}\"])")
+_START_SET = frozenset(FORMULA_STARTS)
+_A_BREAK = re.compile(f"[{_BREAKS}]")
+_CELLS_APART: Final = "\x1f"
+_SOME_CELL_TO_GUARD = re.compile(f"(?:^|{_CELLS_APART})[{_STARTS}]|[{_BREAKS}]")
+"""Whether a row's text cells, joined by :data:`_CELLS_APART`, hold one that
+:func:`cell_guarded` changes (or, rarely, one holding that character itself): one
+look a row, where most rows need nothing."""
+
+
+def cell_guarded(text: str) -> str:
+    """``text`` with an apostrophe before each place a spreadsheet could start a
+    formula: its start, when what follows is one of :data:`FORMULA_STARTS`, and just
+    after each of :data:`CELL_BREAKS`, when what follows is one of them or a double
+    quote (which would open a quoted cell there). :func:`cell_unguarded` undoes it
+    exactly.
+
+    >>> cell_guarded("=1+1"), cell_guarded("Ann;=1+1 night"), cell_guarded("'Tis")
+    ("'=1+1", "Ann;'=1+1 night", "''Tis")
+    >>> cell_guarded("Ann"), cell_guarded("O'Brien; Ann-Marie")
+    ('Ann', "O'Brien; Ann-Marie")
+    """
+    # most cells need nothing: two quick looks first (a download guards millions)
+    if text[:1] in _START_SET or _A_BREAK.search(text):
+        return _TO_GUARD.sub("'", text)
+    return text
+
+
+def cell_unguarded(text: str) -> str:
+    """A cell as it was before :func:`cell_guarded`.
+
+    >>> cell_unguarded("'=1+1"), cell_unguarded("Ann;'=1+1 night"), cell_unguarded("''Tis")
+    ('=1+1', 'Ann;=1+1 night', "'Tis")
+    >>> cell_unguarded("'Tis")  # an apostrophe the guard did not put there stays
+    "'Tis"
+    """
+    return _GUARDED.sub("", text)
+
 
 CHUNK: Final = 2_000
 """Rows fetched per round trip of the server-side cursor."""
@@ -70,6 +133,49 @@ letter, empty for no trump; ``maker`` (the seat that made trump) and ``dropped``
 name (unique in a club), so the file reads the same in another club."""
 
 
+def rows_of(queryset: QuerySet[Any, Any]) -> Iterator[Any]:
+    """The rows of ``queryset``, :data:`CHUNK` at a time from a server-side cursor.
+
+    On PostgreSQL the cursor is read inside a transaction of its own (read only, a
+    single statement): outside one, Django declares it ``WITH HOLD``, and PostgreSQL
+    builds such a cursor's whole result when the statement's implicit transaction
+    commits, before the first row is fetched (with no statement timeout while it
+    does: the request's is lifted for the commit). Inside a transaction rows leave
+    as PostgreSQL finds them. On SQLite, whose transactions here take the write lock
+    (``league.backends.sqlite``), the cursor is read outside any: a reader there
+    sees the one snapshot it began with anyway."""
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        with transaction.atomic():
+            yield from queryset.iterator(chunk_size=CHUNK)
+    else:
+        yield from queryset.iterator(chunk_size=CHUNK)
+
+
+def _scope(table: str, *, league: League, event: Event | None) -> dict[str, Any]:
+    """The filter, for rows whose table is reached through ``table`` (a lookup path
+    ending in ``__``, or ``""`` for the tables themselves), that keeps the league's
+    rows, or the event's.
+
+    An event's rows are found from its rounds (``round.event_id``), so that
+    PostgreSQL starts from the rounds' index and follows the tables', hands' and
+    hand lines' down. A filter on the tables' ids (``table_id IN (SELECT ...)``),
+    as this was before, was planned as a scan of every hand line in the database
+    that kept the night's: 5 s for a night of 100 games beside 50 clubs' games.
+    """
+    if event is not None:
+        return {f"{table}round__event": event}
+    return {f"{table}round__event__league": league}
+
+
+def hand_lines(*, league: League, event: Event | None = None) -> int:
+    """How many rows :func:`hand_rows` gives for the league (or event): each table's
+    hands times its seats, summed over the tables (one query, no hand read)."""
+    found = Table.objects.filter(**_scope("", league=league, event=event)).aggregate(
+        lines=Sum(F("hands_played") * F("players"))
+    )
+    return int(found["lines"] or 0)
+
+
 def standings_rows(*, league: League, event: Event | None = None) -> Iterator[tuple[Any, ...]]:
     """The stored standings of a league (or one event), best first, in
     :data:`STANDINGS_COLUMNS` order."""
@@ -78,7 +184,7 @@ def standings_rows(*, league: League, event: Event | None = None) -> Iterator[tu
         .select_related("player")
         .order_by("rank", "player__name")
     )
-    for row in rows.iterator(chunk_size=CHUNK):
+    for row in rows_of(rows):
         yield (
             row.rank,
             row.player.name,
@@ -105,11 +211,6 @@ def rating_rows(*, scope: RatingScope | None) -> Iterator[tuple[Any, ...]]:
         )
 
 
-def _tables_of(*, league: League, event: Event | None) -> QuerySet[Table]:
-    tables = Table.objects.filter(round__event__league=league)
-    return tables.filter(round__event=event) if event is not None else tables
-
-
 PLAYED: Final = ("round__event__date", "round__event_id", "round__number", "number", "id")
 """The order of a league's tables as played (and as :mod:`league.ratings` rates them)."""
 
@@ -117,8 +218,8 @@ PLAYED: Final = ("round__event__date", "round__event_id", "round__number", "numb
 def hand_rows(*, league: League, event: Event | None = None) -> Iterator[tuple[Any, ...]]:
     """Every hand and seat of the league's (or event's) games, in the order
     played, in :data:`HAND_COLUMNS` order."""
-    seats = HandSeat.objects.filter(hand__table__in=_tables_of(league=league, event=event))
     table = "hand__table__"
+    seats = HandSeat.objects.filter(**_scope(table, league=league, event=event))
     rows = seats.order_by(
         *(f"{table}{field}" for field in PLAYED), "hand__number", "seat"
     ).values_list(
@@ -140,7 +241,7 @@ def hand_rows(*, league: League, event: Event | None = None) -> Iterator[tuple[A
         "total",
         f"{table}game",
     )
-    for row in rows.iterator(chunk_size=CHUNK):
+    for row in rows_of(rows):
         name, date, round_number, number, hand, dealer, cards, trump, maker, *seat = row
         seat_number, player, bid, dropped, tricks, points, total, game = seat
         buck = game == Game.BUCK_EUCHRE
@@ -172,14 +273,14 @@ def game_records(*, league: League, event: Event | None = None) -> Iterator[dict
     progress)."""
     options = league.options or {}
     hands = (
-        _tables_of(league=league, event=event)
+        Table.objects.filter(**_scope("", league=league, event=event))
         .filter(hands__isnull=False)
         .order_by(*PLAYED, "hands__number")
         .values_list("id", "game", "players", "first_dealer", "hands__record")
     )
     current: int | None = None
     record: dict[str, Any] = {}
-    for table_id, game, players, first_dealer, hand in hands.iterator(chunk_size=CHUNK):
+    for table_id, game, players, first_dealer, hand in rows_of(hands):
         if table_id != current:
             if current is not None:
                 yield record
@@ -191,3 +292,81 @@ def game_records(*, league: League, event: Event | None = None) -> Iterator[dict
         record["hands"].append(hand)
     if current is not None:
         yield record
+
+
+def safe_cell(value: Any) -> Any:
+    """``value`` as a spreadsheet should read it: text that would start a formula,
+    or that starts with an apostrophe, gets a leading apostrophe, and so does what
+    follows a semicolon, tab, bar or line break in it (:func:`cell_guarded`);
+    anything else is unchanged.
+
+    >>> safe_cell("=1+1"), safe_cell("-Ann"), safe_cell("'Tis"), safe_cell("Ann"), safe_cell(-10)
+    ("'=1+1", "'-Ann", "''Tis", 'Ann', -10)
+    >>> safe_cell("Ann;=1+1 night")
+    "Ann;'=1+1 night"
+    """
+    if isinstance(value, str):
+        return cell_guarded(value)
+    return value
+
+
+class _Line:
+    """A file-like object whose ``write`` hands back the line :mod:`csv` wrote."""
+
+    def write(self, text: str) -> str:
+        return text
+
+
+def csv_lines(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Iterator[str]:
+    """The header and ``rows`` as CSV lines, made safe for spreadsheets, one at a time:
+    text quoted (empty text too), numbers (and ``True``/``False``) as they are.
+
+    >>> list(csv_lines(["player", "points"], [["Ann;=1+1", -10], ["=1+1", 3], ["", 0]]))
+    ['"player","points"\\r\\n', '"Ann;\\'=1+1",-10\\r\\n', '"\\'=1+1",3\\r\\n', '"",0\\r\\n']
+    """
+    writer = csv.writer(_Line(), quoting=csv.QUOTE_NONNUMERIC)
+    guarded, some_to_guard, apart = cell_guarded, _SOME_CELL_TO_GUARD.search, _CELLS_APART
+    yield writer.writerow(header)
+    for row in rows:
+        # safe_cell on each cell, but only for a row that needs it: a download
+        # writes millions of cells, and one look a row costs less than one a cell
+        if some_to_guard(apart.join([v for v in row if isinstance(v, str)])):
+            row = [guarded(v) if isinstance(v, str) else v for v in row]
+        yield writer.writerow(row)
+
+
+def json_lines(records: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """Each record as one line of compact JSON."""
+    for record in records:
+        yield json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def file_stem(league: League, event: Event | None = None) -> str:
+    """A file name's stem: the league's slug (or name), and the event's date."""
+    stem = league.slug or slugify(league.name) or f"league-{league.pk}"
+    return f"{stem}-{event.date.isoformat()}" if event is not None else stem
+
+
+@dataclass(frozen=True)
+class GamesFile:
+    """One of the files of every game of a league (or event): what it is called
+    (after the stem, :func:`file_stem`), its type, and its lines."""
+
+    name: str
+    content_type: str
+    lines: Callable[[League, Event | None], Iterator[str]]
+
+
+def _games_csv(league: League, event: Event | None) -> Iterator[str]:
+    return csv_lines(HAND_COLUMNS, hand_rows(league=league, event=event))
+
+
+def _games_jsonl(league: League, event: Event | None) -> Iterator[str]:
+    return json_lines(game_records(league=league, event=event))
+
+
+GAMES_FILES: Final = {
+    "games.csv": GamesFile("games.csv", "text/csv", _games_csv),
+    "games.jsonl": GamesFile("games.jsonl", "application/jsonl", _games_jsonl),
+}
+"""The files of every game, by name (as :class:`league.models.Archive` kinds are)."""

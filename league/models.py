@@ -1032,12 +1032,13 @@ class JobOwed(models.Model):
         WEBHOOK = "webhook", "a webhook delivery"
         IMPORT = "import", "a results file's import"
         PASSWORD_RESET = "password_reset", "a password reset's mail"
+        ARCHIVE = "archive", "a download prepared as a file"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     target_id = models.BigIntegerField(
         help_text="the league (standings), the rating scope (ratings), the delivery "
-        "(webhook), the results import (import) or the password reset asked "
-        "(password_reset) to work on"
+        "(webhook), the results import (import), the password reset asked "
+        "(password_reset) or the archive (archive) to work on"
     )
     owed_since = models.DateTimeField(help_text="when the work was first owed, since last done")
     owed_at = models.DateTimeField(help_text="when it was last owed")
@@ -1064,7 +1065,14 @@ class JobOwed(models.Model):
             models.UniqueConstraint(fields=["kind", "target_id"], name="job_owed_once_per_target"),
             models.CheckConstraint(
                 condition=Q(
-                    kind__in=["standings", "ratings", "webhook", "import", "password_reset"]
+                    kind__in=[
+                        "standings",
+                        "ratings",
+                        "webhook",
+                        "import",
+                        "password_reset",
+                        "archive",
+                    ]
                 ),
                 name="job_owed_known_kind",
             ),
@@ -1423,3 +1431,97 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} {self.event_id} to {self.endpoint_id}: {self.status}"
+
+
+class Archive(models.Model):
+    """A download prepared in the background: every game of a league, or of one of
+    its events, as one gzip-compressed file (:mod:`league.archives`), for a league
+    too large to stream within a request (``settings.DOWNLOAD_STREAM_LINES``).
+
+    ``state`` is ``owed`` from the request until the job has written the file, then
+    ``ready`` (``file`` names it in the archives storage; ``lines`` rows or records
+    and ``size`` bytes before compression) or ``failed`` (``error``, a code: see
+    :data:`league.archives.ERRORS`). ``started_at`` is when the job writing it took
+    it up, and ``heartbeat_at`` when that job last showed it was at work (every few
+    seconds): another job leaves the archive alone until a heartbeat is a minute
+    late, and then takes it over. The newest ready archive of each league (or event)
+    and kind is kept; a newer one replaces it, file and all.
+    """
+
+    class Kind(models.TextChoices):
+        GAMES_CSV = "games.csv", "Every hand of every game (CSV)"
+        GAMES_JSONL = "games.jsonl", "The games as records (JSON Lines)"
+
+    class State(models.TextChoices):
+        OWED = "owed", "being prepared"
+        READY = "ready", "ready"
+        FAILED = "failed", "failed"
+
+    # indexed as the first column of archive_by_scope
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="archives", db_index=False
+    )
+    event = models.ForeignKey(
+        Event,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="archives",
+        help_text="the event whose games it holds; none: the whole league's",
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OWED)
+    requested_at = models.DateTimeField()
+    started_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the job writing it took it up"
+    )
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the job writing it last showed it was at work"
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+    file = models.CharField(
+        max_length=255, blank=True, default="", help_text="its name in the archives storage"
+    )
+    lines = models.BigIntegerField(null=True, blank=True, help_text="rows (CSV) or records")
+    size = models.BigIntegerField(null=True, blank=True, help_text="bytes, uncompressed")
+    error = models.CharField(max_length=40, blank=True, default="")
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+        indexes = [
+            models.Index(
+                fields=["league", "event", "kind", "-requested_at"], name="archive_by_scope"
+            )
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=["games.csv", "games.jsonl"]), name="archive_known_kind"
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=["owed", "ready", "failed"]), name="archive_known_state"
+            ),
+            # a ready archive has its file and its figures; only a failed one an error
+            models.CheckConstraint(
+                condition=~Q(state="ready")
+                | (~Q(file="") & Q(lines__isnull=False, size__isnull=False)),
+                name="archive_ready_has_its_file",
+            ),
+            models.CheckConstraint(
+                condition=Q(state="failed") | Q(error=""), name="archive_error_only_if_failed"
+            ),
+            # one archive being prepared at a time for a league's (or event's) kind
+            models.UniqueConstraint(
+                fields=["league", "kind"],
+                condition=Q(state="owed", event__isnull=True),
+                name="archive_owed_once_per_league",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "kind"],
+                condition=Q(state="owed", event__isnull=False),
+                name="archive_owed_once_per_event",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        of = self.event if self.event_id is not None else self.league
+        return f"{self.kind} of {of} ({self.state})"

@@ -1,7 +1,8 @@
 """Celery tasks: thin wrappers around the derived-data jobs of
 :mod:`league.standings` and :mod:`league.ratings`, a webhook's delivery
-(:mod:`league.webhooks`), a password reset's mail (:mod:`league.mails`), and
-the sweep of the work owed to them and to the other jobs of :data:`JOBS`
+(:mod:`league.webhooks`), a password reset's mail (:mod:`league.mails`), the
+downloads prepared as files (:mod:`league.archives`), and the sweep of the work
+owed to them and to the other jobs of :data:`JOBS`
 (:mod:`league.outbox`).
 
 The services owe these jobs through :mod:`league.services.jobs`, which
@@ -89,6 +90,20 @@ def password_reset_mail(asked_id: int) -> int:
     return mails.password_reset_send(asked_id)
 
 
+@shared_task(**JOB_OPTIONS)
+def archive_prepare(archive_id: int) -> int:
+    """Write a download prepared as a file (see :mod:`league.archives`); returns
+    the lines written (0 when there was nothing to do).
+
+    The archive's ``state`` and ``started_at`` say what is owed and who is at it,
+    so a second run finds the file made, or being made, and returns at once."""
+    # imported here: the archives read through league.exports, which imports the
+    # standings, which owe jobs through this module's JOBS
+    from league import archives
+
+    return archives.archive_prepare(archive_id=archive_id)
+
+
 RESULTS_IMPORT_TASK: Final = "league.services.imports.results_import_job"
 """The name of the task that imports a results file kept by the import page: it
 lives with the import service (:func:`league.services.imports.results_import_job`),
@@ -105,6 +120,7 @@ JOBS: Final[dict[str, Any]] = {
     # a results file's import, by its task's name (see RESULTS_IMPORT_TASK)
     JobOwed.Kind.IMPORT: celery_app.signature(RESULTS_IMPORT_TASK),
     JobOwed.Kind.PASSWORD_RESET: password_reset_mail,
+    JobOwed.Kind.ARCHIVE: archive_prepare,
 }
 """The task of each kind of work owed."""
 

@@ -9,6 +9,10 @@
 | ``DB_PREPARED_STATEMENTS`` | ``0`` behind a pooler that cannot keep them (league/db.py) | on |
 | ``CELERY_BROKER_URL`` | e.g. ``redis://127.0.0.1:6379/0`` | none: tasks run in the web process |
 | ``JOBS_WITHOUT_BROKER`` | no broker: ``thread`` (after the response), ``inline`` | ``thread`` |
+| ``DOWNLOAD_STREAM_LINES`` | the most hand lines a games download streams | 200000 |
+| ``DOWNLOAD_STREAM_SECONDS`` | how long a streamed download may run | 20 |
+| ``ARCHIVES_ROOT`` | the files of larger downloads (one folder for all hosts) | ``archives`` |
+| ``ARCHIVE_AGAIN_AFTER_MINUTES`` | how soon such a file may be prepared again | 10 |
 | ``SECRET_KEY`` | Django's signing key | required in production |
 | ``DEBUG`` | ``1``/``true`` to show debug pages | off (on in ``local``) |
 | ``ALLOWED_HOSTS`` | comma-separated host names | ``localhost,127.0.0.1`` |
@@ -226,9 +230,18 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Downloads prepared in the background (league/archives.py): their files. Every
+# web process and every worker must reach the same folder (or another storage:
+# any of Django's, named "archives").
+ARCHIVES_ROOT = Path(os.environ.get("ARCHIVES_ROOT") or BASE_DIR / "archives")
+ARCHIVES_STORAGE = {
+    "BACKEND": "django.core.files.storage.FileSystemStorage",
+    "OPTIONS": {"location": ARCHIVES_ROOT},
+}
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "archives": ARCHIVES_STORAGE,
 }
 
 
@@ -447,6 +460,18 @@ TABLE_LINK_REFUSED_RATE = os.environ.get("TABLE_LINK_REFUSED_RATE") or "30/m"
 PASSWORD_RESET_RATE = os.environ.get("PASSWORD_RESET_RATE") or "10/h"
 PASSWORD_RESET_EMAIL_RATE = os.environ.get("PASSWORD_RESET_EMAIL_RATE") or "3/h"
 INVITATION_RATE = os.environ.get("INVITATION_RATE") or "30/h"
+
+# Downloads (league/web/exports.py, docs/data.md): a league's or a night's games are
+# streamed as they are read while they have at most DOWNLOAD_STREAM_LINES hand lines
+# (a four-player Bluke game has 100; 200,000 stream in a few seconds on two cores) and
+# prepared as a file by a job beyond that (league/archives.py). A stream still
+# running after DOWNLOAD_STREAM_SECONDS stops, as an error the client sees (never a
+# file cut short that looks whole), well before gunicorn's 30 s timeout would kill
+# the worker. A league's (or night's) file may be asked for again
+# ARCHIVE_AGAIN_AFTER_MINUTES after the last was made.
+DOWNLOAD_STREAM_LINES = int(os.environ.get("DOWNLOAD_STREAM_LINES") or 200_000)
+DOWNLOAD_STREAM_SECONDS = float(os.environ.get("DOWNLOAD_STREAM_SECONDS") or 20)
+ARCHIVE_AGAIN_AFTER_MINUTES = float(os.environ.get("ARCHIVE_AGAIN_AFTER_MINUTES") or 10)
 
 # Celery: without a broker, tasks run eagerly in the web process: a request's
 # in its job thread, after the response ("thread"), or at once after its commit

@@ -21,6 +21,7 @@ DEMO_DATA_ALLOWED = False
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "archives": ARCHIVES_STORAGE,  # noqa: F405
 }
 
 # Trusted here only, where gunicorn listens on a socket that nothing but the

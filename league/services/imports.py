@@ -59,7 +59,7 @@ from django.utils import timezone
 import games
 from league import audit, outbox
 from league.errors import ServiceError
-from league.exports import FORMULA_STARTS, HAND_COLUMNS
+from league.exports import HAND_COLUMNS, cell_unguarded
 from league.models import (
     Club,
     Event,
@@ -611,16 +611,15 @@ def _header_fits(names: list[str], columns: Sequence[str], problems: list[Proble
 
 
 def _unescape(cell: str) -> str:
-    """A cell as the export meant it: stripped, and without the apostrophe it puts
-    before text a spreadsheet would run as a formula.
+    """A cell as the export meant it: stripped, and without the apostrophes it puts
+    before text a spreadsheet would run as a formula (:func:`league.exports.cell_guarded`).
 
     >>> _unescape(" '=HYPERLINK(1) "), _unescape("''Tis"), _unescape("'Tis"), _unescape(" Ann ")
     ('=HYPERLINK(1)', "'Tis", "'Tis", 'Ann')
+    >>> _unescape("Ann;'=1+1 night")
+    'Ann;=1+1 night'
     """
-    cell = cell.strip()
-    if cell.startswith("'") and cell[1:2] and cell[1] in FORMULA_STARTS:
-        return cell[1:]
-    return cell
+    return cell_unguarded(cell.strip())
 
 
 def _name(value: str, row: int, problems: list[Problem], *, column: str) -> str | None:

@@ -46,6 +46,7 @@ urlpatterns: list[URLPattern] = [
     ),
     path("events/<int:event_id>/games.csv", exports.event_games_csv, name="event-games-csv"),
     path("events/<int:event_id>/games.jsonl", exports.event_games_jsonl, name="event-games-jsonl"),
+    *exports.urlpatterns,
     path("events/<int:event_id>/", pages.event_page, name="event"),
     path("players/<int:player_id>/", pages.player_page, name="player"),
     path("tables/<int:table_id>/", entry.table_sheet, name="score-sheet"),

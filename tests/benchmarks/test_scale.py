@@ -107,10 +107,10 @@ def test_the_loader_stores_what_the_results_service_stores() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_tiny_benchmark_measures_everything_it_reports() -> None:
+def test_the_tiny_benchmark_measures_everything_it_reports(archives_dir: Any) -> None:
     said: list[str] = []
     size = scale.SIZES[scale.TINY]
-    (figures,) = scale.measure(
+    figures, beside = scale.measure(
         [size],
         web=scale.InProcessWeb,
         repeat=1,
@@ -118,9 +118,15 @@ def test_the_tiny_benchmark_measures_everything_it_reports() -> None:
         template_count=10,
         seed=11,
         say=said.append,
+        clubs=2,
+        club_size=SMALL,
     )
     league = figures.loaded.league
     assert said[0].startswith("10 games played by the bot")
+    assert said[-1].startswith("2 clubs of 8 games loaded")
+    assert beside.loaded.label == "8 games, beside 2 clubs" and beside.pages == {
+        label: beside.pages[label] for label in figures.pages
+    }
     finished = 1 + 1  # a POST and a service call
     assert Table.objects.filter(round__event__league=league, complete=True).count() == (
         size.games + finished
@@ -135,23 +141,40 @@ def test_the_tiny_benchmark_measures_everything_it_reports() -> None:
     assert len(standings_job.seconds) == 1 and standings_job.queries[0] > 0
     assert len(ratings_jobs.seconds) == 2  # the league's scope and the club-wide one
     assert set(figures.pages) == set(scale.pages(figures.loaded))
+    kinds = set()
     for label, page in figures.pages.items():
         assert page is not None, label
-        assert page.raw > 0 and page.queries > 0, label
+        assert page.raw > 0 and page.queries > 0 and page.status == 200, label
         if page.raw > 1024:  # a few hundred bytes (one player's row) may not shrink: sent as is
             assert page.compressed and page.sent_gzip < page.raw, label
+        kinds.add(page.kind)
+    assert kinds == {"page", "api", "feed", "download", "night download"}
+    for made in (*figures.archives.values(), *beside.archives.values()):
+        assert made.complete and made.lines > 1 and made.packed < made.raw
+    assert set(figures.archives) == set(scale.ARCHIVE_KINDS)
 
-    table = scale.report([figures], web_name=scale.InProcessWeb.name)
+    table = scale.report([figures, beside], web_name=scale.InProcessWeb.name)
     lines = table.splitlines()
-    assert lines[0].split("|")[2].strip() == "200 games"
-    # the head and rule, four figures of the results, two jobs, the pages, the worst two
-    assert len(lines) == 2 + 4 + 2 + len(figures.pages) + 2
-    largest = max(figures.pages, key=lambda label: figures.pages[label].raw)  # type: ignore[union-attr]
-    assert lines[-2].split("|")[2].strip().endswith(f": {largest}")
-    assert lines[-1].split("|")[1].strip().startswith("slowest answer")
+    assert [cell.strip() for cell in lines[0].split("|")[2:4]] == [
+        "200 games",
+        "8 games, beside 2 clubs",
+    ]
+    # the head and rule, four figures of the results, two jobs, the pages, the two files,
+    # the worst three
+    assert len(lines) == 2 + 4 + 2 + len(figures.pages) + 2 + 3
+    shown = {label: page for label, page in figures.pages.items() if page.kind in ("page", "api")}  # type: ignore[union-attr]
+    largest = max(shown, key=lambda label: shown[label].raw)  # type: ignore[union-attr]
+    assert lines[-3].split("|")[2].strip().endswith(f": {largest}")
+    assert lines[-2].split("|")[1].strip().startswith("slowest page or API answer")
+    assert (
+        lines[-1]
+        .split("|")[2]
+        .strip()
+        .endswith(("night standings (CSV)", "night games (CSV)", "night games (JSON Lines)"))
+    )
     for line in lines[2:]:
-        cell = line.split("|")[2].strip()
-        assert cell and cell != "-", line
+        for cell in line.split("|")[2:4]:
+            assert cell.strip() and cell.strip() != "-", line
 
 
 def test_the_sizes_are_the_issues() -> None:

@@ -54,7 +54,14 @@ def test_the_pages_run_under_their_policy(live_server: Any, page: Any) -> None:
     base = live_server.url
     refused: dict[str, list[str]] = {}
 
-    anonymous = ["/", f"/leagues/{league.pk}/", f"/tables/{table.pk}/", "/api/", "/api/clubs/"]
+    anonymous = [
+        "/",
+        f"/leagues/{league.pk}/",
+        f"/leagues/{league.pk}/files/",
+        f"/tables/{table.pk}/",
+        "/api/",
+        "/api/clubs/",
+    ]
     for url in anonymous:
         refused[url] = visit(page, base + url)
 

@@ -7,6 +7,9 @@ workers (config/gunicorn.conf.py), run for real on loopback.
 - ``X-Forwarded-Proto`` is the proxy's, never the client's: production
   settings redirect to HTTPS on its word.
 - A body past the proxy's limit is refused by it, as problem+json under /api/.
+- A download cut short (a stream that ran out of time) reaches the client as an
+  error, never as a file that looks whole: the proxy speaks HTTP/1.1 to gunicorn,
+  whose chunked answer then lacks its last chunk.
 
 The config is run as shipped except for what ties it to a host: its ports,
 certificate, socket, pid and log paths, and its user (the test's own). Needs
@@ -26,6 +29,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -136,20 +140,32 @@ def wait_for(path: Path, what: str) -> None:
         time.sleep(0.05)
 
 
-@pytest.fixture
-def front(tmp_path: Path) -> Iterator[Front]:
-    """gunicorn (one sync worker, production settings) behind the shipped nginx."""
-    sock = tmp_path / "gunicorn.sock"
+def production_env(tmp_path: Path, **more: str) -> dict[str, str]:
+    """The production settings on a SQLite file of the test's folder, no broker."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
         "SECRET_KEY": "proxy-test-" + "k" * 50,
         "ALLOWED_HOSTS": "localhost",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite3'}",
-        "GUNICORN_BIND": f"unix:{sock}",
-        "GUNICORN_WORKERS": "1",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}",
+        **more,
     }
     env.pop("CELERY_BROKER_URL", None)
+    return env
+
+
+@pytest.fixture
+def front(tmp_path: Path) -> Iterator[Front]:
+    """gunicorn (one sync worker, production settings) behind the shipped nginx."""
+    with running_front(tmp_path, production_env(tmp_path)) as ports:
+        yield ports
+
+
+@contextmanager
+def running_front(tmp_path: Path, env: dict[str, str]) -> Iterator[Front]:
+    """gunicorn (one sync worker, ``env``) behind the shipped nginx, until the end."""
+    sock = tmp_path / "gunicorn.sock"
+    env = {**env, "GUNICORN_BIND": f"unix:{sock}", "GUNICORN_WORKERS": "1"}
     gunicorn = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), "config.wsgi"],
         cwd=ROOT,
@@ -225,3 +241,49 @@ def test_the_api_without_gunicorn_is_a_503_problem_with_retry_after(front: Front
     assert headers["content-type"] == "application/problem+json"
     assert headers["retry-after"] == "5"
     assert b'"/api/problems/unavailable"' in content
+
+
+# a league with a game, on the production settings (run in a process of its own)
+MAKE_A_LEAGUE = """
+import datetime, django
+django.setup()
+from league.services.clubs import club_create, player_create
+from league.services.fixtures import event_create, league_create, table_create
+from league.services.results import hand_submit
+from tests.support.records import bluke_results
+club = club_create(name="Club")
+league = league_create(club=club, name="Cup", game="bluke", options={"max_cards": 2})
+event = event_create(league=league, name="Night", date=datetime.date(2026, 10, 1))
+players = [player_create(club=club, name=name) for name in ("Ann", "Bob", "Cy", "Dee")]
+table = table_create(round=event.rounds.get(), number=1, players=players)
+for cards in (2, 1, 2):
+    hand_submit(table=table, record=bluke_results(cards, winner=0))
+print(league.pk)
+"""
+
+
+def test_a_download_cut_short_reaches_the_client_as_an_error(tmp_path: Path) -> None:
+    env = production_env(tmp_path, DOWNLOAD_STREAM_SECONDS="0", JOBS_WITHOUT_BROKER="inline")
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+    made = subprocess.run(
+        [sys.executable, "-c", MAKE_A_LEAGUE], cwd=ROOT, env=env, check=True, capture_output=True
+    )
+    league_id = int(made.stdout.split()[-1])
+    with running_front(tmp_path, env) as front:
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        conn = http.client.HTTPSConnection(
+            "127.0.0.1", front.https_port, context=context, timeout=10
+        )
+        try:
+            conn.request("GET", f"/leagues/{league_id}/games.csv", headers={"Host": "localhost"})
+            answer = conn.getresponse()
+            assert answer.status == 200  # sent before the stream ran out of time
+            # the header row came, then the stream stopped: an error, not an end
+            with pytest.raises(http.client.IncompleteRead) as cut:
+                answer.read()
+            assert cut.value.partial.startswith(b'"event","date",')
+        finally:
+            conn.close()

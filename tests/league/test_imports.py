@@ -19,7 +19,7 @@ from django.core.management.base import CommandError
 from django.db import OperationalError, connection, transaction
 from django.test import Client
 
-from league import outbox
+from league import exports, outbox
 from league.errors import Conflict
 from league.models import (
     AuditEntry,
@@ -50,7 +50,6 @@ from league.services.imports import (
     results_import_queue,
 )
 from league.services.results import hand_submit
-from league.web import exports as web_exports
 from tests.support.factories import ClubFactory, UserFactory
 from tests.support.imports import (
     csv_of,
@@ -182,7 +181,7 @@ def test_tables_the_league_has_without_hands_are_filled(client: Client, jobs_run
 
 def test_the_apostrophe_that_guards_a_formula_comes_off_and_names_stay_apart() -> None:
     names = ["=HYPERLINK(1)", "'=HYPERLINK(1)", "'Tis", "''", "-Ann", "Ann", "@home"]
-    written = [web_exports.safe_cell(name) for name in names]
+    written = [exports.safe_cell(name) for name in names]
     assert len(set(written)) == len(names)
     assert [imports._unescape(cell) for cell in written] == names
 

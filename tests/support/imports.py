@@ -6,6 +6,7 @@ import csv
 import datetime
 import io
 import json
+import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
@@ -105,12 +106,26 @@ def rows_of(data: bytes) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(data.decode())))
 
 
+TEXT_COLUMNS = frozenset({"event", "date", "player", "trump"})
+"""The games CSV's columns of text; the others hold whole numbers (or nothing)."""
+
+
 def csv_of(rows: list[dict[str, str]]) -> bytes:
-    """Rows as a games CSV, with the export's header."""
+    """Rows as a games CSV, written as the download writes one: its header, text
+    quoted, whole numbers not (a cell of a number column that is not one, as a test
+    of refusals writes, is quoted as text)."""
+
+    def cell(column: str, value: str) -> str | int:
+        if column not in TEXT_COLUMNS and re.fullmatch(r"-?[0-9]+", value):
+            return int(value)
+        return value
+
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=HAND_COLUMNS, lineterminator="\r\n")
-    writer.writeheader()
-    writer.writerows(rows)
+    writer = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\r\n")
+    writer.writerow(HAND_COLUMNS)
+    for row in rows:
+        assert set(row) <= set(HAND_COLUMNS), set(row) - set(HAND_COLUMNS)
+        writer.writerow([cell(column, row.get(column, "")) for column in HAND_COLUMNS])
     return out.getvalue().encode()
 
 

@@ -14,10 +14,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games.cli import answers_for_text
+from league.exports import safe_cell
 from league.models import Game, HandSeat, Standing
 from league.services.fixtures import event_create, league_create, table_create
 from league.services.results import game_submit, hand_submit
-from league.web.exports import safe_cell
 from tests.support.factories import ClubFactory, PlayerFactory
 from tests.support.records import bluke_results, bot_logs
 
@@ -208,3 +208,63 @@ def test_the_league_and_event_pages_link_their_downloads_and_calendar(
     html = client.get(reverse("event", args=[event.pk])).content.decode()
     for name in ("event-standings-csv", "event-games-csv", "event-games-jsonl"):
         assert reverse(name, args=[event.pk]) in html
+
+
+SEPARATORS = (",", ";", "\t", "|")
+"""What a spreadsheet may split a CSV file on: a comma, or, where the comma is the
+decimal mark (much of Europe), a semicolon; tabs and bars in some."""
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
+
+def test_no_cell_starts_a_formula_whatever_the_spreadsheet_splits_on(
+    client: Client, jobs_run: Any
+) -> None:
+    club = ClubFactory()
+    names = ["Ann;=1+1", "Bob\t@SUM(A1)", "Cy|+1", "Dee,-1"]
+    players = [PlayerFactory(club=club, name=name) for name in names]
+    league = league_create(
+        club=club, name="Cup;=1+1 season", game=Game.BLUKE, options={"max_cards": 2}
+    )
+    event = event_create(league=league, name="Ann;=1+1 night", date=datetime.date(2026, 10, 1))
+    table = table_create(round=event.rounds.get(), number=1, players=players)
+    for cards in (2, 1, 2):  # the whole game: standings and ratings too
+        with jobs_run(execute=True):
+            hand_submit(table=table, record=bluke_results(cards, winner=cards % 4))
+    for name, args in (
+        ("league-games-csv", [league.pk]),
+        ("event-games-csv", [event.pk]),
+        ("league-standings-csv", [league.pk]),
+        ("event-standings-csv", [event.pk]),
+        ("league-ratings-csv", [league.pk]),
+    ):
+        response = client.get(reverse(name, args=args))
+        text = body(response)
+        assert len(list(csv.reader(io.StringIO(text)))) > 1, name  # a row besides the header
+        for separator in SEPARATORS:
+            for row in csv.reader(io.StringIO(text), delimiter=separator):
+                for cell in row:
+                    assert _is_number(cell) or not cell.startswith(("=", "+", "-", "@")), (
+                        name,
+                        separator,
+                        cell,
+                    )
+        # read as the download means it, each name is there, guarded (the import
+        # takes the guard off)
+        found = list(csv.DictReader(io.StringIO(text)))
+        assert {row["player"] for row in found} == {safe_cell(n) for n in names}, name
+
+
+def test_every_text_cell_is_quoted_and_numbers_are_not(client: Client, jobs_run: Any) -> None:
+    league = bluke_league(jobs_run, nights=1)
+    text = body(client.get(reverse("league-games-csv", args=[league.pk])))
+    header, first, *_ = text.split("\r\n")
+    assert header.startswith('"event","date","round","table","hand",')
+    assert first.startswith('"Night 1","2026-10-01",1,1,1,')
+    assert '"\'=HYPERLINK(1)"' in first  # the guard, inside the quotes
