@@ -246,6 +246,8 @@ def game_submit(*, table: Table, record: Any) -> Table:
     hands = record.get("hands")
     if not isinstance(hands, list):
         raise ServiceError("hands must be an array of hand records", field="hands")
+    if not hands:
+        raise ServiceError("hands is empty: a game record has at least one hand", field="hands")
     return _results_change(
         table=table,
         mode=ResultsMode.APPEND,

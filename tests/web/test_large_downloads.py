@@ -20,12 +20,15 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from benchmarks import scale
-from league import exports
-from league.models import Archive, Game, League
-from league.services.clubs import club_create
+from league import archives, exports
+from league.models import Archive, Game, League, Membership
+from league.services.clubs import club_create, club_update, membership_set
 from league.services.fixtures import league_create
 from league.web.exports import DownloadCutShort
+from tests.support.factories import UserFactory
 from tests.support.imports import played_league
+from tests.support.state import db_state
+from tests.support.web import signed_in
 
 pytestmark = pytest.mark.django_db
 on_postgresql = pytest.mark.skipif(
@@ -205,3 +208,28 @@ def test_a_prepared_jsonl_file_passes_the_engines_check(
     )
     records = [json.loads(line) for line in data.splitlines()]
     assert len(records) == archive.lines == 6 and all(r["game"] == "bluke" for r in records)
+
+
+def test_a_members_only_clubs_files_are_its_members(
+    client: Client, jobs_run: Any, settings: Any, archives_dir: Path
+) -> None:
+    """The files page and the files prepared there follow the club's visibility,
+    as its downloads do: a 404 to anyone else, as for a file that does not exist."""
+    league = _league_past_the_limit(jobs_run, settings)
+    organiser = UserFactory()
+    membership_set(club=league.club, user=organiser, role=Membership.Role.ORGANISER)
+    files = reverse("league-files", args=[league.pk])
+    with jobs_run(execute=True):
+        client.post(files, {"kind": "games.csv"})
+    archive = Archive.objects.get(league=league, state=Archive.State.READY)
+    link = reverse("archive-file", args=[archive.pk, archives.download_name(archive)])
+    club_update(club=league.club, visibility="members")
+    before = db_state()
+    for stranger in (Client(), signed_in(UserFactory())):
+        assert stranger.get(files).status_code == 404
+        assert stranger.post(files, {"kind": "games.jsonl"}).status_code == 404
+        assert stranger.get(link).status_code == 404
+    assert db_state() == before
+    member = signed_in(organiser)
+    assert member.get(files).status_code == 200
+    assert member.get(link).status_code == 200
