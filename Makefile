@@ -13,7 +13,8 @@ ENGINE_COMPILE ?= auto
 ENGINE_SO := games/*.so
 ENGINE_BUILD_DIR := build
 
-.PHONY: run test lint format bench bench-api bench-night bench-ratings bench-quality bench-scale clean \
+.PHONY: run test lint format bench bench-api bench-night bench-pad bench-live bench-ratings bench-quality \
+	bench-scale clean \
 	engine-pure engine-compiled
 
 # The editable install itself is always pure (ENGINE_COMPILE=0: no compiler needed);
@@ -66,6 +67,16 @@ bench-api: $(STAMP)
 # 127.0.0.1:5432, user postgres; creates and drops league_bench_night), at 8 and 30 tables.
 bench-night: $(STAMP)
 	$(PY) benchmarks/club_night.py
+
+# A 25-hand Bluke pad through the grid on make run's set-up (SQLite, scratch folder): the
+# requests, the server's time a hand, the keystroke-level model's typing time.
+bench-pad: $(STAMP)
+	$(PY) benchmarks/pad_entry.py
+
+# A hundred room screens polling while hands come in (needs PostgreSQL at 127.0.0.1:5432,
+# user postgres; creates and drops league_bench_live): polls a second, 304s, CPU, delay.
+bench-live: $(STAMP)
+	$(PY) benchmarks/live_screens.py
 
 # Needs PostgreSQL at 127.0.0.1:5432 (user postgres); creates and drops league_bench_ratings.
 bench-ratings: $(STAMP)

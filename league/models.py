@@ -437,6 +437,13 @@ class Table(models.Model):
         return self.complete and self.confirmation in COUNTED
 
 
+def secret_digest(secret: str) -> str:
+    """What is kept of a secret handed out once in a link (a table's, an
+    invitation's): its SHA-256, hex. The secret has 256 random bits, so a
+    digest without salt or stretching is safe to store and quick to look up."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
 class TableLink(models.Model):
     """A table's link for the people playing at it: whoever holds its secret
     may read the table's score sheet, enter and correct its hands until the
@@ -472,7 +479,7 @@ class TableLink(models.Model):
     @staticmethod
     def digest_of(token: str) -> str:
         """What is stored of a link's secret, and looked up when it comes back."""
-        return hashlib.sha256(token.encode()).hexdigest()
+        return secret_digest(token)
 
 
 SEATING_COUNTS: Final = (
@@ -986,8 +993,8 @@ class Invitation(models.Model):
 
     @staticmethod
     def digest_of(secret: str) -> str:
-        """What is stored of a link's secret, and looked up when it comes back."""
-        return hashlib.sha256(secret.encode()).hexdigest()
+        """What is stored of an invitation's secret, and looked up when it comes back."""
+        return secret_digest(secret)
 
 
 class PasswordResetAsked(models.Model):

@@ -11,21 +11,25 @@ sheet (POST/redirect/GET), anchored at that hand.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from django.contrib import messages
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 import games
 from league import access, selectors
 from league.errors import Conflict, PreconditionFailed, ServiceError
-from league.models import Confirmation, Game, Hand, HandSeat, Table
+from league.models import Confirmation, Game, Hand, HandSeat, League, Table
 from league.services import confirmations, results
 from league.web import sheet
 from league.web.access import club_page_refusal, members_only_refusal, results_access
@@ -62,6 +66,13 @@ class Route:
             return reverse("table-link-enter", kwargs={"token": self.token})
         return reverse("hand-enter", kwargs={"table_id": self.table.pk})
 
+    @property
+    def pad(self) -> str:
+        """The whole pad in one screen (league.web.pad_entry)."""
+        if self.token is not None:
+            return reverse("table-link-pad", kwargs={"token": self.token})
+        return reverse("table-pad", kwargs={"table_id": self.table.pk})
+
     def correct(self, number: int) -> str:
         if self.token is not None:
             return reverse("table-link-correct", kwargs={"token": self.token, "number": number})
@@ -71,12 +82,15 @@ class Route:
         return f"{self.sheet}#hand-{number}"
 
 
-@require_http_methods(["GET", "HEAD"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def table_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
     """The score sheet, as the club keeps it on paper: a row per hand, a bid
     (or tricks) and a running score per player. Anyone may read it; its
-    scorekeepers and organisers enter and correct from it, and its organisers
-    confirm a game entered at the table."""
+    scorekeepers and organisers enter the next hand on it (posted here: one
+    hand, one request, answered with the sheet updated) and correct from it,
+    and its organisers confirm a game entered at the table."""
+    if request.method == "POST":
+        return _enter_as_scorekeeper(request, table_id)
     try:
         table = selectors.sheet_table(table_id)
     except Table.DoesNotExist:
@@ -86,13 +100,59 @@ def table_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
     return sheet_response(request, Route(table=table))
 
 
+@results_access
+def _enter_as_scorekeeper(request: HttpRequest, table: Table) -> HttpResponse:
+    return enter_on_sheet(request, Route(table=table))
+
+
+def enter_on_sheet(request: HttpRequest, route: Route) -> HttpResponse:
+    """Store the hand posted by the sheet's own form (trump, and every seat's
+    bid and tricks, or maker, drops and tricks, in one request) and answer
+    with the sheet as it is now, its form ready for the hand after; a refused
+    hand is the sheet again, the form as typed with the refusal by its field
+    (400; 409 when the sheet had moved on). Nothing is stored but a hand the
+    engine took."""
+    entry = _Entry(request, route)
+    if entry.next_hand is None:
+        return sheet_response(request, route, status=409, entry_note=GAME_OVER)
+    if request.POST.get("number") != str(entry.next_hand["number"]):
+        return sheet_response(request, route, status=409, entry_note=MOVED_ON)
+    form = entry.form(Stage.WHOLE, data=request.POST)
+    if not form.is_valid():
+        return sheet_response(request, route, status=400, entry_form=form)
+    number = entry.next_hand["number"]
+    try:
+        results.hand_submit(
+            table=route.table, record=form.record(), number=number, by_seat=route.seat
+        )
+    except games.RecordError as error:
+        if error.code == "game_over":
+            return _sheet_again(request, route, status=409, entry_note=GAME_OVER)
+        form.add_engine_error(error)
+        return sheet_response(request, route, status=400, entry_form=form)
+    except (ServiceError, IntegrityError):
+        return _sheet_again(request, route, status=409, entry_note=MOVED_ON)
+    messages.success(request, f"Hand {number + 1} is on the sheet.")
+    return _sheet_again(request, route, status=200, stored=number)
+
+
+GAME_OVER = "Nothing was stored: the game is complete, and a complete game takes no more hands."
+MOVED_ON = "This form was for another hand: the sheet has moved on. Here it is as it is now."
+
+
 def sheet_response(
-    request: HttpRequest, route: Route, *, status: int = 200, **extra: Any
+    request: HttpRequest,
+    route: Route,
+    *,
+    status: int = 200,
+    entry_form: HandForm | None = None,
+    **extra: Any,
 ) -> HttpResponse:
     """The score sheet page of ``route``'s table, as its viewer may use it:
     through the table's link (correct until the game is confirmed; confirm or
-    dispute as a seat), or as a signed-in user (their role decides). ``extra``
-    is added to the page (a refusal to show, say)."""
+    dispute as a seat), or as a signed-in user (their role decides); with the
+    next hand's form (``entry_form``, bound, to show one refused) for a viewer
+    who may enter it. ``extra`` is added to the page (a refusal to show, say)."""
     table = route.table
     club_id = table.round.event.league.club_id
     if route.by_link:
@@ -107,6 +167,12 @@ def sheet_response(
     page = sheet.sheet_page(table=table, correct_url=route.correct if may_enter else None)
     page["route"] = route
     page["may_enter"] = may_enter
+    if (
+        may_enter
+        and page["next_hand"] is not None
+        and (not route.by_link or route.seat is not None)
+    ):
+        page["entry"] = _next_hand_entry(request, route, page, entry_form)
     page["columns"] = 1 + len(page["players"])  # a column a player, after the hand's
     waiting = table.confirmation in (Confirmation.AWAITING, Confirmation.DISPUTED)
     if route.by_link:
@@ -172,6 +238,53 @@ def confirm_game(request: HttpRequest, route: Route, *, agree: bool, note: str) 
 
 
 CONFIRM_STALE = "The sheet changed since you looked at it: check it again before you confirm."
+
+
+def _next_hand_entry(
+    request: HttpRequest, route: Route, page: dict[str, Any], form: HandForm | None
+) -> dict[str, Any]:
+    """What the sheet's form of the next hand shows (no query: the sheet's
+    page has the players and the next hand): the form (a fresh one, unless a
+    refused one is given), its rows and error summary, and the hand."""
+    next_hand = page["next_hand"]
+    names = [player.name for player in page["players"]]
+    if form is None:
+        form = next_hand_form(route.table.round.event.league, names, next_hand)
+    return {
+        "form": form,
+        "rows": form.seat_rows(),
+        "summary": [*form.summary()] if form.is_bound else [],
+        "hand_shown": next_hand["number"] + 1,
+        "dealer": names[next_hand["dealer"]],
+        "cards": next_hand["cards"],
+        "action": f"{route.sheet}#next-hand",
+        "offline": _offline_config(request, route, page, names),
+    }
+
+
+def _offline_config(
+    request: HttpRequest, route: Route, page: dict[str, Any], names: list[str]
+) -> dict[str, Any]:
+    """What ``offline.js`` needs to keep the table's hands on the phone and
+    send them to the API: the table as the page shows it (players, totals,
+    dealing), where to send, and how (the table's link, or the session's
+    CSRF token)."""
+    table = route.table
+    return {
+        "table": table.pk,
+        "game": table.game,
+        "players": table.players,
+        "names": names,
+        "first_dealer": table.first_dealer,
+        "hands_played": table.hands_played,
+        "totals": list(table.totals),
+        "schedule": page["schedule_list"],
+        "seat": route.seat,
+        "api": reverse("table-hands", kwargs={"pk": table.pk}),
+        "sheet_api": reverse("table-sheet", kwargs={"pk": table.pk}),
+        "auth": f"Table {route.token}" if route.token is not None else None,
+        "csrf": None if route.token is not None else get_token(request),
+    }
 
 
 def _sheet_again(request: HttpRequest, route: Route, *, status: int, **extra: Any) -> HttpResponse:
@@ -270,6 +383,30 @@ def correct_hand(request: HttpRequest, route: Route, number: int) -> HttpRespons
     return redirect(route.sheet_at(number))
 
 
+def next_hand_form(
+    league: League,
+    names: Sequence[str],
+    next_hand: dict[str, int],
+    *,
+    stage: Stage = Stage.WHOLE,
+    data: Any = None,
+    initial: dict[str, Any] | None = None,
+) -> HandForm:
+    """The form of a table's next hand (``next_hand``: its number, dealer and
+    cards), the players by seat ``names``, tied to the hand's number."""
+    return HandForm(
+        data,
+        game=league.game,
+        seats=names,
+        dealer=next_hand["dealer"],
+        cards=next_hand["cards"],
+        options=league.options,
+        stage=stage,
+        key="number",
+        initial={"number": next_hand["number"], **(initial or {})},
+    )
+
+
 class _Page:
     """What the hand pages share: the table, its players by seat, the render."""
 
@@ -328,16 +465,8 @@ class _Entry(_Page):
         self, stage: Stage, *, data: Any = None, initial: dict[str, Any] | None = None
     ) -> HandForm:
         assert self.next_hand is not None
-        return HandForm(
-            data,
-            game=self.league.game,
-            seats=self.names,
-            dealer=self.next_hand["dealer"],
-            cards=self.next_hand["cards"],
-            options=self.league.options,
-            stage=stage,
-            key="number",
-            initial={"number": self.next_hand["number"], **(initial or {})},
+        return next_hand_form(
+            self.league, self.names, self.next_hand, stage=stage, data=data, initial=initial
         )
 
     def shown(self) -> dict[str, Any]:
@@ -461,3 +590,33 @@ class _Correction(_Page):
         status = 409 if self.request.method == "POST" else 200
         shown = self.hand.number + 1
         return self.page(status, mode="refused", crumb=f"Hand {shown}", note=note, hand_shown=shown)
+
+
+SERVICE_WORKER_FILES: Final = (
+    "league/site.css",
+    "league/sheet.css",
+    "league/print.css",
+    "league/rules.js",
+    "league/offline.js",
+)
+"""The files a table's sheet needs, kept by the service worker for offline use."""
+
+
+@require_http_methods(["GET", "HEAD"])
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker that keeps a table's sheet for offline use
+    (``templates/league/service-worker.js``), from the site's root so that its
+    scope covers the sheets (``Service-Worker-Allowed``). Its cache is named
+    after the files' addresses, which change with their content in
+    production: a new version replaces the old copies."""
+    files = [static(name) for name in SERVICE_WORKER_FILES]
+    version = hashlib.sha256("\n".join(files).encode()).hexdigest()[:12]
+    response = render(
+        request,
+        "league/service-worker.js",
+        {"files": json.dumps(files), "version": version, "static_prefix": static("")},
+        content_type="text/javascript; charset=utf-8",
+    )
+    response["Service-Worker-Allowed"] = "/"
+    response["Cache-Control"] = "no-cache"
+    return response

@@ -24,6 +24,7 @@ import games
 from league.models import Game
 from league.web.messages import EnteredHand, HandFacts, engine_message, later_hand_message
 from league.web.sheet import SUIT_CHOICES
+from league.web.widget_html import DIRECT_RENDERER
 
 NO_TRUMP = "none"
 """The trump choice that stands for ``"trump": null`` in a record."""
@@ -54,6 +55,7 @@ class SeatRow:
     name: str
     note: str
     fields: list[forms.BoundField]
+    seat: int | None = None
 
     @property
     def single(self) -> bool:
@@ -84,6 +86,8 @@ class HandForm(forms.Form):
     """Errors about several seats' entries at once (tricks that do not add
     up) belong to the group, shown at the head of its fieldset."""
 
+    default_renderer = DIRECT_RENDERER  # a pad draws 25 of them: see league.web.widget_html
+
     def __init__(
         self,
         data: Any = None,
@@ -96,8 +100,9 @@ class HandForm(forms.Form):
         stage: Stage,
         key: str,
         initial: dict[str, Any] | None = None,
+        prefix: str | None = None,
     ) -> None:
-        super().__init__(data, initial=initial)
+        super().__init__(data, initial=initial, prefix=prefix)
         self.game = game
         self.names = list(seats)
         self.dealer = dealer
@@ -215,11 +220,12 @@ class HandForm(forms.Form):
         return None if value == NO_TRUMP else value
 
     def clean(self) -> dict[str, Any]:
-        """In step one and two of a Bluke hand, the engine's bid rules judge
-        the bids before the tricks are asked for."""
+        """In a Bluke hand the engine's bid rules judge every bid first, so
+        that each bid it refuses is shown at once (in step one, before the
+        tricks are asked for); the engine reports only a hand's first fault."""
         super().clean()
         data = self.cleaned_data
-        if self.bluke and self.stage is not Stage.WHOLE:
+        if self.bluke:
             self._check_bids([data.get(f"bid_{seat}") for seat in range(len(self.names))])
         return data
 
@@ -341,6 +347,35 @@ class HandForm(forms.Form):
 
     # -- rendering -------------------------------------------------------------------
 
+    def seat_cells(self) -> list[SeatRow]:
+        """Each seat's inputs in seat order (a pad's columns), with its player."""
+        return [
+            SeatRow(
+                name=self.names[seat],
+                note="",
+                fields=[
+                    self[name]
+                    for prefix in ("bid", "drop", "tricks")
+                    if (name := f"{prefix}_{seat}") in self.fields
+                ],
+            )
+            for seat in range(len(self.names))
+        ]
+
+    def all_messages(self) -> list[str]:
+        """Every problem of the form, in field order, as text (a pad's row)."""
+        return [item.text for item in self.summary()]
+
+    def is_empty(self) -> bool:
+        """Whether nothing was entered in the (bound) form's visible fields."""
+        for name, field in self.fields.items():
+            if field.widget.is_hidden:
+                continue
+            value = self.data.get(self.add_prefix(name), "")
+            if str(value).strip() not in ("", "off"):
+                return False
+        return True
+
     def seat_rows(self) -> list[SeatRow]:
         """The visible inputs of each seat, a row a seat from the dealer's left."""
         self._describe_groups()
@@ -352,7 +387,11 @@ class HandForm(forms.Form):
                 if (name := f"{prefix}_{seat}") in self.fields
                 and not self.fields[name].widget.is_hidden
             ]
-            rows.append(SeatRow(name=self.names[seat], note=self._note(index, seat), fields=fields))
+            rows.append(
+                SeatRow(
+                    name=self.names[seat], note=self._note(index, seat), fields=fields, seat=seat
+                )
+            )
         return rows
 
     def _note(self, index: int, seat: int) -> str:

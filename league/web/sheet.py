@@ -242,6 +242,7 @@ def sheet_page(*, table: Table, correct_url: Callable[[int], str] | None = None)
         "next_hand": next_hand,
         "next_dealer": names[next_hand["dealer"]] if next_hand is not None else None,
         "schedule": len(rules.schedule) if isinstance(rules, games.Bluke) else None,
+        "schedule_list": list(rules.schedule) if isinstance(rules, games.Bluke) else None,
         "start": games.GameTally(rules, first_dealer=table.first_dealer).totals,
     }
 

@@ -81,11 +81,16 @@ def _working_link(request: HttpRequest, token: str) -> TableLink | HttpResponse:
     return link
 
 
-@require_http_methods(["GET", "HEAD"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @link_page
 def link_sheet(request: HttpRequest, route: Route) -> HttpResponse:
-    """The table's score sheet, with who this browser is, the next hand to
-    enter, and the confirmation once the game is complete."""
+    """The table's score sheet, with who this browser is, the next hand's
+    form (posted here: :func:`league.web.entry.enter_on_sheet`), and the
+    confirmation once the game is complete."""
+    if request.method == "POST":
+        if route.seat is None:
+            return _say_who(request, route)
+        return entry.enter_on_sheet(request, route)
     return entry.sheet_response(request, route)
 
 

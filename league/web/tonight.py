@@ -19,16 +19,27 @@ Reads are in :mod:`league.web.tonight_reads`, each page a fixed number of querie
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Final
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.core.cache import cache
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseNotModified,
+    JsonResponse,
+)
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.http import parse_etags, urlencode
 from django.views.decorators.http import require_http_methods, require_safe
 
 from league import selectors
@@ -42,7 +53,16 @@ from league.web.search import search_of
 from league.web.tonight_forms import DrawForm, GuestForm, MoveForm, PlayerForm, SwapForm
 from league.web.tonight_reads import Preview, RoundView
 
+logger = logging.getLogger(__name__)
+
 ROOM_REFRESH_SECONDS = 30
+
+ROOM_PARTS_SECONDS: Final = 60
+"""How long the room screen's live part, drawn for a tag, is kept in the cache:
+every screen of the night asks for it at once when a hand comes in, and one
+drawing serves them all (a process's, or with ``CACHE_URL`` the whole site's).
+The tag moves with every change it shows; the minute bounds what it does not
+follow (a player renamed)."""
 """How often the room screen reloads itself."""
 
 
@@ -94,6 +114,7 @@ class _Tonight:
             status = max(status, search.status)
         lines, present = tonight_reads.attendance_lines(event=self.event, search=search.text)
         league = self.event.league
+        standings = tonight_reads.live_standings(self.rounds, game=league.game)
         return render(
             self.request,
             "league/tonight/event.html",
@@ -105,12 +126,24 @@ class _Tonight:
                 "lines": lines,
                 "present": present,
                 "next_round": self.next_round,
+                # the next round to draw comes first, before who is here (not yet drawn)
+                "first_draw": self.next_round
+                if self.next_round is not None and not self.panels[self.next_round].view.drawn
+                else None,
+                # the club's whole list behind a search: tonight's people shown first
+                "collapsed": not search.text and self.request.GET.get("all") != "1",
+                "absent": any(not line.present and not line.left for line in lines),
                 "panels": list(self.panels.values()),
                 "errors": self.errors,
                 "guest_form": self.guest_form,
                 "methods": tonight_reads.METHOD_MEANINGS.items(),
                 "refused": status >= 400,
                 "room_tv_url": self.room_tv_url(),
+                "live_url": reverse("event-live", kwargs={"event_id": self.event.pk})
+                + "?view=tonight",
+                "live_tag": tonight_reads.live_tag(event=self.event, view="tonight"),
+                "standings": standings,
+                "unfinished": any(line.unfinished for line in standings),
             },
             status=status,
         )
@@ -366,30 +399,127 @@ def event_tonight(request: HttpRequest, event_id: int) -> HttpResponse:
 def event_room(request: HttpRequest, event_id: int) -> HttpResponse:
     """The room screen: the current round's tables and the live standings,
     for a TV; anyone may read it (a members-only club's: its members, or the
-    venue's TV by the night's private address, ``?key=``), and it reloads itself."""
+    venue's TV by the night's private address, ``?key=``). It updates itself
+    as hands come in (``live.js`` asks :func:`event_live` every 1.5 seconds;
+    without JavaScript, it reloads every 30)."""
     event = get_object_or_404(selectors.event_for_page(), pk=event_id)
     key = request.GET.get("key", "")
-    by_key = bool(event.room_key and key and constant_time_compare(key, event.room_key))
-    if not by_key and (refusal := members_only_refusal(request, event.league.club)):
+    if refusal := _room_refusal(request, event, key):
         return refusal
-    rounds = tonight_reads.event_rounds(event=event)
-    current = tonight_reads.current_round(rounds)
-    league = event.league
-    standings = tonight_reads.live_standings(rounds, game=league.game)
+    live = reverse("event-live", kwargs={"event_id": event.pk})
+    query = urlencode({"view": "room", **({"key": key} if key else {})})
     return render(
         request,
         "league/tonight/room.html",
         {
-            "event": event,
-            "league": league,
-            "bluke": league.game == Game.BLUKE,
-            "current": current,
-            "still_playing": tonight_reads.still_playing(rounds, besides=current),
-            "standings": standings,
-            "unfinished": any(line.unfinished for line in standings),
+            **_room_context(event),
+            "live_url": f"{live}?{query}",
+            "live_tag": tonight_reads.live_tag(event=event, view="room"),
             "refresh": ROOM_REFRESH_SECONDS,
         },
     )
+
+
+def _room_refusal(request: HttpRequest, event: Event, key: str) -> HttpResponse | None:
+    """The room screen is anyone's, but a members-only club's: its members',
+    or the venue's TV by the night's private address (``key``)."""
+    if event.room_key and key and constant_time_compare(key, event.room_key):
+        return None
+    return members_only_refusal(request, event.league.club)
+
+
+def _room_context(event: Event) -> dict[str, Any]:
+    """What the room screen shows of ``event`` (its reads: five queries)."""
+    rounds = tonight_reads.event_rounds(event=event)
+    current = tonight_reads.current_round(rounds)
+    league = event.league
+    standings = tonight_reads.live_standings(rounds, game=league.game)
+    return {
+        "event": event,
+        "league": league,
+        "bluke": league.game == Game.BLUKE,
+        "current": current,
+        "still_playing": tonight_reads.still_playing(rounds, besides=current),
+        "standings": standings,
+        "unfinished": any(line.unfinished for line in standings),
+    }
+
+
+@require_safe
+def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
+    """What changes on the room screen (``?view=room``) or the Tonight page
+    (``?view=tonight``, for the club's organisers) as hands come in, as
+    fragments of the page by element id: ``{"parts": {id: html}}``. Asked
+    every 1.5 seconds by ``live.js`` with the ``ETag`` it holds: while nothing
+    has changed the answer is ``304 Not Modified``, from one query."""
+    event = get_object_or_404(selectors.event_for_page(), pk=event_id)
+    view = request.GET.get("view", "room")
+    if view == "tonight":
+        if refusal := club_page_refusal(request, event.league.club):
+            return refusal
+    elif view == "room":
+        if refusal := _room_refusal(request, event, request.GET.get("key", "")):
+            return refusal
+    else:
+        return HttpResponseBadRequest("view is room or tonight")
+    tag = tonight_reads.live_tag(event=event, view=view)
+    if tag in parse_etags(request.headers.get("If-None-Match", "")):
+        answer: HttpResponse = HttpResponseNotModified()
+    else:
+        parts = _tonight_parts(request, event) if view == "tonight" else _room_parts(event, tag)
+        answer = JsonResponse({"parts": parts})
+    answer["ETag"] = tag
+    answer["Cache-Control"] = "private, no-cache" if view == "tonight" else "no-cache"
+    return answer
+
+
+def _room_parts(event: Event, tag: str) -> dict[str, str]:
+    """The room screen's live part for ``tag``: drawn once, kept in the cache
+    (:data:`ROOM_PARTS_SECONDS`); a cache that fails only costs the drawing."""
+    key = f"live-room:{tag}"
+    try:
+        parts: dict[str, str] | None = cache.get(key)
+    except Exception as error:
+        logger.warning("the room screen's part is drawn afresh: the cache failed (%s)", error)
+        parts = None
+    if parts is None:
+        parts = {
+            "room-live": render_to_string("league/tonight/_room_live.html", _room_context(event))
+        }
+        try:
+            cache.set(key, parts, ROOM_PARTS_SECONDS)
+        except Exception as error:
+            logger.warning("the room screen's part is not kept: the cache failed (%s)", error)
+    return parts
+
+
+def _tonight_parts(request: HttpRequest, event: Event) -> dict[str, str]:
+    """Each round's status and table cards, and the night's standings, as the
+    Tonight page shows them (its forms' tokens for this session)."""
+    rounds = tonight_reads.event_rounds(event=event, with_links=True)
+    league = event.league
+    standings = tonight_reads.live_standings(rounds, game=league.game)
+    here = reverse("event-tonight", kwargs={"event_id": event.pk})
+    parts: dict[str, str] = {}
+    for view in rounds:
+        number = view.round.number
+        shown = {"view": view, "r": view.round, "here": here}
+        parts[f"round-{number}-status"] = render_to_string(
+            "league/tonight/_round_status.html", shown
+        )
+        parts[f"round-{number}-tables"] = render_to_string(
+            "league/tonight/_round_tables.html", shown, request=request
+        )
+    parts["tonight-standings"] = render_to_string(
+        "league/tonight/_live_standings.html",
+        {
+            "event": event,
+            "bluke": league.game == Game.BLUKE,
+            "standings": standings,
+            "unfinished": any(line.unfinished for line in standings),
+        },
+    )
+    return parts
 
 
 @require_safe
@@ -407,5 +537,6 @@ def tonight(request: HttpRequest) -> HttpResponse:
 urlpatterns: list[URLPattern] = [
     path("events/<int:event_id>/tonight/", event_tonight, name="event-tonight"),
     path("events/<int:event_id>/room/", event_room, name="event-room"),
+    path("events/<int:event_id>/live/", event_live, name="event-live"),
     path("tonight/", tonight, name="tonight"),
 ]

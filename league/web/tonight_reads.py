@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Max, QuerySet, Sum
 from django.utils import timezone
 
 import games
@@ -81,6 +81,24 @@ class Progress:
     state: str
     text: str
     note: str = ""
+
+
+def live_tag(*, event: Event, view: str) -> str:
+    """The ``ETag`` of what the room screen or the Tonight page (``view``)
+    shows of the night's tables, from one aggregate query: their number, the
+    sum of their versions (a version moves with every change of a table's
+    results, seats or confirmation), their newest id (a round drawn again),
+    and their links (the Tonight page shows them)."""
+    found = Table.objects.filter(round__event=event).aggregate(
+        tables=Count("pk"),
+        versions=Sum("version"),
+        newest=Max("pk"),
+        links=Count("link"),
+        newest_link=Max("link__pk"),
+    )
+    parts = [found["tables"], found["versions"], found["newest"], found["links"]]
+    parts += [found["newest_link"]]
+    return f'W/"{view}-{event.pk}-' + "-".join(str(part or 0) for part in parts) + '"'
 
 
 def progress_of(table: Table, league: League) -> Progress:

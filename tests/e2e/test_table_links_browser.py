@@ -75,10 +75,10 @@ def test_a_table_enters_and_confirms_its_own_game_without_an_account(
     expect(phone.get_by_text("You are Bram, seat 2.")).to_be_visible()
 
     # 3. It enters the hand: Bram makes spades and takes all five tricks.
-    phone.get_by_role("link", name=re.compile("^Enter the next hand")).click()
+    phone.get_by_role("link", name="Enter hand 1").click()  # the form, on the sheet itself
     expect(phone.get_by_text("Entering as Bram (seat 2).")).to_be_visible()
-    phone.get_by_label("Trump").select_option("S")
-    phone.get_by_label("Maker").select_option("1")
+    phone.locator("#next-hand").get_by_label("Trump").select_option("S")
+    phone.locator("#next-hand").get_by_label("Maker").select_option("1")
     for seat, tricks in enumerate(["0", "5", "0", "0"]):
         phone.locator(f"#id_tricks_{seat}").fill(tricks)
     assert fits_the_phone(phone)

@@ -24,7 +24,8 @@ from tests.support.factories import UserFactory
 from tests.support.markup import hand_row, tables_of
 from tests.support.records import bluke_results, bot_logs, buck_takes_all
 from tests.support.setups import club_setup, member, names
-from tests.support.web import correct_url, enter_url, sheet_url
+from tests.support.state import db_state
+from tests.support.web import correct_url, sheet_url
 
 pytestmark = pytest.mark.django_db
 
@@ -266,20 +267,23 @@ def test_entry_links_show_only_to_those_who_may_use_them(who: str, sees: bool) -
     if user is not None:
         client.force_login(user)
     html = client.get(sheet_url(setup.table)).content.decode()
-    enter = enter_url(setup.table)
     correct = correct_url(setup.table, 0)
-    assert (f'href="{enter}"' in html) is sees
+    assert ('href="#next-hand"' in html) is sees  # the next hand's form, on the sheet itself
+    assert ('id="next-hand"' in html) is sees
     assert (f'href="{correct}"' in html) is sees
-    assert ("Enter the next hand" in html) is sees
+    assert ("Enter hand 2" in html) is sees
 
 
 def test_a_table_that_does_not_exist_is_404(client: Client) -> None:
     assert client.get(reverse("score-sheet", kwargs={"table_id": 999_999})).status_code == 404
 
 
-def test_the_sheet_is_read_only(client: Client) -> None:
+def test_a_hand_posted_to_the_sheet_by_a_visitor_asks_to_log_in(client: Client) -> None:
     setup = club_setup()
-    assert client.post(sheet_url(setup.table)).status_code == 405
+    before = db_state()
+    answer = client.post(sheet_url(setup.table), {"number": "0"})
+    assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/")
+    assert db_state() == before
 
 
 def test_the_sheet_is_accessible_markup(client: Client) -> None:
@@ -292,7 +296,8 @@ def test_the_sheet_is_accessible_markup(client: Client) -> None:
     assert '<th scope="row" class="hand">' in html
     assert 'href="/static/league/sheet.css"' in html
     assert "https://" not in html and "http://" not in html  # nothing from elsewhere
-    assert "<script" not in html
+    # a reader enters nothing: the page's only script is the site's, deferred
+    assert re.findall(r"<script[^>]*>", html) == ['<script src="/static/league/site.js" defer>']
 
 
 # -- queries -------------------------------------------------------------------------------

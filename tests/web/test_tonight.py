@@ -559,7 +559,7 @@ def test_seats_are_fixed_once_a_hand_is_entered(kind: str) -> None:
 # -- the room screen -------------------------------------------------------------------------
 
 
-def test_the_room_screen_is_public_and_refreshes_itself() -> None:
+def test_the_room_screen_is_public_and_updates_itself() -> None:
     setup = club_setup(game=Game.BUCK_EUCHRE)
     event, _ = tonight_night(setup, present=10)
     draw = round_seating_commit(round=round_of(event, 1), seed=4)
@@ -571,9 +571,11 @@ def test_the_room_screen_is_public_and_refreshes_itself() -> None:
 
     html = text(page)
     assert page.status_code == 200
-    assert '<meta http-equiv="refresh" content="30">' in html
+    # live.js follows the night; without scripts the page reloads every 30 s
+    assert '<noscript><meta http-equiv="refresh" content="30"></noscript>' in html
+    assert 'src="/static/league/live.js"' in html
     assert "Night" in html and "round 1" in html
-    assert "Playing: 1 hand played" in html
+    assert "Entering, hand 2" in html
     assert "Complete" in html
     assert html.count("deals first") == 2
     sitting = SitOut.objects.filter(round__event=event).select_related("player")
@@ -721,20 +723,21 @@ def _played_night(setup: ClubSetup, *, present: int) -> Any:
 def test_the_tonight_page_queries_do_not_grow(django_assert_num_queries: Any, present: int) -> None:
     """Session, user, event (with league and club), role, then the tables'
     links, the rounds, tables, seatings and sit-outs, then the attendance and
-    the players."""
+    the players, and the live updates' tag."""
     setup = club_setup()
     event = _played_night(setup, present=present)
     client = organiser(setup)
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(12):
         assert client.get(tonight_url(event)).status_code == 200
 
 
 @pytest.mark.parametrize("present", [4, 15])
 def test_the_room_screen_queries_do_not_grow(django_assert_num_queries: Any, present: int) -> None:
-    """The event (with league and club), the rounds, tables, seatings and sit-outs."""
+    """The event (with league and club), the rounds, tables, seatings and
+    sit-outs, and the live updates' tag."""
     setup = club_setup()
     event = _played_night(setup, present=present)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         assert Client().get(room_url(event)).status_code == 200
 
 
@@ -761,5 +764,91 @@ def test_a_preview_takes_the_same_queries_for_few_players_or_many(
     setup = club_setup()
     event = _played_night(setup, present=present)
     client = organiser(setup)
-    with django_assert_num_queries(15):
+    with django_assert_num_queries(16):
         assert client.post(tonight_url(event), draw_post(2, seed="3")).status_code == 200
+
+
+# -- on a phone (issue 29, item 5) -------------------------------------------------------------
+
+
+def test_the_next_draw_comes_before_who_is_here() -> None:
+    """A phone shows the top of the page first: the round to draw is there."""
+    setup = club_setup()
+    event, _ = tonight_night(setup, present=8)
+
+    html = text(organiser(setup).get(tonight_url(event)))
+
+    draw_at = html.index('id="round-1"')
+    assert html.index('class="first-draw"') < draw_at < html.index('id="attendance"')
+    assert html.count('id="round-1"') == 1  # not shown again under "Rounds"
+    assert html.index('id="attendance"') < html.index('id="round-2"')
+
+
+def test_once_drawn_the_rounds_keep_their_order_below_who_is_here() -> None:
+    setup = club_setup()
+    event, _ = tonight_night(setup, present=8)
+    round_seating_commit(round=round_of(event, 1), seed=1)
+
+    html = text(organiser(setup).get(tonight_url(event)))
+
+    # round 2 is the next to draw and comes first; round 1 stays in its place
+    assert html.index('id="round-2"') < html.index('id="attendance"') < html.index('id="round-1"')
+
+
+def test_the_list_is_collapsed_to_tonights_people_until_asked_for_all() -> None:
+    """On a phone the club's whole list hides behind the search (CSS hides the
+    ``not-here`` rows of a ``collapsed`` list); ``?all=1`` or a search shows them."""
+    setup = club_setup()
+    event, _ = tonight_night(setup, present=3)
+    client = organiser(setup)
+
+    collapsed = text(client.get(tonight_url(event)))
+    shown_all = text(client.get(tonight_url(event), {"all": "1"}))
+    searched = text(client.get(tonight_url(event), {"q": setup.players[5].name}))
+
+    assert 'class="checkin collapsed"' in collapsed
+    assert collapsed.count('class="not-here"') == len(setup.players) - 3
+    assert f"Show all {len(setup.players)} players of the club" in collapsed
+    assert f'href="{tonight_url(event)}?all=1#attendance"' in collapsed
+    for html in (shown_all, searched):
+        assert 'class="checkin"' in html
+        assert "Show all" not in html
+
+
+def test_no_show_all_link_when_everyone_is_here() -> None:
+    setup = club_setup()
+    event, _ = tonight_night(setup, present=len(setup.players))
+    html = text(organiser(setup).get(tonight_url(event)))
+    assert "Show all" not in html
+
+
+def test_check_in_is_not_offered_when_no_round_can_take_a_player() -> None:
+    """Every round drawn: a check-in would be refused, so no button or guest
+    form is offered; those present may still leave."""
+    setup = club_setup()
+    event, _ = tonight_night(setup, present=8, rounds=2)
+    for number in (1, 2):
+        round_seating_commit(round=round_of(event, number), seed=number)
+
+    html = text(organiser(setup).get(tonight_url(event)))
+
+    assert 'value="check_in"' not in html
+    assert 'value="guest"' not in html and 'id="guest-name"' not in html
+    assert html.count('value="leave"') == 8
+
+
+def test_a_refused_form_answers_at_its_own_place_on_the_page() -> None:
+    """The forms post to their own anchor, and every page loads site.js, which
+    brings the first refusal into view and focuses it."""
+    setup = club_setup()
+    event, _ = tonight_night(setup, present=0)
+    client = organiser(setup)
+
+    page = text(client.get(tonight_url(event)))
+    refused = client.post(f"{tonight_url(event)}", {"action": "guest", "name": ""})
+
+    assert f'action="{tonight_url(event)}#attendance"' in page
+    assert f'action="{tonight_url(event)}#guest-name"' in page
+    assert 'src="/static/league/site.js"' in page
+    assert refused.status_code == 400
+    assert 'id="guest-error" role="alert"' in text(refused)

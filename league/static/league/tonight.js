@@ -1,5 +1,6 @@
 /* The tonight page without a round trip: the check-in list narrows as the
-   organiser types in "Find a player". Without this script the search box
+   organiser types in "Find a player" (on a phone, where the list shows
+   tonight's people alone, it finds anyone of the club). Without this script the search box
    still works (it filters on the server, ?q=). No external resources. */
 (function () {
   "use strict";
@@ -13,8 +14,11 @@
     return;
   }
   var rows = Array.prototype.slice.call(list.querySelectorAll("li[data-name]"));
+  var collapsed = list.classList.contains("collapsed");
   box.addEventListener("input", function () {
     var wanted = box.value.trim().toLowerCase();
+    // on a phone the list holds tonight's people until a name is looked for
+    list.classList.toggle("collapsed", collapsed && !wanted);
     var shown = 0;
     rows.forEach(function (row) {
       var match = !wanted || row.getAttribute("data-name").indexOf(wanted) !== -1;
