@@ -15,7 +15,7 @@
   }
   var rows = Array.prototype.slice.call(list.querySelectorAll("li[data-name]"));
   var collapsed = list.classList.contains("collapsed");
-  box.addEventListener("input", function () {
+  function filter() {
     var wanted = box.value.trim().toLowerCase();
     // on a phone the list holds tonight's people until a name is looked for
     list.classList.toggle("collapsed", collapsed && !wanted);
@@ -30,5 +30,10 @@
     if (none) {
       none.hidden = shown > 0 || rows.length === 0;
     }
-  });
+  }
+  box.addEventListener("input", filter);
+  // the script is deferred: a name typed before it ran is looked for now
+  if (box.value) {
+    filter();
+  }
 })();
