@@ -61,9 +61,17 @@ from pathlib import Path
 from typing import Any
 
 try:
-    from benchmarks.harness import HOST, free_port, fresh_postgres, percentile
+    from benchmarks.harness import HOST, data_made, free_port, fresh_postgres, percentile
+    from benchmarks.harness import prepare as harness_prepare
 except ImportError:  # run as a script: its own folder is on the path
-    from harness import HOST, free_port, fresh_postgres, percentile  # type: ignore[no-redef]
+    from harness import (  # type: ignore[no-redef]
+        HOST,
+        data_made,
+        free_port,
+        fresh_postgres,
+        percentile,
+    )
+    from harness import prepare as harness_prepare  # type: ignore[no-redef]
 
 REPO = Path(__file__).resolve().parent.parent
 SETUPS = ("default", "gunicorn-sqlite", "postgres")
@@ -160,21 +168,9 @@ def create_data(spec: dict[str, int]) -> dict[str, Any]:
 
 
 def prepare(env: dict[str, str], spec: dict[str, int]) -> dict[str, Any]:
-    manage = [sys.executable, str(REPO / "manage.py")]
-    subprocess.run([*manage, "migrate", "--no-input", "-v", "0"], cwd=REPO, env=env, check=True)
-    if env["DJANGO_SETTINGS_MODULE"].endswith("production"):  # its pages need the manifest
-        subprocess.run(
-            [*manage, "collectstatic", "--no-input", "-v", "0"], cwd=REPO, env=env, check=True
-        )
-    done = subprocess.run(
-        [sys.executable, __file__, "--create-data", json.dumps(spec)],
-        cwd=REPO,
-        env=env,
-        check=True,
-        stdout=subprocess.PIPE,
-        text=True,
+    data: dict[str, Any] = harness_prepare(
+        __file__, env, spec, static=env["DJANGO_SETTINGS_MODULE"].endswith("production")
     )
-    data: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return data
 
 
@@ -435,8 +431,7 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
-    if args.create_data:
-        print(json.dumps(create_data(json.loads(args.create_data))))
+    if data_made(args, create_data):
         return 0
     return run(args)
 

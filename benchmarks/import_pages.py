@@ -34,11 +34,9 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import os
 import re
 import secrets
-import subprocess
 import sys
 import tempfile
 import threading
@@ -51,11 +49,13 @@ from typing import Any
 
 try:
     from benchmarks.club_night import environment, serving
-    from benchmarks.harness import HOST, fresh_postgres, percentile
+    from benchmarks.harness import HOST, data_made, fresh_postgres, percentile
+    from benchmarks.harness import prepare as harness_prepare
     from benchmarks.imports import games_csv
 except ImportError:  # run as a script: its own folder is on the path
     from club_night import environment, serving  # type: ignore[no-redef]
-    from harness import HOST, fresh_postgres, percentile  # type: ignore[no-redef]
+    from harness import HOST, data_made, fresh_postgres, percentile  # type: ignore[no-redef]
+    from harness import prepare as harness_prepare  # type: ignore[no-redef]
     from imports import games_csv  # type: ignore[no-redef]
 
 REPO = Path(__file__).resolve().parent.parent
@@ -91,20 +91,7 @@ def create_data(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def prepare(env: dict[str, str], spec: dict[str, Any]) -> dict[str, Any]:
-    manage = [sys.executable, str(REPO / "manage.py")]
-    subprocess.run([*manage, "migrate", "--no-input", "-v", "0"], cwd=REPO, env=env, check=True)
-    subprocess.run(
-        [*manage, "collectstatic", "--no-input", "-v", "0"], cwd=REPO, env=env, check=True
-    )
-    done = subprocess.run(
-        [sys.executable, __file__, "--create-data", json.dumps(spec)],
-        cwd=REPO,
-        env=env,
-        check=True,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    data: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    data: dict[str, Any] = harness_prepare(__file__, env, spec, static=True)
     return data
 
 
@@ -318,8 +305,7 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
-    if args.create_data:
-        print(json.dumps(create_data(json.loads(args.create_data))))
+    if data_made(args, create_data):
         return 0
     print(f"gunicorn {args.workers} sync workers, production settings, no broker; PostgreSQL")
     print(f"{os.cpu_count()} CPUs")

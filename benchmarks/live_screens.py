@@ -47,9 +47,16 @@ from pathlib import Path
 from typing import Any
 
 try:
-    from benchmarks.harness import HOST, free_port, fresh_postgres, percentile
+    from benchmarks.harness import HOST, data_made, free_port, fresh_postgres, percentile, prepare
 except ImportError:  # run as a script: its own folder is on the path
-    from harness import HOST, free_port, fresh_postgres, percentile  # type: ignore[no-redef]
+    from harness import (  # type: ignore[no-redef]
+        HOST,
+        data_made,
+        free_port,
+        fresh_postgres,
+        percentile,
+        prepare,
+    )
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -166,20 +173,7 @@ def cpu_seconds(pid: int) -> float:
 def run(args: argparse.Namespace) -> None:
     with database(args) as url:
         env = environment(url)
-        manage = [sys.executable, "manage.py"]
-        subprocess.run([*manage, "migrate", "-v", "0"], cwd=REPO, env=env, check=True)
-        subprocess.run(
-            [*manage, "collectstatic", "--no-input", "-v", "0"], cwd=REPO, env=env, check=True
-        )
-        made = subprocess.run(
-            [sys.executable, __file__, "--create-data", json.dumps({"tables": args.tables})],
-            cwd=REPO,
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        data = json.loads(made.stdout.strip().splitlines()[-1])
+        data = prepare(__file__, env, {"tables": args.tables}, static=True)
         with gunicorn(env, args.workers) as (port, server):
             measure(args, port, server.pid, data)
 
@@ -286,8 +280,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--create-data", metavar="JSON", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.create_data:
-        print(json.dumps(create_data(json.loads(args.create_data))))
+    if data_made(args, create_data):
         return 0
     run(args)
     return 0

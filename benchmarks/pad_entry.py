@@ -46,11 +46,9 @@ from __future__ import annotations
 
 import argparse
 import http.cookiejar
-import json
 import re
 import secrets
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -64,10 +62,10 @@ from typing import Any
 
 try:
     from benchmarks.club_night import environment, serving
-    from benchmarks.harness import HOST
+    from benchmarks.harness import HOST, data_made, prepare
 except ImportError:  # run as a script: its own folder is on the path
     from club_night import environment, serving  # type: ignore[no-redef]
-    from harness import HOST  # type: ignore[no-redef]
+    from harness import HOST, data_made, prepare  # type: ignore[no-redef]
 
 REPO = Path(__file__).resolve().parent.parent
 WAYS = {"whole": 25, "fives": 5, "rows": 1}
@@ -228,18 +226,8 @@ def measure(args: argparse.Namespace) -> tuple[list[Way], list[list[dict[str, An
     ways = []
     with tempfile.TemporaryDirectory(prefix="pad-entry-") as folder:
         env = environment("default", f"sqlite:///{folder}/db.sqlite3")
-        manage = [sys.executable, str(REPO / "manage.py")]
-        subprocess.run([*manage, "migrate", "--no-input", "-v", "0"], cwd=REPO, env=env, check=True)
-        spec = json.dumps({"tables": args.tables * len(args.ways), "password": password})
-        done = subprocess.run(
-            [sys.executable, __file__, "--create-data", spec],
-            cwd=REPO,
-            env=env,
-            check=True,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        data = json.loads(done.stdout.strip().splitlines()[-1])
+        spec = {"tables": args.tables * len(args.ways), "password": password}
+        data = prepare(__file__, env, spec, static=False)
         pads = [table["pad"] for table in data["tables"]]
         with serving("default", env, workers=1) as port:
             browser = Browser(port)
@@ -286,8 +274,7 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
-    if args.create_data:
-        print(json.dumps(create_data(json.loads(args.create_data))))
+    if data_made(args, create_data):
         return 0
     return run(args)
 

@@ -391,9 +391,11 @@ def next_hand_form(
     stage: Stage = Stage.WHOLE,
     data: Any = None,
     initial: dict[str, Any] | None = None,
+    prefix: str | None = None,
 ) -> HandForm:
     """The form of a table's next hand (``next_hand``: its number, dealer and
-    cards), the players by seat ``names``, tied to the hand's number."""
+    cards), the players by seat ``names``, tied to the hand's number; its fields
+    named ``<prefix>-<field>`` when a page holds several (the whole pad)."""
     return HandForm(
         data,
         game=league.game,
@@ -404,6 +406,7 @@ def next_hand_form(
         stage=stage,
         key="number",
         initial={"number": next_hand["number"], **(initial or {})},
+        prefix=prefix,
     )
 
 

@@ -37,8 +37,8 @@ from league.models import Game, Table
 from league.services import results
 from league.web import sheet
 from league.web.access import results_access
-from league.web.entry import Route
-from league.web.forms import HandForm, Stage
+from league.web.entry import Route, next_hand_form
+from league.web.forms import HandForm
 from league.web.table_link import SAY_WHO, link_page
 
 BUCK_EUCHRE_ROWS: Final = 12
@@ -83,18 +83,7 @@ def pad_rows(table: Table, names: list[str], *, data: Any = None) -> list[PadRow
             games.GameTally(rules, first_dealer=table.first_dealer, hands_played=number)
         )
         assert hand is not None
-        form = HandForm(
-            data,
-            game=league.game,
-            seats=names,
-            dealer=hand["dealer"],
-            cards=hand["cards"],
-            options=league.options,
-            stage=Stage.WHOLE,
-            key="number",
-            initial={"number": number},
-            prefix=f"h{number}",
-        )
+        form = next_hand_form(league, names, hand, data=data, prefix=f"h{number}")
         rows.append(
             PadRow(number=number, dealer=names[hand["dealer"]], cards=hand["cards"], form=form)
         )

@@ -91,6 +91,7 @@ def test_an_organiser_runs_a_club_night_from_a_phone(
     for name in NAMES[:11]:
         check_in(page, name)
     assert fits_the_phone(page)
+    shots.take(page, "01-checked-in")  # a phone lists tonight's people, a desktop everyone
     repeats_shown(page, 1, "balanced")
     sizes = [
         page.locator("#preview-1 article.table-card").nth(k).locator("ol.seats li").count()
