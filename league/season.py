@@ -271,9 +271,13 @@ def _check_places(size: int, points: Any, *, field: str) -> list[int | float]:
 # -- in words ----------------------------------------------------------------------------
 
 
-def _shown(value: Any) -> str:
-    """A number of points as the pages write it: 4, 2.5."""
-    number = float(value)
+def points_in_words(value: Any) -> str:
+    """A number of points as the pages write it: 4, 2.5, 1.33 (two decimals at most).
+
+    >>> points_in_words(4.0), points_in_words(2.5), points_in_words(4 / 3)
+    ('4', '2.5', '1.33')
+    """
+    number = round(float(value), 2)
     return str(int(number)) if number.is_integer() else f"{number:g}"
 
 
@@ -309,7 +313,7 @@ def season_in_words(
     points = season["points_by_place"]
     # the preferred size first, as a club reads its format; then the largest first
     for size in sorted(points, key=lambda size: (int(size) != first, -int(size))):
-        places = "-".join(_shown(p) for p in points[size])
+        places = "-".join(points_in_words(p) for p in points[size])
         parts.append(f"{places} at tables of {SIZE_WORDS.get(int(size), size)}")
     games = season.get("min_games") or 0
     if games:

@@ -25,7 +25,7 @@ from django.db.models import (
     Window,
     prefetch_related_objects,
 )
-from django.db.models.functions import Cast, Greatest, Least, RowNumber, Sqrt
+from django.db.models.functions import Cast, Coalesce, Greatest, Least, RowNumber, Sqrt
 from django.utils import timezone
 
 import games
@@ -300,9 +300,19 @@ def standing_rows_between(
 def league_for_page() -> QuerySet[League]:
     """Leagues with what the league page shows beside them: the club and
     the league's rating scope (``rating_scope``, absent before any rating),
-    and whether that scope is owed a re-rating."""
+    whether that scope is owed a re-rating, the id of its final night
+    (``final_id``, ``None`` before it is made) and how many game nights its
+    season has (``season_nights``, the final aside)."""
+    nights = Event.objects.filter(league=OuterRef("pk"), is_final=False)
     return League.objects.select_related("club", "rating_scope").annotate(
-        rating_scope_owed=ratings.owed_exists("rating_scope")
+        rating_scope_owed=ratings.owed_exists("rating_scope"),
+        final_id=Subquery(
+            Event.objects.filter(league=OuterRef("pk"), is_final=True).values("pk")[:1]
+        ),
+        season_nights=Coalesce(
+            Subquery(nights.order_by().values("league").annotate(n=Count("pk")).values("n")[:1]),
+            0,
+        ),
     )
 
 
