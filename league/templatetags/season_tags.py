@@ -19,4 +19,4 @@ def season_words(league: League) -> str:
 @register.filter
 def season_points(value: float | None) -> str:
     """Season points as the pages write them: 7, 1.5, 1.33; a dash for none."""
-    return "–" if value is None else points_in_words(value)
+    return "\u2013" if value is None else points_in_words(value)  # an en dash, as the pages
