@@ -35,8 +35,8 @@ from django.db.models import F, QuerySet, Sum
 from django.utils.text import slugify
 
 from league import ratings, standings
-from league.season import season_in_words
 from league.models import Event, Game, HandSeat, League, RatingScope, Standing, Table
+from league.season import season_in_words
 
 FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r", "'")
 """The first characters of a text cell that a CSV download guards with a leading

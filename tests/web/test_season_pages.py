@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -242,7 +243,7 @@ def test_the_final_is_previewed_then_made_with_the_tables_previewed() -> None:
     assert "Season standings" in league_page
     assert "Result of Final" in league_page
     winner = table.seatings.get(seat=0).player.name
-    assert f'<tr class="champion"><td>1</td><th scope="row"><a href="/players/' in league_page
+    assert '<tr class="champion"><td>1</td><th scope="row"><a href="/players/' in league_page
     assert winner in league_page.split('class="champion"')[1][:200]
     night = text(Client().get(reverse("event", kwargs={"event_id": final.pk})))
     assert "Its games count apart from the season" in night
