@@ -54,6 +54,7 @@ from django.utils.safestring import mark_safe
 
 from league import models
 from league.errors import ServiceError
+from league.season import season_in_words
 from league.services import clubs, fixtures
 
 Role = models.Membership.Role
@@ -299,8 +300,8 @@ class LeagueAdmin(ServiceAdmin):
     list_display = ["name", "club", "game"]
     list_filter = ["club", "game"]
     list_select_related = ["club"]
-    fields = ["club", "name", "slug", "game", "rule_options"]
-    readonly_fields = ["club", "slug", "game", "rule_options"]
+    fields = ["club", "name", "slug", "game", "rule_options", "season_format"]
+    readonly_fields = ["club", "slug", "game", "rule_options", "season_format"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -312,6 +313,12 @@ class LeagueAdmin(ServiceAdmin):
         if not league.options:
             return "the game's defaults"
         return format_html_join(mark_safe("<br>"), "{}: {}", sorted(league.options.items()))
+
+    @admin.display(description="season format")
+    def season_format(self, league: models.League) -> str:
+        """The season format in words; read-only (the organisers' season page
+        changes it, and the standings are ranked again then)."""
+        return season_in_words(league.season, first=league.table_size)
 
     def save_model(
         self, request: HttpRequest, obj: models.League, form: forms.ModelForm, change: bool
@@ -335,7 +342,8 @@ class EventAdmin(ServiceAdmin):
     list_filter = ["league"]
     list_select_related = ["league"]
     date_hierarchy = "date"
-    readonly_fields = ["league"]
+    # a final is made by its service, from the standings (league.services.finals)
+    readonly_fields = ["league", "is_final"]
     inlines = [AttendanceInline]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -36,6 +36,7 @@ from django.utils.text import slugify
 
 from league import ratings, standings
 from league.models import Event, Game, HandSeat, League, RatingScope, Standing, Table
+from league.season import season_in_words
 
 FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r", "'")
 """The first characters of a text cell that a CSV download guards with a leading
@@ -97,7 +98,10 @@ CHUNK: Final = 2_000
 """Rows fetched per round trip of the server-side cursor."""
 
 STANDING_FIGURES: Final = tuple(f for f in standings.STORED_FIELDS if f != "rank")
-STANDINGS_COLUMNS: Final = ("rank", "player", *STANDING_FIGURES)
+STANDINGS_COLUMNS: Final = ("rank", "player", *STANDING_FIGURES, "season_format")
+"""A row a player; ``season_format`` is the league's season format in words, the
+same on every row (a column, so that the file stays one table a spreadsheet
+sorts and filters, and reads back with its header)."""
 RATINGS_COLUMNS: Final = (
     "rank",
     "player",
@@ -178,7 +182,12 @@ def hand_lines(*, league: League, event: Event | None = None) -> int:
 
 def standings_rows(*, league: League, event: Event | None = None) -> Iterator[tuple[Any, ...]]:
     """The stored standings of a league (or one event), best first, in
-    :data:`STANDINGS_COLUMNS` order."""
+    :data:`STANDINGS_COLUMNS` order (one query more for a league whose best
+    nights count: its nights, for the format in words)."""
+    nights = None
+    if league.season and league.season.get("best_nights"):
+        nights = Event.objects.filter(league=league, is_final=False).count()
+    words = season_in_words(league.season, nights=nights, first=league.table_size)
     rows = (
         Standing.objects.filter(league=league, event=event)
         .select_related("player")
@@ -189,6 +198,7 @@ def standings_rows(*, league: League, event: Event | None = None) -> Iterator[tu
             row.rank,
             row.player.name,
             *(getattr(row, field) for field in STANDING_FIGURES),
+            words,
         )
 
 

@@ -162,6 +162,13 @@ class League(models.Model):
         help_text="player: a game entered through a table link counts once another seat "
         "(or an organiser) confirms it",
     )
+    season = models.JSONField(
+        null=True,
+        blank=True,
+        default=None,
+        help_text="the season format (league.season): points for places by table size, "
+        "best nights, games to qualify; null: ranked by wins, then average place",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -191,7 +198,11 @@ class League(models.Model):
 
 class Event(models.Model):
     """A game night: a date (with, optionally, a start time and a venue) and
-    one or more rounds of tables."""
+    one or more rounds of tables.
+
+    ``is_final``: the league's final night (:mod:`league.services.finals`), one
+    a league at most; its games have their own result and count in no season
+    standings of the league (they do count for ratings)."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="events")
     name = models.CharField(max_length=100)
@@ -206,9 +217,19 @@ class Event(models.Model):
         help_text="the secret of the room screen's address for the venue's TV, in a club "
         "whose results are for members only (made when first asked for)",
     )
+    is_final = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text="the league's final night: its games count apart from the season",
+    )
 
     class Meta:
         ordering = ["date", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league"], condition=Q(is_final=True), name="event_one_final_per_league"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date})"
@@ -650,6 +671,15 @@ class Standing(models.Model):
     drops = models.PositiveIntegerField(null=True, blank=True, help_text="Buck Euchre")
     sat_out = models.PositiveIntegerField(
         default=0, help_text="rounds drawn without them (Buck Euchre); never a game"
+    )
+    season_points = models.FloatField(
+        null=True, blank=True, help_text="points for places (a season format); null without one"
+    )
+    nights_counted = models.PositiveIntegerField(
+        default=0, help_text="the nights whose points count (all nights played without a format)"
+    )
+    qualified = models.BooleanField(
+        default=True, help_text="played the season format's games to qualify (always without one)"
     )
     rank = models.PositiveIntegerField(help_text="1 = first, after the tie-breaks")
     computed_at = models.DateTimeField()
@@ -1224,6 +1254,8 @@ class AuditEntry(models.Model):
         GAME_DISPUTED = "game.disputed", "game disputed"
         LINK_MADE = "table_link.made", "table link made"
         LINK_REVOKED = "table_link.revoked", "table link revoked"
+        SEASON_CHANGED = "league.season_changed", "season format changed"
+        FINAL_MADE = "league.final_made", "final made"
 
     class Via(models.TextChoices):
         API = "api", "the API"
@@ -1289,6 +1321,8 @@ class AuditEntry(models.Model):
                         "game.disputed",
                         "table_link.made",
                         "table_link.revoked",
+                        "league.season_changed",
+                        "league.final_made",
                     ]
                 ),
                 name="audit_known_action",

@@ -25,7 +25,7 @@ from django.db.models import (
     Window,
     prefetch_related_objects,
 )
-from django.db.models.functions import Cast, Greatest, Least, RowNumber, Sqrt
+from django.db.models.functions import Cast, Coalesce, Greatest, Least, RowNumber, Sqrt
 from django.utils import timezone
 
 import games
@@ -300,9 +300,19 @@ def standing_rows_between(
 def league_for_page() -> QuerySet[League]:
     """Leagues with what the league page shows beside them: the club and
     the league's rating scope (``rating_scope``, absent before any rating),
-    and whether that scope is owed a re-rating."""
+    whether that scope is owed a re-rating, the id of its final night
+    (``final_id``, ``None`` before it is made) and how many game nights its
+    season has (``season_nights``, the final aside)."""
+    nights = Event.objects.filter(league=OuterRef("pk"), is_final=False)
     return League.objects.select_related("club", "rating_scope").annotate(
-        rating_scope_owed=ratings.owed_exists("rating_scope")
+        rating_scope_owed=ratings.owed_exists("rating_scope"),
+        final_id=Subquery(
+            Event.objects.filter(league=OuterRef("pk"), is_final=True).values("pk")[:1]
+        ),
+        season_nights=Coalesce(
+            Subquery(nights.order_by().values("league").annotate(n=Count("pk")).values("n")[:1]),
+            0,
+        ),
     )
 
 
@@ -890,3 +900,81 @@ def sheet_hand(*, table: Table, number: int) -> tuple[Hand, list[HandSeat]] | No
     if not lines:
         return None
     return lines[0].hand, lines
+
+
+# -- a league's final night (league.services.finals) ---------------------------------------
+
+
+def league_final(*, league: League) -> Event | None:
+    """The league's final night, ``None`` before it is made (one query)."""
+    return Event.objects.filter(league=league, is_final=True).first()
+
+
+@dataclass(frozen=True)
+class FinalLine:
+    """A finalist's line in the final's result: the top table's players come
+    first, by their place there, then the next table's. ``place`` (overall)
+    and ``table_place`` are set once the table's game counts."""
+
+    player: Player
+    table: int
+    seat: int
+    table_place: int | None
+    place: int | None
+    total: int | None
+
+
+@dataclass(frozen=True)
+class FinalResult:
+    """The final's lines and whether every table's game counts (``complete``)."""
+
+    event: Event
+    lines: list[FinalLine]
+    tables: int
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.lines) and all(line.place is not None for line in self.lines)
+
+    @property
+    def started(self) -> bool:
+        return any(line.total is not None for line in self.lines)
+
+
+def final_result(*, event: Event) -> FinalResult:
+    """The final night's result (one query: its seatings with their tables and
+    players): table 1, the top table, holds places 1 to its size, table 2 the
+    next places, and so on; within a table the game's places (a tie shares
+    one). A table whose game does not count yet has its players without a
+    place, by seat, with their running totals once hands are played."""
+    seatings = (
+        Seating.objects.filter(round__event=event)
+        .select_related("table", "player")
+        .order_by("table__number", "seat")
+    )
+    by_table: dict[int, list[Seating]] = {}
+    for seated in seatings:
+        by_table.setdefault(seated.table.number, []).append(seated)
+    lines: list[FinalLine] = []
+    before = 0  # the places the tables above this one hold
+    for number in sorted(by_table):
+        seats = by_table[number]
+        table = seats[0].table
+        counted = table.counts
+        if counted:
+            seats = sorted(seats, key=lambda s: (s.place or 0, s.seat))
+        for seated in seats:
+            total = table.totals[seated.seat] if table.hands_played else None
+            place = seated.place if counted else None
+            lines.append(
+                FinalLine(
+                    player=seated.player,
+                    table=number,
+                    seat=seated.seat,
+                    table_place=place,
+                    place=before + place if place is not None else None,
+                    total=total,
+                )
+            )
+        before += len(seats)
+    return FinalResult(event=event, lines=lines, tables=len(by_table))

@@ -33,6 +33,7 @@ from league.models import (
     TableStatus,
     Visibility,
 )
+from league.season import season_in_words
 from league.seating import Method
 
 # -- fields -------------------------------------------------------------------
@@ -135,7 +136,41 @@ class PlayerOutput(serializers.ModelSerializer[Player]):
         return shown
 
 
+SEASON_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "nullable": True,
+    "additionalProperties": False,
+    "properties": {
+        "points_by_place": {
+            "type": "object",
+            "description": "by table size (a string): one number of points a place, first "
+            "place first, never rising; every size the league seats (Bluke 3 to 6, Buck "
+            "Euchre 4)",
+            "additionalProperties": {"type": "array", "items": {"type": "number", "minimum": 0}},
+            "example": {"3": [3, 1, 0], "4": [4, 2, 1, 0], "5": [5, 3, 2, 1, 0],
+                        "6": [6, 4, 3, 2, 1, 0]},
+        },
+        "best_nights": {"type": "integer", "minimum": 1, "nullable": True},
+        "min_games": {"type": "integer", "minimum": 0},
+    },
+    "required": ["points_by_place"],
+    "description": "the season format (docs/standings.md); null: ranked by wins, then "
+    "average place",
+}  # fmt: skip
+
+
+@extend_schema_field(SEASON_SCHEMA)
+class SeasonField(JSONValueField):
+    """A league's season format, checked by the service
+    (:func:`league.season.season_check`), which names the part at fault."""
+
+
 class LeagueOutput(serializers.ModelSerializer[League]):
+    season = SeasonField(allow_null=True, read_only=True)
+    season_words = serializers.SerializerMethodField(
+        help_text="the season format in words, as the pages show it"
+    )
+
     class Meta:
         model = League
         fields = [
@@ -148,8 +183,13 @@ class LeagueOutput(serializers.ModelSerializer[League]):
             "table_size",
             "table_spill",
             "results_confirmation",
+            "season",
+            "season_words",
             "created_at",
         ]
+
+    def get_season_words(self, league: League) -> str:
+        return season_in_words(league.season, first=league.table_size)
 
 
 class RoundOutput(serializers.ModelSerializer[Round]):
@@ -252,6 +292,17 @@ class StandingOutput(serializers.Serializer[Any]):
     bucked_as_player = serializers.IntegerField(allow_null=True, help_text="Buck Euchre only")
     drops = serializers.IntegerField(allow_null=True, help_text="Buck Euchre only")
     sat_out = serializers.IntegerField(help_text="rounds sat out; never counted as games")
+    season_points = serializers.FloatField(
+        allow_null=True,
+        help_text="points for places, the best nights counted (a season format); null without",
+    )
+    nights_counted = serializers.IntegerField(
+        help_text="the nights whose points count (without a format: the nights played)"
+    )
+    qualified = serializers.BooleanField(
+        help_text="played the games to qualify (always without a format, and in a night's "
+        "standings); those not qualified are ranked after those qualified"
+    )
     computed_at = serializers.DateTimeField()
 
 
@@ -602,6 +653,7 @@ class LeagueInput(Input):
         help_text="player: a game entered through a table link counts once a player of "
         "another seat, or an organiser, confirms it",
     )
+    season = SeasonField(required=False, allow_null=True, default=None)
 
 
 class LeagueUpdateInput(Input):
@@ -612,6 +664,100 @@ class LeagueUpdateInput(Input):
     results_confirmation = serializers.ChoiceField(
         choices=ResultsConfirmation.choices, required=False
     )
+    season = SeasonField(
+        required=False,
+        allow_null=True,
+        help_text="a new format recomputes the standings (a job); null: wins, then average place",
+    )
+
+
+class FinalInput(Input):
+    players = serializers.IntegerField(
+        min_value=1, max_value=1000, help_text="the top qualified players who play the final"
+    )
+    name = serializers.CharField(
+        max_length=100, required=False, allow_blank=True, default="", help_text="default Final"
+    )
+    date = serializers.DateField(required=False, allow_null=True, default=None)
+    seed = serializers.IntegerField(
+        min_value=0,
+        max_value=2**63 - 1,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="draws the seats and first dealers; a preview's seed makes the same tables",
+    )
+    preview = serializers.BooleanField(
+        default=False, help_text="true: answer the final that would be made, storing nothing"
+    )
+
+
+class FinalistOutput(serializers.Serializer[Any]):
+    seed = serializers.IntegerField(help_text="1: the season's best qualified player")
+    player = serializers.IntegerField(source="player.pk")
+    player_name = serializers.CharField(source="player.name")
+    rank = serializers.IntegerField(source="standing.rank")
+    season_points = serializers.FloatField(source="standing.season_points", allow_null=True)
+    games = serializers.IntegerField(source="standing.games")
+
+
+class FinalTableOutput(serializers.Serializer[Any]):
+    number = serializers.IntegerField(help_text="1: the top table")
+    players = FinalistOutput(many=True, help_text="in seat order, seat 0 first")
+    first_dealer = serializers.IntegerField()
+
+
+class FinalMadeOutput(serializers.Serializer[Any]):
+    """A final made (201) or previewed (200, ``event`` null)."""
+
+    league = serializers.IntegerField()
+    event = serializers.IntegerField(allow_null=True, help_text="the final night; null: a preview")
+    name = serializers.CharField()
+    date = serializers.DateField()
+    seed = serializers.IntegerField()
+    committed = serializers.BooleanField()
+    finalists = FinalistOutput(many=True)
+    tables = FinalTableOutput(many=True)
+
+
+def final_made_data(final: Any) -> dict[str, Any]:
+    """What :class:`FinalMadeOutput` renders, from a :class:`league.services.finals.FinalDraw`."""
+    return {
+        "league": final.league.pk,
+        "event": final.event.pk if final.event is not None else None,
+        "name": final.name,
+        "date": final.date,
+        "seed": final.seed,
+        "committed": final.event is not None,
+        "finalists": final.finalists,
+        "tables": [
+            {"number": number, "players": players, "first_dealer": first_dealer}
+            for number, (players, first_dealer) in enumerate(final.tables, start=1)
+        ],
+    }
+
+
+class FinalLineOutput(serializers.Serializer[Any]):
+    place = serializers.IntegerField(
+        allow_null=True,
+        help_text="in the final: the top table's places first; null until its table's game counts",
+    )
+    player = serializers.IntegerField(source="player.pk")
+    player_name = serializers.CharField(source="player.name")
+    table = serializers.IntegerField(help_text="1: the top table")
+    seat = serializers.IntegerField()
+    table_place = serializers.IntegerField(allow_null=True)
+    total = serializers.IntegerField(allow_null=True, help_text="null before the first hand")
+
+
+class FinalResultOutput(serializers.Serializer[Any]):
+    """The league's final night and its result."""
+
+    event = serializers.IntegerField(source="event.pk")
+    name = serializers.CharField(source="event.name")
+    date = serializers.DateField(source="event.date")
+    complete = serializers.BooleanField(help_text="every table's game counts")
+    results = FinalLineOutput(many=True, source="lines")
 
 
 class EventInput(Input):

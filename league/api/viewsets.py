@@ -42,7 +42,7 @@ from league.models import (
     Table,
     TableLink,
 )
-from league.services import attendance, clubs, confirmations, fixtures, links, results
+from league.services import attendance, clubs, confirmations, finals, fixtures, links, results
 from league.services import seating as seating_service
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -418,6 +418,43 @@ class LeagueViewSet(ReadWriteViewSet):
             rows = selectors.standing_rows_between(league=league, **query.validated_data)
             return Response(s.StandingsPageOutput(RankOrder().paginate(rows, request)).data)
         return standings_page(request, selectors.league_standings(league=league))
+
+    @extend_schema(methods=["GET"], responses=s.FinalResultOutput)
+    @action(detail=True, pagination_class=None, filter_backends=[])
+    def final(self, request: Request, pk: str | None = None) -> Response:
+        """The league's final night and its result (404 before it is made)."""
+        event = selectors.league_final(league=self.get_object())
+        if event is None:
+            raise exceptions.NotFound("the league has no final yet")
+        result = selectors.final_result(event=event)
+        return Response(s.FinalResultOutput(result).data)
+
+    @extend_schema(
+        methods=["POST"],
+        request=s.FinalInput,
+        responses={200: s.FinalMadeOutput, 201: s.FinalMadeOutput},
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    @final.mapping.post
+    @idempotent
+    def final_make(self, request: Request, pk: str | None = None) -> Response:
+        """Make the league's final (organisers): the top ``players`` qualified
+        players seated at its tables by standing (201); ``preview`` answers the
+        final that would be made, storing nothing (200)."""
+        league = self.get_object()
+        self.check_write(request, league)
+        inp = s.FinalInput(data=request.data)
+        inp.is_valid(raise_exception=True)
+        data = dict(inp.validated_data)
+        if data.pop("preview"):
+            return Response(
+                s.FinalMadeOutput(
+                    s.final_made_data(finals.final_preview(league=league, **data))
+                ).data
+            )
+        made = finals.final_create(league=league, by=request.user, **data)
+        body = s.FinalMadeOutput(s.final_made_data(made)).data
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class EventViewSet(ReadWriteViewSet):

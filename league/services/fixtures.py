@@ -32,6 +32,8 @@ from league.models import (
     Table,
     TableSpill,
 )
+from league.season import season_check
+from league.services.jobs import standings_owe
 
 NOMINAL_PLAYERS = {Game.BLUKE: 4, Game.BUCK_EUCHRE: 4}
 """The table size a league's options are checked against when it is created;
@@ -65,11 +67,14 @@ def league_create(
     table_size: int = 4,
     table_spill: str = TableSpill.SMALLER,
     results_confirmation: str = ResultsConfirmation.NONE,
+    season: Any = None,
 ) -> League:
     """A league of one game; its rule options are checked by the engine, its
     preferred table size and spill by :func:`check_table_policy`;
     ``results_confirmation`` says whether a game entered through a table link
-    counts once a second player confirms it (:mod:`league.services.confirmations`).
+    counts once a second player confirms it (:mod:`league.services.confirmations`);
+    ``season`` is its season format (:func:`league.season.season_check`), or
+    ``None`` for today's order (a format given is in the audit trail).
 
     The slug defaults to the name's; one the club already has is a :class:`Conflict`.
     """
@@ -79,6 +84,7 @@ def league_create(
     game_rules(game=game, players=NOMINAL_PLAYERS[Game(game)], options=options)
     check_table_policy(game=game, table_size=table_size, table_spill=table_spill)
     check_results_confirmation(results_confirmation)
+    season = season_check(game=game, season=season)
     slug = slug or slugify(name)
     if not slug:
         raise ServiceError(
@@ -86,7 +92,7 @@ def league_create(
         )
     if League.objects.filter(club=club, slug=slug).exists():
         raise Conflict(f"the club already has a league {slug!r}", field="slug")
-    return League.objects.create(
+    league = League.objects.create(
         club=club,
         name=name,
         slug=slug,
@@ -95,6 +101,20 @@ def league_create(
         table_size=table_size,
         table_spill=table_spill,
         results_confirmation=results_confirmation,
+        season=season,
+    )
+    if season is not None:
+        _audit_season(league, before=None)
+    return league
+
+
+def _audit_season(league: League, *, before: dict[str, Any] | None) -> None:
+    """The ``league.season_changed`` entry: the league and its format before and after."""
+    audit.audit_record(
+        action=audit.Action.SEASON_CHANGED,
+        club_id=league.club_id,
+        before={"league": league.pk, "season": before},
+        after={"league": league.pk, "season": league.season},
     )
 
 
@@ -127,12 +147,28 @@ def league_update(
     table_size: int | None = None,
     table_spill: str | None = None,
     results_confirmation: str | None = None,
+    season: Any = ...,
 ) -> League:
     """Rename a league, change its options while no hand has been played, or
     its table size and spill (which the next rounds drawn follow), or whether
     a second player confirms results entered through a table link (which the
     games completed from then on follow: a game awaiting confirmation already
-    still awaits it, for a player or an organiser to confirm)."""
+    still awaits it, for a player or an organiser to confirm), or its season
+    format (``season``: a format, ``None`` for today's order, ``...`` to
+    leave it), at any time.
+
+    A new season format is in the audit trail, and owes the league's standings
+    a full rebuild in this transaction (:func:`league.services.jobs.standings_owe`):
+    the standings job ranks the season anew once this commits. The league row
+    is locked first when the format changes, so that two changes at once are
+    recorded one after the other, each with the format it replaced."""
+    if not isinstance(season, EllipsisType):
+        season = season_check(game=league.game, season=season)
+        stored = League.objects.select_for_update(of=("self",)).get(pk=league.pk).season
+        if season != stored:
+            league.season = season
+            _audit_season(league, before=stored)
+            standings_owe(league_id=league.pk)
     if name is not None:
         league.name = name
     if results_confirmation is not None:
@@ -205,6 +241,10 @@ def event_update(
 
 @transaction.atomic
 def round_create(*, event: Event, number: int) -> Round:
+    """A round of the event, numbered so; the league's final is played in one
+    round (:mod:`league.services.finals`)."""
+    if event.is_final:
+        raise ServiceError("the final is played in one round", field="rounds")
     if number < 1:
         raise ServiceError("rounds are numbered from 1", field="number")
     if event.rounds.filter(number=number).exists():

@@ -17,6 +17,7 @@ then creates the tables.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -486,3 +487,23 @@ def event_schedule_commit(
     _standings_owed(event, sat_out.union(*(draw.seating.sit_out for draw in draws)))
     webhooks_rounds_seated(event=event, rounds=[draw.round for draw in draws])
     return Schedule(event=event, method=schedule.method, seed=schedule.seed, draws=draws)
+
+
+@transaction.atomic
+def round_seating_store(*, draw: Draw) -> Draw:
+    """Store a draw the caller made (a league's final, seated from the season's
+    standings: :mod:`league.services.finals`) on a round with no tables, as
+    :func:`round_seating_commit` stores its own: the tables numbered from 1 in
+    the draw's order, sit-outs, method and seed, one ``seating.drawn`` entry,
+    the standings owed for the sit-outs and the ``round.seated`` webhook. A
+    round drawn already is a :class:`Conflict`.
+
+    Lock order: the event row, then the tables it creates."""
+    Event.objects.select_for_update(of=("self",)).get(pk=draw.round.event_id)
+    round = Round.objects.select_related("event__league").get(pk=draw.round.pk)
+    if Table.objects.filter(round=round).exists() or SitOut.objects.filter(round=round).exists():
+        raise Conflict(f"round {round.number} is drawn already", field="round")
+    stored = _store(dataclasses.replace(draw, round=round), before=None)
+    _standings_owed(round.event, set(draw.seating.sit_out))
+    webhooks_rounds_seated(event=round.event, rounds=[round])
+    return stored

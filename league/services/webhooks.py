@@ -61,6 +61,7 @@ from league.models import (
     WebhookEvent,
 )
 from league.outputs import confirmation_data
+from league.season import season_in_words
 from league.services.jobs import jobs_owe
 
 SUBSCRIBABLE: Final = (
@@ -364,6 +365,8 @@ def webhooks_standings_updated(
             changed = list(rows.filter(player_id__in=changed_ids).order_by("rank"))
         return {
             "league": _league(league),
+            "season": league.season,
+            "season_words": season_in_words(league.season, first=league.table_size),
             "events": sorted(set(event_ids)),
             "players": rows.count(),
             "standings": [_standing(row) for row in best],
@@ -382,6 +385,9 @@ def _standing(row: Standing) -> dict[str, Any]:
         "wins": row.wins,
         "total_points": row.total_points,
         "average_place": row.average_place,
+        "season_points": row.season_points,
+        "nights_counted": row.nights_counted,
+        "qualified": row.qualified,
     }
 
 

@@ -38,6 +38,7 @@ from league.models import Game, League, Rating, Standing
 from league.web.access import members_only_refusal
 from league.web.pages import STANDINGS_ORDER, computed_at_of, private_feed_url, rating_words
 from league.web.search import Search, search_of
+from league.web.season_reads import final_shown, season_shown
 
 TOP: Final = 50
 """Standings rows and ratings on the league page."""
@@ -181,7 +182,8 @@ def page_links(query: str) -> str:
 @require_safe
 def league_page(request: HttpRequest, league_id: int) -> HttpResponse:
     """A league's standings and rating leaderboard (their tops, and the
-    signed-in player's own rows) and its latest game nights."""
+    signed-in player's own rows) and its latest game nights; its season format
+    in words, and its final's result above the season's standings."""
     league = get_object_or_404(selectors.league_for_page(), pk=league_id)
     if refusal := members_only_refusal(request, league.club):
         return refusal
@@ -199,6 +201,8 @@ def league_page(request: HttpRequest, league_id: int) -> HttpResponse:
             "standings": standings,
             "computed_at": computed_at_of(standings.rows),
             "standings_order": STANDINGS_ORDER[league.game == Game.BLUKE],
+            "season": season_shown(league),
+            "final": final_shown(league),
             "board": board,
             "ranked": board_top(board, me),
             "events": events,
@@ -238,6 +242,7 @@ def standings_list(request: HttpRequest, league_id: int) -> HttpResponse:
             "own_page": math.ceil(own.rank / PER_PAGE) if own is not None else None,
             "computed_at": computed_at_of([*rows, *([own] if own else [])]),
             "standings_order": STANDINGS_ORDER[league.game == Game.BLUKE],
+            "season": season_shown(league),
         },
         status=search.status,
     )

@@ -10,6 +10,7 @@ not exist) and shapes the context.
 
 from __future__ import annotations
 
+import copy
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from league import access, selectors
 from league.models import Club, Game, League, Player, Standing
 from league.rating_model import MODELS
 from league.services import clubs
-from league.web import charts
+from league.web import charts, season_reads
 from league.web.access import members_only_refusal
 
 
@@ -93,6 +94,10 @@ def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
     if refusal := members_only_refusal(request, event.league.club):
         return refusal
     standings = list(selectors.league_standings(league=event.league, event=event))
+    # a night's standings: its points, no games to qualify
+    league = event.league
+    night = copy.copy(league)
+    night.season = {**league.season, "min_games": 0} if league.season else None
     return render(
         request,
         "league/event.html",
@@ -103,6 +108,7 @@ def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
             "rounds": selectors.event_rounds(event=event),
             "standings": standings,
             "standings_order": STANDINGS_ORDER[event.league.game == Game.BLUKE],
+            "season": season_reads.season_shown(night, count_nights=False),
             "computed_at": computed_at_of(standings),
         },
     )

@@ -19,6 +19,7 @@ from league.web import (
     pages,
     privacy,
     reading,
+    season,
     table_link,
     tonight,
 )
@@ -58,6 +59,7 @@ urlpatterns: list[URLPattern] = [
     *table_link.urlpatterns,
     *pad_entry.urlpatterns,
     *organise.urlpatterns,
+    *season.urlpatterns,
     *organise_imports.urlpatterns,
     *organise_webhooks.urlpatterns,
     *tonight.urlpatterns,

@@ -495,3 +495,22 @@ def test_an_events_start_time_and_venue_change_through_the_service(
     assert response.status_code == 302
     setup.event.refresh_from_db()
     assert (setup.event.start_time, setup.event.venue) == (datetime.time(19, 30), "The Crown")
+
+
+def test_an_event_is_made_the_final_by_its_service_alone(
+    setup: Setup, superuser_client: Client
+) -> None:
+    page = url(Event, "change", setup.event.pk)
+    shown = superuser_client.get(page)
+    data = form_data(shown)
+    assert "is_final" not in data  # shown read-only
+
+    response = superuser_client.post(page, {**data, "is_final": "on"})
+
+    assert response.status_code == 302
+    setup.event.refresh_from_db()
+    assert setup.event.is_final is False
+    league_page = superuser_client.get(
+        url(type(setup.event.league), "change", setup.event.league_id)
+    )
+    assert "ranked by wins, then average place" in league_page.content.decode()
