@@ -190,6 +190,69 @@ def table_player_remove(
     return _commit(table, player, replacement, leaves=leaves, seed=seed, by=by)
 
 
+@dataclass(frozen=True)
+class RemovalOptions:
+    """Every way to take a player off a table, each previewed (nothing is
+    stored): for an organiser's page to offer them side by side."""
+
+    table: Table
+    player: Player
+    candidates: tuple[Candidate, ...]
+    """Who could take the seat, the proposed one first."""
+    replaced: dict[int, Removal]
+    """Each candidate taking the seat, by player id."""
+    nobody: Removal | None
+    """Nobody taking the seat: the table smaller or the round drawn again;
+    ``None`` when no seating the game allows is left (``nobody_refused``)."""
+    nobody_refused: Conflict | None
+    leaving: Departure
+    """What leaving does to the player's night."""
+    leaving_refused: Conflict | None
+    """Why they cannot leave (seated in a later round), if so."""
+
+    @property
+    def round(self) -> Round:
+        return self.table.round
+
+
+def table_player_remove_options(
+    *, table: Table, player: Player, seed: int | None = None
+) -> RemovalOptions:
+    """The previews of :func:`table_player_remove` for every replacement
+    and for nobody, with the player staying (the tables are the same either
+    way) and what leaving would do; read once, nothing stored. The
+    refusals that concern the player or the table are raised as there."""
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise ServiceError(f"seed must be 0 to {MAX_SEED}", field="seed")
+    state = _read(table, locked=False)
+    nobody: Removal | None = None
+    nobody_refused: Conflict | None = None
+    try:
+        nobody = _plan(state, player, None, leaves=False, seed=seed)
+    except Conflict as refusal:
+        if refusal.code != "no_seating":
+            raise
+        nobody_refused = refusal
+    candidates = _candidates(state, player)
+    leaving_refused: Conflict | None = None
+    try:
+        _check_leaving(state, player)
+    except Conflict as refusal:
+        leaving_refused = refusal
+    return RemovalOptions(
+        table=state.table,
+        player=player,
+        candidates=candidates,
+        replaced={
+            c.player.pk: _plan(state, player, c.player, leaves=False, seed=None) for c in candidates
+        },
+        nobody=nobody,
+        nobody_refused=nobody_refused,
+        leaving=_departure(state, player, leaves=True),
+        leaving_refused=leaving_refused,
+    )
+
+
 @transaction.atomic
 def _commit(
     table: Table,
@@ -389,14 +452,8 @@ def _plan(
     seats = state.seats[table.pk]
     if player.pk not in {p.pk for p in seats}:
         raise ServiceError(f"{player.name} is not at table {number}", field="player")
-    later = state.seated_later.get(player.pk, [])
-    if leaves and later:
-        raise Conflict(
-            f"{player.name} is seated in round {later[0]} too: take them off there first, "
-            "or let them stay for the next rounds",
-            field="leaves",
-            code="seated_later",
-        )
+    if leaves:
+        _check_leaving(state, player)
     candidates = _candidates(state, player)
     if replacement is not None:
         _check_replacement(state, player, replacement, candidates)
@@ -435,6 +492,18 @@ def _plan(
         sit_out=tuple(sorted(sit_out, key=lambda p: (p.name, p.pk))),
         committed=False,
     )
+
+
+def _check_leaving(state: _State, player: Player) -> None:
+    """A player who leaves is seated in no later round (drawn already)."""
+    later = state.seated_later.get(player.pk, [])
+    if later:
+        raise Conflict(
+            f"{player.name} is seated in round {later[0]} too: take them off there first, "
+            "or let them stay for the next rounds",
+            field="leaves",
+            code="seated_later",
+        )
 
 
 def _check_player(state: _State, player: Player) -> None:

@@ -20,6 +20,7 @@ from league.web import (
     privacy,
     reading,
     table_link,
+    take_off,
     tonight,
 )
 
@@ -61,6 +62,7 @@ urlpatterns: list[URLPattern] = [
     *organise_imports.urlpatterns,
     *organise_webhooks.urlpatterns,
     *tonight.urlpatterns,
+    *take_off.urlpatterns,
     *pads.urlpatterns,
     *accounts.urlpatterns,
     *privacy.urlpatterns,
