@@ -105,7 +105,11 @@ def _nobody(options: RemovalOptions) -> SeatChoice:
             f"{listed(after.players)}.",
             tables=_changed(removal),
         )
-    left = sum(len(t.players) for t in _changed(removal)) + len(removal.sit_out)
+    # the options are previewed with the player staying; whether they sit
+    # out is the other choice, so they are counted and listed by neither
+    sit_out = tuple(p for p in removal.sit_out if p.pk != options.player.pk)
+    drawn = [t for t in removal.tables if t.table is None or not t.table.hands_played]
+    left = sum(len(t.players) for t in drawn) + len(sit_out)
     return SeatChoice(
         value=NOBODY,
         text=f"Nobody: table {table.number} would be too small, so round "
@@ -113,7 +117,7 @@ def _nobody(options: RemovalOptions) -> SeatChoice:
         f"{in_words(left)} players left.",
         tables=_changed(removal),
         dropped=removal.dropped,
-        sit_out=removal.sit_out,
+        sit_out=sit_out,
     )
 
 
