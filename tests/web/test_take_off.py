@@ -10,7 +10,9 @@ from html import unescape
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league.models import Attendance, Game, Player, SitOut, Table
@@ -283,3 +285,18 @@ def test_a_player_not_at_the_table_is_told_so() -> None:
     assert page.status_code == 400
     assert f"{night.players[5].name} is not at table 1." in text(page)
     assert not SitOut.objects.exists()
+
+
+def test_the_pages_queries_do_not_grow_with_the_players_free_to_take_the_seat() -> None:
+    """The table, the role, the player; the round's tables, seats, sit-outs,
+    the night's attendance, its rounds drawn, later seats and sit-outs; the
+    history of a round drawn again: the same for one free player or six."""
+    counts = []
+    for present in (11, 16):
+        night = seated_night(present=present)
+        client = organiser(night)
+        client.get("/")  # the session's and user's queries, before counting
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url(night.tables[2], night.players[7])).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
