@@ -112,6 +112,7 @@ def test_a_player_who_stays_sits_the_round_out() -> None:
         ({}, 400, "player"),
         ({"player": 10**9}, 400, "player"),
         ({"player": "Ada"}, 400, "player"),
+        ({"player": "1\x00"}, 400, "player"),
         ({"player": "me", "replacement": 10**9}, 400, "replacement"),
         ({"player": "me", "seed": -1}, 400, "seed"),
         ({"player": "me", "commit": "perhaps"}, 400, "commit"),

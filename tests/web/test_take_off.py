@@ -226,6 +226,8 @@ def test_a_player_seated_later_may_stay_but_not_leave() -> None:
         ({"replacement": ""}, "leaves"),
         ({"replacement": "", "leaves": "maybe"}, "leaves"),
         ({"replacement": "999999999", "leaves": "1"}, "replacement"),
+        ({"replacement": "1\x00", "leaves": "1"}, "replacement"),
+        ({"replacement": "", "leaves": "1\x00"}, "leaves"),
         ({"replacement": "", "leaves": "1", "seed": "-3"}, "page"),
     ],
 )
