@@ -54,6 +54,9 @@ from league.services.attendance import attendance_start_from, attendance_stop_be
 from league.services.fixtures import game_rules, round_reseat, table_create
 from league.services.jobs import standings_owe
 from league.services.seating import MAX_SEED
+
+# a round drawn again is drawn as a draw is: the league's table policy, the
+# ranking of swiss and rating (the draw's own helpers, so the two never differ)
 from league.services.seating import _policy as table_policy
 from league.services.seating import _ranking as seating_ranking
 from league.services.webhooks import webhooks_rounds_seated
@@ -344,7 +347,7 @@ class _State:
 def _read(table: Table, *, locked: bool) -> _State:
     """The round of ``table`` as stored. ``locked``: the event row first,
     then the round's tables without a hand (by id), held to the end of the
-    transaction. Nine queries (two more locked)."""
+    transaction. Eight queries (two more locked)."""
     found = Table.objects.select_related("round__event__league").filter(pk=table.pk).first()
     if found is None:
         raise Conflict("the table is no longer there", field="table")
