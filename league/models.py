@@ -1244,6 +1244,7 @@ class AuditEntry(models.Model):
         GAME_SUBMITTED = "game.submitted", "whole game submitted"
         TABLE_CREATED = "table.created", "table made by hand"
         TABLE_RESEATED = "table.reseated", "table reseated"
+        TABLE_PLAYER_REMOVED = "table.player_removed", "player taken off a table"
         SEATING_DRAWN = "seating.drawn", "round drawn"
         SEATING_ADJUSTED = "seating.adjusted", "round adjusted by hand"
         ATTENDANCE_CHANGED = "attendance.changed", "attendance changed"
@@ -1311,6 +1312,7 @@ class AuditEntry(models.Model):
                         "game.submitted",
                         "table.created",
                         "table.reseated",
+                        "table.player_removed",
                         "seating.drawn",
                         "seating.adjusted",
                         "attendance.changed",

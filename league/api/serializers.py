@@ -1026,6 +1026,117 @@ def draw_data(draw: Any) -> dict[str, Any]:
     }
 
 
+class RemovePlayerInput(Input):
+    """A player taken off a table before its first hand (:mod:`league.services.seat_changes`)."""
+
+    player = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), help_text="the player taken off, seated at this table"
+    )
+    replacement = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(),
+        allow_null=True,
+        required=False,
+        default=None,
+        help_text="a present player not seated in the round who takes the seat; null: nobody "
+        "(the table plays smaller, or the round's tables without a hand are drawn again)",
+    )
+    leaves = serializers.BooleanField(
+        default=True,
+        help_text="the player leaves the night (or did not come); false: they sit this round "
+        "out and play the next",
+    )
+    seed = serializers.IntegerField(
+        min_value=0,
+        max_value=2**63 - 1,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="a round drawn again: the preview's seed commits the tables it showed",
+    )
+    commit = serializers.BooleanField(
+        default=False, help_text="make the change; without it the answer is a preview"
+    )
+
+
+class CandidateOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField(source="player.pk")
+    name = serializers.CharField(source="player.name")
+    where = serializers.ChoiceField(
+        choices=["sitting_out", "not_seated", "arrived_late"],
+        help_text="sitting the round out; present for it but not drawn; checked in after it "
+        "was drawn",
+    )
+
+
+class PlannedTableOutput(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField(allow_null=True, help_text="null: a table a preview would add")
+    number = serializers.IntegerField()
+    players = SeatedPlayerOutput(many=True, help_text="in seat order")
+    first_dealer = serializers.IntegerField(help_text="the seat that deals the first hand")
+    changed = serializers.BooleanField(help_text="its seats or first dealer change")
+
+
+class DroppedTableOutput(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+
+
+class RemovalOutput(serializers.Serializer[dict[str, Any]]):
+    table = serializers.IntegerField(help_text="the table the player leaves")
+    round = serializers.IntegerField()
+    player = SeatedPlayerOutput()
+    replacement = SeatedPlayerOutput(allow_null=True)
+    proposed_replacement = SeatedPlayerOutput(
+        allow_null=True, help_text="who the preview proposes for the seat: the first candidate"
+    )
+    candidates = CandidateOutput(many=True, help_text="present players who may take the seat")
+    outcome = serializers.ChoiceField(
+        choices=["replaced", "smaller", "round_reseated"],
+        help_text="someone takes the seat; the table plays smaller; the round's tables without "
+        "a hand, and its sit-outs, are drawn again",
+    )
+    departure = serializers.ChoiceField(
+        choices=["left", "not_come", "stays", "not_listed"],
+        help_text="the player's night: their last round is the one before; off the list (no "
+        "round played before); sitting this round out; not on the list",
+    )
+    seed = serializers.IntegerField(allow_null=True, help_text="a round drawn again: its seed")
+    committed = serializers.BooleanField()
+    tables = PlannedTableOutput(many=True, help_text="the round's tables after, by number")
+    removed_tables = DroppedTableOutput(
+        many=True, help_text="tables a round drawn again no longer needs"
+    )
+    sit_out = SeatedPlayerOutput(many=True, help_text="the round's sit-outs after")
+
+
+def removal_data(removal: Any) -> dict[str, Any]:
+    """What :class:`RemovalOutput` renders, from a :class:`league.services.seat_changes.Removal`."""
+    return {
+        "table": removal.table.pk,
+        "round": removal.table.round_id,
+        "player": removal.player,
+        "replacement": removal.replacement,
+        "proposed_replacement": removal.proposed,
+        "candidates": removal.candidates,
+        "outcome": removal.outcome.value,
+        "departure": removal.departure.value,
+        "seed": removal.seed,
+        "committed": removal.committed,
+        "tables": [
+            {
+                "id": planned.table.pk if planned.table is not None else None,
+                "number": planned.number,
+                "players": planned.players,
+                "first_dealer": planned.first_dealer,
+                "changed": planned.changed,
+            }
+            for planned in removal.tables
+        ],
+        "removed_tables": [{"id": table.pk, "number": table.number} for table in removal.dropped],
+        "sit_out": removal.sit_out,
+    }
+
+
 class ScheduleOutput(serializers.Serializer[dict[str, Any]]):
     event = serializers.IntegerField()
     method = serializers.ChoiceField(choices=METHODS)

@@ -42,7 +42,16 @@ from league.models import (
     Table,
     TableLink,
 )
-from league.services import attendance, clubs, confirmations, finals, fixtures, links, results
+from league.services import (
+    attendance,
+    clubs,
+    confirmations,
+    finals,
+    fixtures,
+    links,
+    results,
+    seat_changes,
+)
 from league.services import seating as seating_service
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -774,6 +783,27 @@ class TableViewSet(ReadWriteViewSet):
         inp.is_valid(raise_exception=True)
         table = results.game_submit(table=table, record=inp.validated_data["record"])
         return self._sheet(table, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=s.RemovePlayerInput, responses=s.RemovalOutput, parameters=[IDEMPOTENCY_HEADER]
+    )
+    @action(detail=True, methods=["post"], url_path="remove-player")
+    @idempotent
+    def remove_player(self, request: Request, pk: str | None = None) -> Response:
+        """Take a player off the table before its first hand: a preview (the
+        round's tables as they would be), or with ``commit`` the change (the
+        tables stored). Someone present takes the seat (``replacement``), or
+        the table plays smaller, or the round's tables without a hand are
+        drawn again; the player leaves the night unless ``leaves`` is false.
+        For the club's organisers."""
+        table = self.get_object()
+        self.check_write(request, table)
+        inp = s.RemovePlayerInput(data=request.data)
+        inp.is_valid(raise_exception=True)
+        removal = seat_changes.table_player_remove(
+            table=table, by=request.user, **inp.validated_data
+        )
+        return Response(s.RemovalOutput(s.removal_data(removal)).data)
 
     @extend_schema(responses=s.AuditEntryOutput(many=True))
     @action(detail=True, pagination_class=NewestFirst, filter_backends=[])

@@ -94,6 +94,55 @@ def guest_add(*, event: Event, name: str, by: Any) -> Attendance:
     return _check_in(event, player, None, state, by=by, field="name")
 
 
+@transaction.atomic
+def attendance_stop_before(
+    *, event: Event, player: Player, round_number: int, by: Any
+) -> Attendance | None:
+    """``player`` plays no round from ``round_number`` on: they were taken
+    off a table of that round before its first hand
+    (:mod:`league.services.seat_changes`). Their last round becomes the one
+    before; when they had played none before it (they did not come), they
+    are taken off the list, as if never checked in. Their row, or ``None``
+    (taken off the list, or never on it). A row that ends before
+    ``round_number`` already is left as it is."""
+    event = _lock(event)
+    row = Attendance.objects.filter(event=event, player=player).first()
+    if row is None or (row.until_round is not None and row.until_round < round_number):
+        return row
+    before = _rounds(row)
+    if row.from_round >= round_number:
+        row.delete()
+        _audit(event, player.pk, before=before, after=None)
+        return None
+    row.until_round = round_number - 1
+    row.changed_by, row.changed_at = by, timezone.now()
+    row.save(update_fields=["until_round", "changed_by", "changed_at"])
+    _audit(event, player.pk, before=before, after=row)
+    return row
+
+
+@transaction.atomic
+def attendance_start_from(
+    *, event: Event, player: Player, round_number: int, by: Any
+) -> Attendance:
+    """``player``, present and checked in after round ``round_number`` was
+    drawn, takes a seat in it (:mod:`league.services.seat_changes`): they
+    play from it. A row that starts at or before it already is left as it
+    is; a player not present is a :class:`Conflict` on ``replacement``."""
+    event = _lock(event)
+    row = Attendance.objects.filter(event=event, player=player).first()
+    if row is None or not row.present:
+        raise Conflict(f"{player.name} is not checked in", field="replacement")
+    if row.from_round <= round_number:
+        return row
+    before = _rounds(row)
+    row.from_round = round_number
+    row.changed_by, row.changed_at = by, timezone.now()
+    row.save(update_fields=["from_round", "changed_by", "changed_at"])
+    _audit(event, player.pk, before=before, after=row)
+    return row
+
+
 def _lock(event: Event) -> Event:
     """The event row, locked, with its league (for the club's id)."""
     return Event.objects.select_for_update(of=("self",)).select_related("league").get(pk=event.pk)

@@ -350,14 +350,20 @@ def table_reseat(
 
 
 @transaction.atomic
-def round_reseat(*, round: Round, seats: Mapping[int, Sequence[Player]]) -> list[Table]:
+def round_reseat(
+    *,
+    round: Round,
+    seats: Mapping[int, Sequence[Player]],
+    first_dealers: Mapping[int, int] | None = None,
+) -> list[Table]:
     """Reseat several tables of ``round`` at once (``seats``: table id →
     players in seat order), before the first hand at any of them: players
     may change tables, as a swap or a move between two tables needs.
 
     Locks the event row, then the tables (by id), then replaces their
     seatings; each table keeps its first dealer's seat when it still has
-    it (else seat 0 deals first).
+    it (else seat 0 deals first), unless ``first_dealers`` (table id → seat)
+    says otherwise.
     """
     Event.objects.select_for_update(of=("self",)).get(pk=round.event_id)
     tables = list(
@@ -378,6 +384,8 @@ def round_reseat(*, round: Round, seats: Mapping[int, Sequence[Player]]) -> list
     for table in tables:
         players = seats[table.pk]
         first_dealer = table.first_dealer if table.first_dealer < len(players) else 0
+        if first_dealers is not None and table.pk in first_dealers:
+            first_dealer = first_dealers[table.pk]
         rules = _check_seating(round, players, first_dealer, table=table)
         was = audit.seats_record(before[table.pk], table.first_dealer)
         table.players, table.first_dealer = len(players), first_dealer

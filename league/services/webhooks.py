@@ -26,7 +26,8 @@ The events and their payloads (``data`` in the body sent):
 - ``game.confirmed``: a game entered through a table link was confirmed by a
   player of another seat or an organiser, and now counts (:func:`webhooks_game_confirmed`);
 - ``result.corrected``: a hand of a complete game was corrected or deleted;
-- ``round.seated``: a round's tables were drawn, or reseated (:func:`webhooks_rounds_seated`);
+- ``round.seated``: a round's tables were drawn, or reseated, or a player taken off one
+  (:func:`webhooks_rounds_seated`);
 - ``standings.updated``: a league's standings were recomputed
   (:func:`webhooks_standings_updated`, called by the standings job).
 """

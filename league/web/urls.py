@@ -21,6 +21,7 @@ from league.web import (
     reading,
     season,
     table_link,
+    take_off,
     tonight,
 )
 
@@ -63,6 +64,7 @@ urlpatterns: list[URLPattern] = [
     *organise_imports.urlpatterns,
     *organise_webhooks.urlpatterns,
     *tonight.urlpatterns,
+    *take_off.urlpatterns,
     *pads.urlpatterns,
     *accounts.urlpatterns,
     *privacy.urlpatterns,

@@ -108,6 +108,7 @@ def pages() -> list[str]:
         f"/clubs/{club.pk}/people/",
         f"/events/{event.pk}/tonight/",
         f"/events/{event.pk}/room/",
+        f"/tables/{table.pk}/take-off/{table.seat_players[0]}/",
         "/no/such/page/",
         "/api/",
         "/api/clubs/",
