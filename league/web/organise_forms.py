@@ -18,8 +18,18 @@ from django.contrib.auth.models import AbstractBaseUser
 
 import games
 from league.errors import ServiceError
-from league.models import Event, Game, League, Player, ResultsConfirmation, TableSpill
+from league.models import (
+    Event,
+    Game,
+    League,
+    Player,
+    ResultsConfirmation,
+    TableSpill,
+)
 from league.services import fixtures
+from league.web.messages import option_message, sentence
+
+__all__ = ["sentence"]  # the pages' sentences, as the import pages read them from here
 
 MAX_ROUNDS = 20
 """The most rounds a game night has on these pages."""
@@ -33,15 +43,6 @@ BLUKE_LEAD_CHOICES = [
 MEMBER, GUEST = "member", "guest"
 
 NUMBER_ATTRS = {"inputmode": "numeric", "autocomplete": "off", "class": "number"}
-
-
-def sentence(message: str) -> str:
-    """A service's message as a sentence of the page: capital first, full stop last."""
-    message = message.strip()
-    if not message:
-        return message
-    message = message[0].upper() + message[1:]
-    return message if message.endswith((".", "!", "?")) else f"{message}."
 
 
 def number_input(*, low: int, high: int | None = None, placeholder: str = "") -> forms.NumberInput:
@@ -133,12 +134,16 @@ class LeagueForm(SetupForm):
     max_cards = forms.IntegerField(
         required=False,
         label="Largest hand (cards)",
-        widget=number_input(low=1, high=games.bluke.max_hand_size(4), placeholder="full"),
+        # every Bluke league's rounds seat 5 at one table when exactly 5 come
+        widget=number_input(low=1, high=games.bluke.max_hand_size(5), placeholder="full"),
         help_text=(
             "Leave empty for the full game: 13 cards down to 1 and back up (25 hands) at "
             "up to four players, fewer cards at bigger tables (52 ÷ players). "
             "A number shortens every game: 3 plays hands of 3, 2, 1, 2, 3 cards. "
-            "It must suit the biggest table drawn."
+            "It must suit every table a round can draw: at most "
+            f"{games.bluke.max_hand_size(5)} cards when the preferred table size is 3, or 4 "
+            "with tables of one fewer (5 who come play at one table); at most "
+            f"{games.bluke.max_hand_size(6)} otherwise (a round may seat 6)."
         ),
         error_messages={"invalid": "Enter the largest hand as a whole number, or leave it empty."},
     )
@@ -239,34 +244,45 @@ class LeagueForm(SetupForm):
 
     def fits_the_rules(self) -> bool:
         """Ask the services' own checks of a valid form before saving: the
-        table size and spill for the game, and each rule option alone for
-        a table of the size the league is checked at, so that every fault
-        shows at once by its field (a service stops at the first). Whether
-        the faults are none; the save's service checks all again."""
+        table size and spill for the game, and each rule option alone at
+        every table size a league so drawn seats (at the nominal size when
+        the table size is refused too), so that every fault shows at once by
+        its field (a service stops at the first). Whether the faults are
+        none; the save's service checks all again (and the tables drawn)."""
         data = self.cleaned_data
         game = self.league.game if self.league is not None else data["game"]
+        table_size, table_spill = data["table_size"], data["table_spill"]
         try:
-            fixtures.check_table_policy(
-                game=game, table_size=data["table_size"], table_spill=data["table_spill"]
-            )
+            fixtures.check_table_policy(game=game, table_size=table_size, table_spill=table_spill)
         except ServiceError as error:
             self.add_service_error(error)
+            table_size = fixtures.NOMINAL_PLAYERS[Game(game)]
+            table_spill = TableSpill.SMALLER
         if not self.options_fixed:
-            players = fixtures.NOMINAL_PLAYERS[Game(game)]
             for name, value in self.options().items():
                 try:
-                    fixtures.game_rules(game=game, players=players, options={name: value})
+                    fixtures.check_league_options(
+                        game=game,
+                        options={name: value},
+                        table_size=table_size,
+                        table_spill=table_spill,
+                    )
                 except ServiceError as error:
-                    self.add_error(name, self.option_message(name, players, error))
+                    self.add_service_error(error, field=name)
         return not self.errors
 
-    @staticmethod
-    def option_message(name: str, players: int, error: ServiceError) -> str:
-        """A refused option in the page's words."""
-        if name == "max_cards":
-            limit = games.bluke.max_hand_size(players)
-            return f"The largest hand can be 1 to {limit} cards (at a table of {players})."
-        return sentence(error.message)
+    def add_service_error(self, error: ServiceError, *, field: str | None = None) -> None:
+        """A refused option (or a table size its options refuse) in the page's
+        words, by the option's field; any other refusal as a sentence."""
+        if not isinstance(error, fixtures.OptionsRefused):
+            super().add_service_error(error, field=field)
+            return
+        if field is None and error.field == "options" and error.option in self.fields:
+            field = error.option
+        chosen = self.cleaned_data.get("table_size") if hasattr(self, "cleaned_data") else None
+        table_size = chosen if isinstance(chosen, int) else fixtures.NOMINAL_PLAYERS[Game.BLUKE]
+        words = option_message(error, table_size=table_size, options_fixed=self.options_fixed)
+        super().add_service_error(ServiceError(words, field=error.field), field=field)
 
     def options(self) -> dict[str, Any]:
         """The rule options as the league stores them: only those that differ
