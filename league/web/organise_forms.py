@@ -1,4 +1,4 @@
-"""The forms of the organisers' set-up pages: a league, a player, a game night.
+"""The forms of the organisers' set-up pages: a club, a league, a player, a game night.
 
 A form checks only the shape of what was typed (a name is there, a number is
 a whole number, a choice is among those offered). Whether
@@ -15,9 +15,10 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.text import slugify
 
 import games
-from league.errors import ServiceError
+from league.errors import Conflict, ServiceError
 from league.models import (
     Event,
     Game,
@@ -25,8 +26,9 @@ from league.models import (
     Player,
     ResultsConfirmation,
     TableSpill,
+    Visibility,
 )
-from league.services import fixtures
+from league.services import clubs, fixtures
 from league.web.messages import option_message, sentence
 
 __all__ = ["sentence"]  # the pages' sentences, as the import pages read them from here
@@ -89,6 +91,97 @@ class SetupForm(forms.Form):
                     target = f"{target}_0"  # a group of radios: its first
                 items.extend((target, str(message)) for message in self.errors[name])
         return items
+
+
+# -- clubs ------------------------------------------------------------------------------
+
+NUL_IN_TEXT = (
+    "Take out the invisible control character (NUL) that came with the text: type it "
+    "again, or paste it as plain text."
+)
+
+
+class ClubForm(SetupForm):
+    """A new club: its name, a short name for its files (made from the name
+    when left empty), and who sees its results."""
+
+    name = forms.CharField(
+        max_length=100,
+        label="Name",
+        help_text="As members will see it, for instance “Riverside Card Club”.",
+        error_messages={
+            "required": "Enter the club's name.",
+            "max_length": "Make the name at most 100 characters (it has %(show_value)d).",
+            "null_characters_not_allowed": NUL_IN_TEXT,
+        },
+    )
+    slug = forms.SlugField(
+        required=False,
+        max_length=100,
+        label="Short name (optional)",
+        help_text=(
+            "Letters a-z, digits and hyphens, for the names of the club's files, such as "
+            "its calendar. Left empty, it is made from the name."
+        ),
+        error_messages={
+            "invalid": (
+                "Use only letters a-z, digits, hyphens and underscores in the short name, "
+                "for instance riverside-cards."
+            ),
+            "max_length": "Make the short name at most 100 characters (it has %(show_value)d).",
+            "null_characters_not_allowed": NUL_IN_TEXT,
+        },
+    )
+    visibility = forms.ChoiceField(
+        choices=[
+            (Visibility.PUBLIC, "Anyone"),
+            (Visibility.MEMBERS, "The club's members only"),
+        ],
+        label="Who sees the club's players, results and ratings",
+        initial=Visibility.PUBLIC,
+        widget=forms.RadioSelect,
+        help_text=(
+            "Members are those with a role in the club and the logins linked to its players. "
+            "You can change this later on the club's privacy page."
+        ),
+        error_messages={
+            "required": "Choose who sees the club's results.",
+            "invalid_choice": "Choose anyone or the club's members only.",
+        },
+    )
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"]
+        return " ".join(name.split())
+
+    def clean_slug(self) -> str:
+        slug: str = self.cleaned_data["slug"]
+        return slug.lower()
+
+    def slug_wanted(self) -> str:
+        """The club's slug: as typed, or made from the name as the service makes it."""
+        return self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))
+
+    def add_service_error(self, error: ServiceError, *, field: str | None = None) -> None:
+        """The services' refusals of a club in the page's words, by the field."""
+        if error.code == clubs.SLUG_NEEDED:
+            self.add_error(
+                "slug",
+                "The name has no letter a-z or digit to make a short name of: type one, "
+                "for instance riverside-cards.",
+            )
+        elif isinstance(error, Conflict) and error.field == "name":
+            self.add_error(
+                "name",
+                "There is a club of that name already (capitals aside): choose another "
+                "name, or ask its organisers to invite you.",
+            )
+        elif isinstance(error, Conflict) and error.field == "slug":
+            typed = self.cleaned_data.get("slug")
+            made = f" “{typed}”" if typed else f", made from the name, “{self.slug_wanted()}”"
+            self.add_error("slug", f"Another club has the short name{made}: type a different one.")
+        else:
+            super().add_service_error(error, field=field)
 
 
 # -- leagues ----------------------------------------------------------------------------
