@@ -15,6 +15,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
 from django.utils.text import slugify
 
 import games
@@ -495,8 +496,9 @@ class PlayerEditForm(SetupForm):
 
 
 class EventForm(SetupForm):
-    """A game night: name, date, start time and venue (both optional), and
-    how many rounds it has (1 to :data:`MAX_ROUNDS`)."""
+    """A game night: name, date (today's, in the site's time zone, until
+    changed), start time and venue (both optional), and how many rounds it has
+    (1 to :data:`MAX_ROUNDS`)."""
 
     SERVICE_FIELDS = {"number": "rounds"}
 
@@ -546,7 +548,9 @@ class EventForm(SetupForm):
     def __init__(
         self, data: Any = None, *, event: Event | None = None, rounds: int | None = None
     ) -> None:
-        initial: dict[str, Any] | None = None
+        # a new night is tonight's until the organiser says otherwise (in the
+        # site's time zone, TIME_ZONE, as the Tonight page's "today")
+        initial: dict[str, Any] = {"date": timezone.localdate()}
         if event is not None:
             initial = {
                 "name": event.name,

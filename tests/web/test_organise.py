@@ -789,6 +789,28 @@ def test_a_game_night_needs_no_time_or_venue() -> None:
 
 
 @pytest.mark.parametrize(
+    ("zone", "today"),
+    [("UTC", "2026-09-03"), ("Pacific/Auckland", "2026-09-04"), ("America/Denver", "2026-09-03")],
+)
+def test_a_new_game_night_is_dated_today_in_the_sites_time_zone(
+    zone: str, today: str, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 22:30 on 3 September in UTC it is already the 4th in Auckland."""
+    instant = datetime.datetime(2026, 9, 3, 22, 30, tzinfo=datetime.UTC)
+    setup = club_setup()
+    client = signed_in(setup.organiser)
+    settings.TIME_ZONE = zone
+    monkeypatch.setattr(timezone, "now", lambda: instant)
+    form = client.get(event_create_url(setup.league))
+    assert field(form, "date")["value"] == today
+    # an existing night's form keeps its own date
+    edit = client.get(event_edit_url(setup.event))
+    assert field(edit, "date")["value"] == setup.event.date.isoformat()
+    follow(client, event_create_url(setup.league), event_post(name="Tonight", date=today))
+    assert Event.objects.get(name="Tonight").date.isoformat() == today
+
+
+@pytest.mark.parametrize(
     ("changes", "name", "message"),
     [
         ({"name": ""}, "name", "Enter the game night's name."),
