@@ -4,8 +4,9 @@ Anyone may read a public club's players, results and ratings; a members-only
 club's, its members alone (:func:`club_visible`, :func:`visible_clubs`).
 Organisers manage their club's players, leagues, events,
 rounds, tables and roles; scorekeepers and organisers enter and correct
-results. The helpers here fetch and authorise in one call, in the manner of
-Zulip's ``access_stream_by_id``:
+results. Any signed-in user may start a club, unless the site keeps that to
+its staff (:func:`may_create_club`). The helpers here fetch and authorise in
+one call, in the manner of Zulip's ``access_stream_by_id``:
 
 - a caller with nothing to do with the club gets :class:`~league.errors.NotFound`,
   the same as for an object that does not exist, so writes reveal nothing;
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
@@ -83,6 +85,39 @@ def check_role(user: Any, club_id: int, *, role: str | None, roles: tuple[str, .
 def may_write(user: Any, club_id: int, *, roles: tuple[str, ...]) -> bool:
     """Whether ``user`` holds one of ``roles`` in the club (for showing links)."""
     return selectors.club_role(user, club_id) in roles
+
+
+STAFF: Final = "staff"
+"""The "role" of the site's staff (``is_staff``), who alone may start a club when
+``CLUB_CREATION`` is ``staff``."""
+
+
+def may_create_club(user: Any) -> bool:
+    """Whether ``user`` may start a club (and become its organiser): any
+    signed-in user, or only the site's staff when the ``CLUB_CREATION``
+    setting says ``staff``. No query."""
+    if not user.is_authenticated:
+        return False
+    return settings.CLUB_CREATION != STAFF or bool(user.is_staff)
+
+
+def club_creation_offered(user: Any) -> bool:
+    """Whether a page offers ``user`` a way to start a club: to whoever may,
+    and to the anonymous when any signed-in user may (they log in first)."""
+    if not user.is_authenticated:
+        return settings.CLUB_CREATION != STAFF
+    return may_create_club(user)
+
+
+def check_club_creation(user: Any) -> None:
+    """Raise :class:`Forbidden` unless ``user``, signed in, may start a club
+    (:func:`may_create_club`); whether they are signed in is the caller's to
+    settle first (the API answers 401, the pages send to log in)."""
+    if not may_create_club(user):
+        raise Forbidden(
+            roles=(STAFF,),
+            message="only the site's staff may start a club here: ask them to start yours",
+        )
 
 
 def access_table_for_results(user: Any, table_id: int) -> Table:

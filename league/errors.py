@@ -53,6 +53,6 @@ class Forbidden(ServiceError):
     """The caller belongs to the club but lacks the role (answered 403);
     ``roles`` are the roles that would do."""
 
-    def __init__(self, *, roles: tuple[str, ...]) -> None:
-        super().__init__(f"this needs the {' or '.join(roles)} role in the club")
+    def __init__(self, *, roles: tuple[str, ...], message: str | None = None) -> None:
+        super().__init__(message or f"this needs the {' or '.join(roles)} role in the club")
         self.roles = roles

@@ -794,6 +794,18 @@ def is_club_player(user: Any, club_id: int) -> bool:
     return user.is_authenticated and Player.objects.filter(club_id=club_id, user=user).exists()
 
 
+def organised_club_ids(user: Any) -> set[int]:
+    """The clubs ``user`` organises (one query; none, and no query, for an
+    anonymous user): where a page listing clubs shows them a "Manage" link."""
+    if not user.is_authenticated:
+        return set()
+    return set(
+        Membership.objects.filter(user=user, role=Membership.Role.ORGANISER).values_list(
+            "club_id", flat=True
+        )
+    )
+
+
 def member_club_ids(user: Any) -> set[int]:
     """The clubs ``user`` is a member of: holds a role in, or is linked to a
     player of (one query; none, and no query, for an anonymous user). A

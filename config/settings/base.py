@@ -30,6 +30,8 @@
 | ``PASSWORD_RESET_RATE`` | password resets an address may ask for | 10/h |
 | ``PASSWORD_RESET_EMAIL_RATE`` | password resets one email address may get | 3/h |
 | ``INVITATION_RATE`` | invitations an organiser makes | 30/h |
+| ``CLUB_CREATION`` | who may start a club: ``anyone`` signed in, or ``staff`` | ``anyone`` |
+| ``TIME_ZONE`` | the clubs' time zone: "today", a new night's date | ``UTC`` |
 """
 
 import base64
@@ -37,6 +39,7 @@ import datetime
 import hashlib
 import os
 import re
+import zoneinfo
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -224,7 +227,23 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-gb"
-TIME_ZONE = "UTC"
+
+
+def time_zone(environ: Mapping[str, str]) -> str:
+    """The site's time zone (an IANA name, ``Europe/London``): which day "today"
+    is for the Tonight page and a new game night's date. Checked here, as a
+    name Django would refuse only once a request asks the time."""
+    name = environ.get("TIME_ZONE", "").strip() or "UTC"
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ImproperlyConfigured(
+            f"TIME_ZONE is a time zone's name such as Europe/London, not {name!r}"
+        ) from None
+    return name
+
+
+TIME_ZONE = time_zone(os.environ)
 USE_I18N = True
 USE_TZ = True
 
@@ -460,6 +479,23 @@ TABLE_LINK_REFUSED_RATE = os.environ.get("TABLE_LINK_REFUSED_RATE") or "30/m"
 PASSWORD_RESET_RATE = os.environ.get("PASSWORD_RESET_RATE") or "10/h"
 PASSWORD_RESET_EMAIL_RATE = os.environ.get("PASSWORD_RESET_EMAIL_RATE") or "3/h"
 INVITATION_RATE = os.environ.get("INVITATION_RATE") or "30/h"
+
+# Who may start a club, on the pages and through the API (league/access.py): any
+# signed-in user, who becomes its organiser ("anyone"), or the site's staff alone
+# ("staff"; others are refused, 403).
+CLUB_CREATION_CHOICES = ("anyone", "staff")
+
+
+def club_creation(environ: Mapping[str, str]) -> str:
+    """``CLUB_CREATION``: ``anyone`` (the default) or ``staff``; anything else
+    stops the site from starting, rather than opening or closing it by surprise."""
+    value = environ.get("CLUB_CREATION", "").strip().lower() or "anyone"
+    if value not in CLUB_CREATION_CHOICES:
+        raise ImproperlyConfigured(f"CLUB_CREATION is 'anyone' or 'staff', not {value!r}")
+    return value
+
+
+CLUB_CREATION = club_creation(os.environ)
 
 # Downloads (league/web/exports.py, docs/data.md): a league's or a night's games are
 # streamed as they are read while they have at most DOWNLOAD_STREAM_LINES hand lines

@@ -596,6 +596,13 @@ class InvalidInput(serializers.ValidationError):
 class ClubInput(Input):
     name = serializers.CharField(max_length=100)
     slug = serializers.SlugField(max_length=100, required=False, default="")
+    visibility = serializers.ChoiceField(
+        choices=Visibility.choices,
+        required=False,
+        default=Visibility.PUBLIC,
+        help_text="public (the default): anyone reads the club's players, results and "
+        "ratings; members: its members alone",
+    )
 
 
 class ClubUpdateInput(Input):

@@ -264,7 +264,8 @@ class ReadWriteViewSet(
 
 
 class ClubViewSet(ReadWriteViewSet):
-    """Clubs. Any signed-in user may create one and becomes its organiser."""
+    """Clubs. Any signed-in user may create one and becomes its organiser,
+    unless the site keeps that to its staff (``CLUB_CREATION``: 403 for others)."""
 
     serializer_class = s.ClubOutput
     input_serializer = s.ClubInput
@@ -288,6 +289,7 @@ class ClubViewSet(ReadWriteViewSet):
     def create(self, request: Request) -> Response:
         if not request.user.is_authenticated:
             raise exceptions.NotAuthenticated()
+        access.check_club_creation(request.user)
         inp = self.input_serializer(data=request.data)
         inp.is_valid(raise_exception=True)
         club = clubs.club_create(organiser=request.user, **inp.validated_data)

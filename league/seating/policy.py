@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from league.seating.errors import SeatingError
@@ -80,6 +81,36 @@ class TablePolicy:
         if self.game == "buck_euchre":
             return (4,) * (present // 4)
         return _bluke_sizes(present, self.size, self.spill)
+
+    def sizes_drawn(self) -> dict[int, int]:
+        """Every table size a round is ever drawn with, each with the fewest present
+        who are drawn a table of that size, smallest size first: what a league's
+        rule options must suit (a preferred 4 still draws a table of 5 when exactly
+        5 come).
+
+        >>> TablePolicy("bluke").sizes_drawn()
+        {3: 3, 4: 4, 5: 5}
+        >>> TablePolicy("bluke", size=4, spill="larger").sizes_drawn()
+        {3: 3, 4: 4, 5: 5, 6: 6}
+        >>> TablePolicy("buck_euchre").sizes_drawn()
+        {4: 4}
+        """
+        return dict(_sizes_drawn(self))
+
+
+SIZES_SEEN_BY: int = 10 * MAX_SIZE
+"""Present counts up to this one show every table size a policy draws: beyond a
+few tables' worth of players, a count is drawn as tables of the sizes a smaller
+count has already shown (tests/seating checks every count to 600, every policy)."""
+
+
+@cache
+def _sizes_drawn(policy: TablePolicy) -> tuple[tuple[int, int], ...]:
+    first: dict[int, int] = {}
+    for present in range(policy.min_players, SIZES_SEEN_BY + 1):
+        for size in policy.table_sizes(present):
+            first.setdefault(size, present)
+    return tuple(sorted(first.items()))
 
 
 def _bluke_sizes(n: int, size: int, spill: str) -> tuple[int, ...]:

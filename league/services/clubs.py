@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils.text import slugify
 
 from league import audit
@@ -33,24 +32,47 @@ NO_ROLE_IN_CLUB = "invitation-needed"
 no login at all: the two are refused alike)."""
 
 
-@transaction.atomic
-def club_create(*, name: str, slug: str = "", organiser: Any = None) -> Club:
-    """A new club; ``organiser`` (a user), if given, becomes its first organiser.
+SLUG_NEEDED = "slug-needed"
+"""The ``code`` of a club (or league) name with no letter a-z or digit to make
+its slug of: a slug must be given."""
 
-    The slug defaults to the name's; a name or slug another club has is a
-    :class:`Conflict`.
+
+@transaction.atomic
+def club_create(
+    *, name: str, slug: str = "", visibility: str = Visibility.PUBLIC, organiser: Any = None
+) -> Club:
+    """A new club; ``organiser`` (a user), if given, becomes its first organiser
+    (a ``membership.set`` entry in its audit trail). Who may start one is
+    :func:`league.access.check_club_creation`'s to say.
+
+    The slug defaults to the name's (its letters a-z and digits: a name with
+    none needs a slug given, :data:`SLUG_NEEDED`). A name another club has,
+    in any case, is a :class:`Conflict` by the ``name``; a slug another club
+    has, by the ``slug``. ``visibility`` as for :func:`club_update`.
     """
+    _check_visibility(visibility)
     slug = slug or slugify(name)
     if not slug:
         raise ServiceError(
-            "the name has no letter or digit to make a slug of; give one", field="slug"
+            "the name has no letter or digit to make a slug of; give one",
+            field="slug",
+            code=SLUG_NEEDED,
         )
-    if Club.objects.filter(Q(name=name) | Q(slug=slug)).exists():
-        raise Conflict(f"a club named {name!r} or {slug!r} exists already", field="name")
-    club = Club.objects.create(name=name, slug=slug)
-    if organiser is not None:
-        Membership.objects.create(club=club, user=organiser, role=Membership.Role.ORGANISER)
+    if Club.objects.filter(name__iexact=name).exists():
+        raise Conflict(f"a club named {name!r} exists already", field="name")
+    if Club.objects.filter(slug=slug).exists():
+        raise Conflict(f"another club has the slug {slug!r}", field="slug")
+    club = Club.objects.create(name=name, slug=slug, visibility=visibility)
+    if organiser is not None:  # in the club's audit trail: who started it
+        membership_set(club=club, user=organiser, role=Membership.Role.ORGANISER)
     return club
+
+
+def _check_visibility(visibility: str) -> None:
+    if visibility not in Visibility.values:
+        raise ServiceError(
+            f"visibility is one of {', '.join(Visibility.values)}", field="visibility"
+        )
 
 
 @transaction.atomic
@@ -60,15 +82,12 @@ def club_update(*, club: Club, name: str | None = None, visibility: str | None =
     :func:`league.access.club_visible`)."""
     fields = []
     if name is not None:
-        if Club.objects.filter(name=name).exclude(pk=club.pk).exists():
+        if Club.objects.filter(name__iexact=name).exclude(pk=club.pk).exists():
             raise Conflict(f"a club named {name!r} exists already", field="name")
         club.name = name
         fields.append("name")
     if visibility is not None:
-        if visibility not in Visibility.values:
-            raise ServiceError(
-                f"visibility is one of {', '.join(Visibility.values)}", field="visibility"
-            )
+        _check_visibility(visibility)
         club.visibility = visibility
         fields.append("visibility")
     if fields:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping, Sequence
 from types import EllipsisType
-from typing import Any
+from typing import Any, Final, Literal
 
 from django.db import transaction
 from django.utils.text import slugify
@@ -32,12 +32,13 @@ from league.models import (
     Table,
     TableSpill,
 )
+from league.seating import TablePolicy
 from league.season import season_check
 from league.services.jobs import standings_owe
 
 NOMINAL_PLAYERS = {Game.BLUKE: 4, Game.BUCK_EUCHRE: 4}
-"""The table size a league's options are checked against when it is created;
-each table checks them again for its own size."""
+"""The table size a league's options are checked against when its table size
+cannot be (a page showing every fault at once, with the size refused too)."""
 
 
 def game_rules(*, game: str, players: int, options: dict[str, Any]) -> games.Rules:
@@ -51,6 +52,202 @@ def game_rules(*, game: str, players: int, options: dict[str, Any]) -> games.Rul
         return games.rules_for(game, players, options)
     except games.RecordError as error:
         raise ServiceError(error.message, field="options") from None
+
+
+# -- a league's options at every table size it seats -----------------------------------
+
+OPTION_TOO_LARGE: Final = "option-too-large"
+"""The ``code`` of options refused for a table size the league seats: a largest
+hand of more cards than that many players can be dealt."""
+OPTION_INVALID: Final = "option-invalid"
+"""The ``code`` of an option no table size takes (an unknown option, a largest
+hand below 1, a value of the wrong kind)."""
+TABLE_SIZE_OPTIONS: Final = "table-size-options"
+"""The ``code`` of a table size (or spill) refused because it would draw tables
+that the league's options, as they stand, cannot be played at."""
+
+
+class OptionsRefused(ServiceError):
+    """A league's rule option that a table it seats cannot be played by, with
+    what a page needs to say so in its own words (never parsing ``message``).
+
+    ``option`` and ``value``: the option at fault. ``players``: the largest
+    table size that cannot take it, ``limit`` the most cards that many can be
+    dealt (for :data:`OPTION_INVALID`, the most every size takes; ``None``
+    where the option is no count of cards). ``present``: the fewest players
+    present whom a round draws a table of ``players`` (``None``: a table of
+    the league has that size already). ``fits_at``: the preferred table size
+    nearest the league's, with the same spill, whose tables all take ``value``
+    (``None``: no size does). ``sizes``: the table sizes checked, smallest first.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str,
+        code: str,
+        option: str,
+        value: Any,
+        players: int | None = None,
+        limit: int | None = None,
+        present: int | None = None,
+        fits_at: int | None = None,
+        sizes: Sequence[int] = (),
+    ) -> None:
+        super().__init__(message, field=field, code=code)
+        self.option = option
+        self.value = value
+        self.players = players
+        self.limit = limit
+        self.present = present
+        self.fits_at = fits_at
+        self.sizes = tuple(sizes)
+
+
+def league_table_sizes(*, game: str, table_size: int, table_spill: str) -> dict[int, int]:
+    """Every table size a league's rounds are drawn with (by the seating
+    generator's :class:`~league.seating.TablePolicy`), each with the fewest
+    players present who are drawn such a table: Buck Euchre ``{4: 4}``; Bluke
+    at a preferred 4 with smaller tables ``{3: 3, 4: 4, 5: 5}`` (5 who come
+    play at one table). The policy must be valid (:func:`check_table_policy`)."""
+    spill: Literal["smaller", "larger"] = (
+        "larger" if table_spill == TableSpill.LARGER else "smaller"
+    )
+    return TablePolicy(game, size=table_size, spill=spill).sizes_drawn()
+
+
+def check_league_options(
+    *, game: str, options: Mapping[str, Any], table_size: int, table_spill: str
+) -> None:
+    """Refuse ``options`` (:class:`OptionsRefused`, ``field`` ``options``)
+    unless the engine takes them at every table size a league of this table
+    size and spill seats (:func:`league_table_sizes`), each option alone and
+    then all together."""
+    sizes: dict[int, int | None] = dict(
+        league_table_sizes(game=game, table_size=table_size, table_spill=table_spill)
+    )
+    _check_options_at(
+        game=game,
+        options=options,
+        sizes=sizes,
+        table_size=table_size,
+        table_spill=table_spill,
+        field="options",
+        code=OPTION_TOO_LARGE,
+    )
+
+
+def _check_options_at(
+    *,
+    game: str,
+    options: Mapping[str, Any],
+    sizes: Mapping[int, int | None],
+    table_size: int,
+    table_spill: str,
+    field: str,
+    code: str,
+) -> None:
+    """Refuse ``options`` unless every table size of ``sizes`` (each with the
+    fewest present drawn it, ``None`` for a table drawn already) takes them:
+    an option alone that some size cannot take is an :class:`OptionsRefused`
+    with ``code`` (a largest hand too large for the size) or
+    :data:`OPTION_INVALID` (any size refuses it)."""
+    ordered = sorted(sizes)
+    for option, value in sorted(options.items()):
+        refusals = {
+            players: refusal
+            for players in ordered
+            if (refusal := _engine_refusal(game, players, {option: value})) is not None
+        }
+        if not refusals:
+            continue
+        if _is_card_count(game, option, value) and value >= 1:
+            players = max(refusals)
+            limit = games.bluke.max_hand_size(players)
+            fits_at = _size_that_fits(game, option, value, table_size, table_spill)
+            raise OptionsRefused(
+                _too_large_message(value, players, limit, sizes[players], fits_at, code),
+                field=field,
+                code=code,
+                option=option,
+                value=value,
+                players=players,
+                limit=limit,
+                present=sizes[players],
+                fits_at=fits_at,
+                sizes=ordered,
+            )
+        most = None
+        message = next(iter(refusals.values()))
+        if _is_card_count(game, option, value):
+            most = min(games.bluke.max_hand_size(players) for players in ordered)
+            message = f"max_cards is at least 1 (and at most {most} here), not {value}"
+        raise OptionsRefused(
+            message,
+            field=field,
+            code=OPTION_INVALID,
+            option=option,
+            value=value,
+            limit=most,
+            sizes=ordered,
+        )
+    for players in ordered:  # together, as a table plays them
+        game_rules(game=game, players=players, options=dict(options))
+
+
+def _engine_refusal(game: str, players: int, options: dict[str, Any]) -> str | None:
+    """The engine's refusal of ``options`` at ``players`` seats, ``None`` if it takes them."""
+    try:
+        games.rules_for(game, players, options)
+    except games.RecordError as error:
+        return error.message
+    return None
+
+
+def _is_card_count(game: str, option: str, value: Any) -> bool:
+    """Whether ``option`` is Bluke's largest hand given as a whole number."""
+    return game == Game.BLUKE and option == "max_cards" and type(value) is int
+
+
+def _too_large_message(
+    value: int, players: int, limit: int, present: int | None, fits_at: int | None, code: str
+) -> str:
+    """The API's sentence for a largest hand a table size cannot be dealt."""
+    where = (
+        f"a round draws a table of {players} when {present} players come"
+        if present is not None
+        else f"the league has a table of {players} drawn already"
+    )
+    smaller = f"; a table_size of {fits_at} would take it" if fits_at is not None else ""
+    if code == TABLE_SIZE_OPTIONS:
+        return (
+            f"with this table size and spill {where}, and {players} players can be dealt "
+            f"at most {limit} cards, fewer than the league's max_cards {value}{smaller}"
+        )
+    return (
+        f"max_cards {value} is more cards than {players} players can be dealt (at most "
+        f"{limit}), and {where}: give {limit} or fewer, or leave max_cards out for the "
+        f"full game at every table size{smaller}"
+    )
+
+
+def _size_that_fits(
+    game: str, option: str, value: Any, table_size: int, table_spill: str
+) -> int | None:
+    """The preferred table size nearest ``table_size`` (with the same spill)
+    whose tables all take ``option`` at ``value``; ``None`` if none does."""
+    allowed = [4] if game == Game.BUCK_EUCHRE else range(3, 7)
+    fitting = [
+        size
+        for size in allowed
+        if size != table_size
+        and all(
+            _engine_refusal(game, players, {option: value}) is None
+            for players in league_table_sizes(game=game, table_size=size, table_spill=table_spill)
+        )
+    ]
+    return min(fitting, key=lambda size: (abs(size - table_size), size), default=None)
 
 
 # -- leagues -----------------------------------------------------------------------
@@ -69,8 +266,9 @@ def league_create(
     results_confirmation: str = ResultsConfirmation.NONE,
     season: Any = None,
 ) -> League:
-    """A league of one game; its rule options are checked by the engine, its
-    preferred table size and spill by :func:`check_table_policy`;
+    """A league of one game; its preferred table size and spill are checked
+    by :func:`check_table_policy`, its rule options by the engine at every
+    table size a round of it is drawn with (:func:`check_league_options`);
     ``results_confirmation`` says whether a game entered through a table link
     counts once a second player confirms it (:mod:`league.services.confirmations`);
     ``season`` is its season format (:func:`league.season.season_check`), or
@@ -81,8 +279,8 @@ def league_create(
     options = options or {}
     if game not in Game.values:
         raise ServiceError(f"game must be one of {', '.join(Game.values)}", field="game")
-    game_rules(game=game, players=NOMINAL_PLAYERS[Game(game)], options=options)
     check_table_policy(game=game, table_size=table_size, table_spill=table_spill)
+    check_league_options(game=game, options=options, table_size=table_size, table_spill=table_spill)
     check_results_confirmation(results_confirmation)
     season = season_check(game=game, season=season)
     slug = slug or slugify(name)
@@ -157,18 +355,24 @@ def league_update(
     format (``season``: a format, ``None`` for today's order, ``...`` to
     leave it), at any time.
 
+    New options must suit every table size the league's rounds are drawn with
+    and every table drawn already (:class:`OptionsRefused`, ``field``
+    ``options``). A new table size or spill must not draw a table size the
+    league did not draw before that its options, as they stand, cannot be
+    played at (:data:`TABLE_SIZE_OPTIONS`, ``field`` ``table_size`` or
+    ``table_spill``): options that some table size drawn already refuses, as
+    a league made before they were checked at every size may have, keep it
+    from no change but the ones that would make it worse.
+
     A new season format is in the audit trail, and owes the league's standings
     a full rebuild in this transaction (:func:`league.services.jobs.standings_owe`):
     the standings job ranks the season anew once this commits. The league row
     is locked first when the format changes, so that two changes at once are
     recorded one after the other, each with the format it replaced."""
-    if not isinstance(season, EllipsisType):
-        season = season_check(game=league.game, season=season)
-        stored = League.objects.select_for_update(of=("self",)).get(pk=league.pk).season
-        if season != stored:
-            league.season = season
-            _audit_season(league, before=stored)
-            standings_owe(league_id=league.pk)
+    table_size_was = league.table_size
+    drew = league_table_sizes(
+        game=league.game, table_size=league.table_size, table_spill=league.table_spill
+    )
     if name is not None:
         league.name = name
     if results_confirmation is not None:
@@ -180,15 +384,42 @@ def league_update(
         check_table_policy(
             game=league.game, table_size=league.table_size, table_spill=league.table_spill
         )
+    draws = league_table_sizes(
+        game=league.game, table_size=league.table_size, table_spill=league.table_spill
+    )
     if options is not None and options != league.options:
         if Hand.objects.filter(table__round__event__league=league).exists():
             raise Conflict("options cannot change once hands are played", field="options")
-        sizes = set(
+        drawn = set(
             Table.objects.filter(round__event__league=league).values_list("players", flat=True)
         )
-        for players in sizes | {NOMINAL_PLAYERS[Game(league.game)]}:
-            game_rules(game=league.game, players=players, options=options)
+        _check_options_at(
+            game=league.game,
+            options=options,
+            sizes={**dict.fromkeys(drawn), **draws},
+            table_size=league.table_size,
+            table_spill=league.table_spill,
+            field="options",
+            code=OPTION_TOO_LARGE,
+        )
         league.options = options
+    elif added := {players: present for players, present in draws.items() if players not in drew}:
+        _check_options_at(
+            game=league.game,
+            options=league.options or {},
+            sizes=added,
+            table_size=league.table_size,
+            table_spill=league.table_spill,
+            field="table_size" if league.table_size != table_size_was else "table_spill",
+            code=TABLE_SIZE_OPTIONS,
+        )
+    if not isinstance(season, EllipsisType):
+        season = season_check(game=league.game, season=season)
+        stored = League.objects.select_for_update(of=("self",)).get(pk=league.pk).season
+        if season != stored:
+            league.season = season
+            _audit_season(league, before=stored)
+            standings_owe(league_id=league.pk)
     league.save()
     return league
 

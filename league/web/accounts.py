@@ -49,6 +49,7 @@ from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from league import access
 from league.errors import Conflict, NotFound, ServiceError
 from league.models import ApiToken, Club, Invitation, Membership
 from league.ratelimits import invitation_over_limit, password_reset_over_limit
@@ -345,13 +346,15 @@ def _accepted_message(accepted: account_services.InvitationAccepted) -> str:
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def account(request: HttpRequest) -> HttpResponse:
-    """The signed-in user's clubs and roles, the invitations waiting for their
-    answer, the players they are, their tokens."""
+    """The signed-in user's clubs and roles (and a way to start one, for whoever
+    may), the invitations waiting for their answer, the players they are, their
+    tokens."""
     shown = {
         "memberships": accounts_reads.user_memberships(user=request.user),
         "invitations": accounts_reads.user_invitations(user=request.user),
         "players": accounts_reads.user_players(user=request.user),
         "tokens": accounts_reads.user_api_tokens(user=request.user),
+        "may_start_club": access.may_create_club(request.user),
     }
     return render(request, "league/accounts/account.html", shown)
 

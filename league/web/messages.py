@@ -14,6 +14,9 @@ covers (it needs no data), and ``"<code>.<situation>"``, a sharper sentence
 for a situation told apart by the error's fields and the entries (a bid out
 of range, tricks that do not add up). A code the table does not know yet
 still gets a plain sentence (:data:`UNKNOWN_CODE`).
+
+A league's rule options refused at a table size the league seats are worded
+the same way, from the refusal's data (:func:`option_message`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Final
 
 import games
 from league.models import Game
+from league.services import fixtures
 from league.web.sheet import card_label
 
 TEMPLATES: Final[Mapping[str, str]] = {
@@ -376,3 +380,59 @@ _SITUATIONS: Final[Mapping[str, Callable[[_Refusal], str]]] = {
 def _situation(refusal: _Refusal) -> str:
     chooser = _SITUATIONS.get(refusal.error.code)
     return chooser(refusal) if chooser is not None else refusal.error.code
+
+
+# -- a league's rule options, refused at a table size it seats ------------------------
+
+
+def option_message(
+    error: fixtures.OptionsRefused, *, table_size: int, options_fixed: bool = False
+) -> str:
+    """The page's sentence for a league's option (or table size) refused at a
+    table size the league seats, from the refusal's data (never its
+    ``message``, except for an option no page offers: an unknown one).
+    ``table_size`` is the preferred size the organiser chose; ``options_fixed``
+    whether hands are played, so that only the table size can give."""
+    if error.code == fixtures.OPTION_INVALID:
+        if error.option == "max_cards" and error.limit is not None:
+            return (
+                f"The largest hand is at least 1 card: choose 1 to {error.limit}, "
+                "or leave it empty for the full game."
+            )
+        return sentence(error.message)
+    players, limit, value = error.players, error.limit, error.value
+    if players is None or limit is None:  # no size named: the service's words
+        return sentence(error.message)
+    why = ""
+    if error.present is None:
+        why = f" (a table of {players} is drawn already)"
+    elif players > table_size:
+        why = (
+            f" (a round of {error.present} players draws one, even with tables of "
+            f"{table_size} by preference)"
+        )
+    seats = f"With {players} at a table{why}, at most {_counted(limit, 'card')} can be dealt"
+    if error.code == fixtures.TABLE_SIZE_OPTIONS:
+        ways = []
+        if error.fits_at is not None:
+            ways.append(f"a preferred table size of {error.fits_at}")
+        if not options_fixed:
+            ways.append(f"a largest hand of {limit} or fewer first")
+        choose = f" Choose {' or '.join(ways)}." if ways else ""
+        fixed = " (its rule options are fixed once hands are played)" if options_fixed else ""
+        return f"{seats}, fewer than this league's largest hand of {value}{fixed}.{choose}"
+    also = (
+        f" A preferred table size of {error.fits_at} would take {value}."
+        if error.fits_at is not None
+        else ""
+    )
+    return f"{seats}: choose {limit} or fewer, or leave it empty for the full game.{also}"
+
+
+def sentence(message: str) -> str:
+    """A service's message as a sentence of the page: capital first, full stop last."""
+    message = message.strip()
+    if not message:
+        return message
+    message = message[0].upper() + message[1:]
+    return message if message.endswith((".", "!", "?")) else f"{message}."

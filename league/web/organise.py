@@ -1,6 +1,8 @@
-"""Organisers' set-up pages: leagues, players and game nights of a club.
+"""Organisers' set-up pages: a new club, and the leagues, players and game
+nights of a club.
 
-Only the club's organisers may open them (:func:`league.web.access.club_page_refusal`).
+Only the club's organisers may open them (:func:`league.web.access.club_page_refusal`);
+a new club, any signed-in user (or the site's staff alone: ``CLUB_CREATION``).
 Views stay thin: the reads are in :mod:`league.web.organise_reads` (each page
 a fixed number of queries, whatever the size of the club), every write goes
 through :mod:`league.services`, and a form
@@ -15,6 +17,7 @@ import copy
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -22,6 +25,7 @@ from django.urls import URLPattern, path
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
+from league import access
 from league.errors import Conflict, ServiceError
 from league.models import Club, Event
 from league.services import clubs, fixtures
@@ -30,6 +34,7 @@ from league.web.access import club_page_refusal
 from league.web.forms import SummaryItem
 from league.web.organise_forms import (
     GUEST,
+    ClubForm,
     EventForm,
     LeagueForm,
     PlayerAddForm,
@@ -54,6 +59,43 @@ def _form_page(
     return render(
         request, template, {"form": form, "summary": _summary(form), **context}, status=status
     )
+
+
+# -- a new club -----------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def club_create(request: HttpRequest) -> HttpResponse:
+    """Start a club: whoever makes it becomes its organiser and lands on its
+    hub, with its first league as the next step. Any signed-in user may,
+    unless the site keeps it to its staff (``CLUB_CREATION``: a 403 page
+    saying so to anyone else); the anonymous are sent to log in first."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not access.may_create_club(request.user):
+        return render(request, "league/organise/club_form.html", {"closed": True}, status=403)
+    form = ClubForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        try:
+            club = clubs.club_create(
+                name=data["name"],
+                slug=data["slug"],
+                visibility=data["visibility"],
+                organiser=request.user,
+            )
+        except ServiceError as error:
+            form.add_service_error(error)
+        except IntegrityError:
+            form.add_error(None, RACED)
+        else:
+            messages.success(
+                request,
+                f"The club “{club.name}” is started and you are its organiser. "
+                "Next, make its first league.",
+            )
+            return redirect("club-manage", club_id=club.pk)
+    return _form_page(request, "league/organise/club_form.html", form, closed=False)
 
 
 # -- the hub --------------------------------------------------------------------------------
@@ -336,6 +378,7 @@ def _remove_rounds_after(event: Event, number: int) -> None:
 
 
 urlpatterns: list[URLPattern] = [
+    path("clubs/new/", club_create, name="club-create"),
     path("clubs/<int:club_id>/manage/", club_manage, name="club-manage"),
     path("clubs/<int:club_id>/leagues/new/", league_create, name="league-create"),
     path("leagues/<int:league_id>/edit/", league_edit, name="league-edit"),

@@ -1,4 +1,4 @@
-"""The forms of the organisers' set-up pages: a league, a player, a game night.
+"""The forms of the organisers' set-up pages: a club, a league, a player, a game night.
 
 A form checks only the shape of what was typed (a name is there, a number is
 a whole number, a choice is among those offered). Whether
@@ -15,11 +15,24 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+from django.utils.text import slugify
 
 import games
-from league.errors import ServiceError
-from league.models import Event, Game, League, Player, ResultsConfirmation, TableSpill
-from league.services import fixtures
+from league.errors import Conflict, ServiceError
+from league.models import (
+    Event,
+    Game,
+    League,
+    Player,
+    ResultsConfirmation,
+    TableSpill,
+    Visibility,
+)
+from league.services import clubs, fixtures
+from league.web.messages import option_message, sentence
+
+__all__ = ["sentence"]  # the pages' sentences, as the import pages read them from here
 
 MAX_ROUNDS = 20
 """The most rounds a game night has on these pages."""
@@ -33,15 +46,6 @@ BLUKE_LEAD_CHOICES = [
 MEMBER, GUEST = "member", "guest"
 
 NUMBER_ATTRS = {"inputmode": "numeric", "autocomplete": "off", "class": "number"}
-
-
-def sentence(message: str) -> str:
-    """A service's message as a sentence of the page: capital first, full stop last."""
-    message = message.strip()
-    if not message:
-        return message
-    message = message[0].upper() + message[1:]
-    return message if message.endswith((".", "!", "?")) else f"{message}."
 
 
 def number_input(*, low: int, high: int | None = None, placeholder: str = "") -> forms.NumberInput:
@@ -90,6 +94,97 @@ class SetupForm(forms.Form):
         return items
 
 
+# -- clubs ------------------------------------------------------------------------------
+
+NUL_IN_TEXT = (
+    "Take out the invisible control character (NUL) that came with the text: type it "
+    "again, or paste it as plain text."
+)
+
+
+class ClubForm(SetupForm):
+    """A new club: its name, a short name for its files (made from the name
+    when left empty), and who sees its results."""
+
+    name = forms.CharField(
+        max_length=100,
+        label="Name",
+        help_text="As members will see it, for instance “Riverside Card Club”.",
+        error_messages={
+            "required": "Enter the club's name.",
+            "max_length": "Make the name at most 100 characters (it has %(show_value)d).",
+            "null_characters_not_allowed": NUL_IN_TEXT,
+        },
+    )
+    slug = forms.SlugField(
+        required=False,
+        max_length=100,
+        label="Short name (optional)",
+        help_text=(
+            "Letters a-z, digits and hyphens, for the names of the club's files, such as "
+            "its calendar. Left empty, it is made from the name."
+        ),
+        error_messages={
+            "invalid": (
+                "Use only letters a-z, digits, hyphens and underscores in the short name, "
+                "for instance riverside-cards."
+            ),
+            "max_length": "Make the short name at most 100 characters (it has %(show_value)d).",
+            "null_characters_not_allowed": NUL_IN_TEXT,
+        },
+    )
+    visibility = forms.ChoiceField(
+        choices=[
+            (Visibility.PUBLIC, "Anyone"),
+            (Visibility.MEMBERS, "The club's members only"),
+        ],
+        label="Who sees the club's players, results and ratings",
+        initial=Visibility.PUBLIC,
+        widget=forms.RadioSelect,
+        help_text=(
+            "Members are those with a role in the club and the logins linked to its players. "
+            "You can change this later on the club's privacy page."
+        ),
+        error_messages={
+            "required": "Choose who sees the club's results.",
+            "invalid_choice": "Choose anyone or the club's members only.",
+        },
+    )
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"]
+        return " ".join(name.split())
+
+    def clean_slug(self) -> str:
+        slug: str = self.cleaned_data["slug"]
+        return slug.lower()
+
+    def slug_wanted(self) -> str:
+        """The club's slug: as typed, or made from the name as the service makes it."""
+        return self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))
+
+    def add_service_error(self, error: ServiceError, *, field: str | None = None) -> None:
+        """The services' refusals of a club in the page's words, by the field."""
+        if error.code == clubs.SLUG_NEEDED:
+            self.add_error(
+                "slug",
+                "The name has no letter a-z or digit to make a short name of: type one, "
+                "for instance riverside-cards.",
+            )
+        elif isinstance(error, Conflict) and error.field == "name":
+            self.add_error(
+                "name",
+                "There is a club of that name already (capitals aside): choose another "
+                "name, or ask its organisers to invite you.",
+            )
+        elif isinstance(error, Conflict) and error.field == "slug":
+            typed = self.cleaned_data.get("slug")
+            made = f" “{typed}”" if typed else f", made from the name, “{self.slug_wanted()}”"
+            self.add_error("slug", f"Another club has the short name{made}: type a different one.")
+        else:
+            super().add_service_error(error, field=field)
+
+
 # -- leagues ----------------------------------------------------------------------------
 
 
@@ -133,12 +228,16 @@ class LeagueForm(SetupForm):
     max_cards = forms.IntegerField(
         required=False,
         label="Largest hand (cards)",
-        widget=number_input(low=1, high=games.bluke.max_hand_size(4), placeholder="full"),
+        # every Bluke league's rounds seat 5 at one table when exactly 5 come
+        widget=number_input(low=1, high=games.bluke.max_hand_size(5), placeholder="full"),
         help_text=(
             "Leave empty for the full game: 13 cards down to 1 and back up (25 hands) at "
             "up to four players, fewer cards at bigger tables (52 ÷ players). "
             "A number shortens every game: 3 plays hands of 3, 2, 1, 2, 3 cards. "
-            "It must suit the biggest table drawn."
+            "It must suit every table a round can draw: at most "
+            f"{games.bluke.max_hand_size(5)} cards when the preferred table size is 3, or 4 "
+            "with tables of one fewer (5 who come play at one table); at most "
+            f"{games.bluke.max_hand_size(6)} otherwise (a round may seat 6)."
         ),
         error_messages={"invalid": "Enter the largest hand as a whole number, or leave it empty."},
     )
@@ -239,34 +338,45 @@ class LeagueForm(SetupForm):
 
     def fits_the_rules(self) -> bool:
         """Ask the services' own checks of a valid form before saving: the
-        table size and spill for the game, and each rule option alone for
-        a table of the size the league is checked at, so that every fault
-        shows at once by its field (a service stops at the first). Whether
-        the faults are none; the save's service checks all again."""
+        table size and spill for the game, and each rule option alone at
+        every table size a league so drawn seats (at the nominal size when
+        the table size is refused too), so that every fault shows at once by
+        its field (a service stops at the first). Whether the faults are
+        none; the save's service checks all again (and the tables drawn)."""
         data = self.cleaned_data
         game = self.league.game if self.league is not None else data["game"]
+        table_size, table_spill = data["table_size"], data["table_spill"]
         try:
-            fixtures.check_table_policy(
-                game=game, table_size=data["table_size"], table_spill=data["table_spill"]
-            )
+            fixtures.check_table_policy(game=game, table_size=table_size, table_spill=table_spill)
         except ServiceError as error:
             self.add_service_error(error)
+            table_size = fixtures.NOMINAL_PLAYERS[Game(game)]
+            table_spill = TableSpill.SMALLER
         if not self.options_fixed:
-            players = fixtures.NOMINAL_PLAYERS[Game(game)]
             for name, value in self.options().items():
                 try:
-                    fixtures.game_rules(game=game, players=players, options={name: value})
+                    fixtures.check_league_options(
+                        game=game,
+                        options={name: value},
+                        table_size=table_size,
+                        table_spill=table_spill,
+                    )
                 except ServiceError as error:
-                    self.add_error(name, self.option_message(name, players, error))
+                    self.add_service_error(error, field=name)
         return not self.errors
 
-    @staticmethod
-    def option_message(name: str, players: int, error: ServiceError) -> str:
-        """A refused option in the page's words."""
-        if name == "max_cards":
-            limit = games.bluke.max_hand_size(players)
-            return f"The largest hand can be 1 to {limit} cards (at a table of {players})."
-        return sentence(error.message)
+    def add_service_error(self, error: ServiceError, *, field: str | None = None) -> None:
+        """A refused option (or a table size its options refuse) in the page's
+        words, by the option's field; any other refusal as a sentence."""
+        if not isinstance(error, fixtures.OptionsRefused):
+            super().add_service_error(error, field=field)
+            return
+        if field is None and error.field == "options" and error.option in self.fields:
+            field = error.option
+        chosen = self.cleaned_data.get("table_size") if hasattr(self, "cleaned_data") else None
+        table_size = chosen if isinstance(chosen, int) else fixtures.NOMINAL_PLAYERS[Game.BLUKE]
+        words = option_message(error, table_size=table_size, options_fixed=self.options_fixed)
+        super().add_service_error(ServiceError(words, field=error.field), field=field)
 
     def options(self) -> dict[str, Any]:
         """The rule options as the league stores them: only those that differ
@@ -386,8 +496,9 @@ class PlayerEditForm(SetupForm):
 
 
 class EventForm(SetupForm):
-    """A game night: name, date, start time and venue (both optional), and
-    how many rounds it has (1 to :data:`MAX_ROUNDS`)."""
+    """A game night: name, date (today's, in the site's time zone, until
+    changed), start time and venue (both optional), and how many rounds it has
+    (1 to :data:`MAX_ROUNDS`)."""
 
     SERVICE_FIELDS = {"number": "rounds"}
 
@@ -437,7 +548,9 @@ class EventForm(SetupForm):
     def __init__(
         self, data: Any = None, *, event: Event | None = None, rounds: int | None = None
     ) -> None:
-        initial: dict[str, Any] | None = None
+        # a new night is tonight's until the organiser says otherwise (in the
+        # site's time zone, TIME_ZONE, as the Tonight page's "today")
+        initial: dict[str, Any] = {"date": timezone.localdate()}
         if event is not None:
             initial = {
                 "name": event.name,

@@ -66,13 +66,23 @@ STANDINGS_ORDER: Final = {
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    """Clubs and their leagues, each league linking to its page."""
+    """Clubs and their leagues, each league linking to its page; a "Manage"
+    link by each club the signed-in user organises (one query for them all),
+    and a way to start a club for whoever may."""
     shown = [
         # a members-only club is shown to its members alone: with its feeds' private address
         (club, private_feed_url(request, club) if club.members_only else "")
         for club in selectors.clubs_with_leagues().filter(access.visible_clubs(request.user))
     ]
-    return render(request, "league/home.html", {"clubs": shown})
+    return render(
+        request,
+        "league/home.html",
+        {
+            "clubs": shown,
+            "organised": selectors.organised_club_ids(request.user),
+            "may_start_club": access.club_creation_offered(request.user),
+        },
+    )
 
 
 def private_feed_url(request: HttpRequest, club: Club, league: League | None = None) -> str:
@@ -89,7 +99,8 @@ def private_feed_url(request: HttpRequest, club: Club, league: League | None = N
 @require_safe
 def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
     """An event's rounds and tables (who sat where, how each game stands)
-    and the event's own standings."""
+    and the event's own standings; for the club's organisers, links to manage
+    the night and run it (one query more for a signed-in user)."""
     event = get_object_or_404(selectors.event_for_page(), pk=event_id)
     if refusal := members_only_refusal(request, event.league.club):
         return refusal

@@ -469,6 +469,20 @@ def test_an_event_has_one_round_by_default_and_at_least_one(setup: ClubSetup) ->
     )
 
 
+def test_an_event_s_date_is_the_client_s_to_give(setup: ClubSetup) -> None:
+    """The new-night page dates a night today; the API takes no "today" of its own
+    (a program's day may not be the site's time zone's): the date stays required."""
+    before = db_state()
+    body = assert_problem(
+        client_for(setup.organiser).post(
+            "/api/events/", {"league": setup.league.pk, "name": "Undated"}
+        ),
+        400,
+    )
+    assert list(body["errors"]) == ["date"]
+    assert db_state() == before
+
+
 def test_the_organiser_renames_and_moves_an_event(setup: ClubSetup) -> None:
     response = client_for(setup.organiser).patch(
         f"/api/events/{setup.event.pk}/", {"name": "Moved", "date": "2027-01-02"}

@@ -32,7 +32,7 @@ from tests.support.factories import (
     make_table,
 )
 from tests.support.records import bluke_results, buck_takes_all, results_record
-from tests.support.setups import club_setup
+from tests.support.setups import club_setup, options_stored
 from tests.support.state import db_state, results_snapshot
 
 pytestmark = pytest.mark.django_db
@@ -470,8 +470,9 @@ def test_a_wrong_seat_count_is_reported_against_the_players() -> None:
 
 
 def test_a_table_checks_the_league_options_for_its_own_size() -> None:
-    """max_cards 13 is fine for the nominal four players, too many cards for five."""
-    league = LeagueFactory(game=Game.BLUKE, options={"max_cards": 13})
+    """max_cards 13 is fine for four players, too many cards for five (a league made
+    before its options were checked at every table size may hold it)."""
+    league = options_stored(LeagueFactory(game=Game.BLUKE), {"max_cards": 13})
     round_ = EventFactory(league=league).rounds.get()
     with pytest.raises(ServiceError) as refused:
         table_create(

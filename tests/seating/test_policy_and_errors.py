@@ -37,6 +37,25 @@ def test_bluke_table_sizes(present: int, spill: str, size: int, sizes: tuple[int
     assert policy.table_sizes(present) == sizes
 
 
+POLICIES = [
+    TablePolicy(game, size=size, spill=spill)
+    for game, sizes in (("bluke", range(3, 7)), ("buck_euchre", (4,)))
+    for size in sizes
+    for spill in ("smaller", "larger")
+]
+
+
+@pytest.mark.parametrize("policy", POLICIES, ids=repr)
+def test_the_sizes_a_policy_draws_are_every_size_of_every_count(policy: TablePolicy) -> None:
+    """``sizes_drawn`` looks at counts up to SIZES_SEEN_BY; every count to 600
+    draws no other size, and each size first at the count it names."""
+    first: dict[int, int] = {}
+    for present in range(policy.min_players, 601):
+        for size in policy.table_sizes(present):
+            first.setdefault(size, present)
+    assert policy.sizes_drawn() == dict(sorted(first.items()))
+
+
 def test_buck_euchre_tables_of_four() -> None:
     assert TablePolicy("buck_euchre").table_sizes(11) == (4, 4)
     assert TablePolicy("buck_euchre").table_sizes(4) == (4,)

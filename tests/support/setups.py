@@ -60,6 +60,15 @@ def club_setup(
     )
 
 
+def options_stored(league: League, options: dict[str, Any]) -> League:
+    """``league`` with ``options`` stored as they are, unchecked: as a league made
+    before its options were checked at every table size it seats may hold
+    (13 cards, fine at four, too many for the table of 5 a round may draw)."""
+    League.objects.filter(pk=league.pk).update(options=options)
+    league.refresh_from_db()
+    return league
+
+
 def names(setup: ClubSetup) -> list[str]:
     """The names of the players at the setup's table, by seat."""
     return [player.name for player in setup.players[:4]]

@@ -457,9 +457,10 @@ def test_the_pages_run_the_same_queries_whatever_the_league_size(client: Client)
     assert all(counts[0] == counts[1] for counts in anonymous.values()), anonymous
 
     # a signed-in player, last in both leagues: the same queries again, and a fixed few more
-    # (the session and its user, their player, their standings row, their rating's row)
+    # (the session and its user, their player, their standings row, their rating's row; on
+    # the league page, their role in the club too: whether to show them its "Manage" link)
     extra = {
-        "league": 5,
+        "league": 6,
         "league-all-standings": 4,
         "league-leaderboard": 4,
         "league-game-nights": 2,

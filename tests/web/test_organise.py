@@ -295,14 +295,18 @@ def test_the_league_form_explains_the_options() -> None:
         ({"table_size": "four"}, "table_size", "Enter the table size as a whole number."),
         ({"table_spill": "sideways"}, "table_spill", "Choose smaller or larger tables."),
         (
+            # a league of tables of 4 seats 5 at one table when exactly 5 come
             {"max_cards": "14"},
             "max_cards",
-            "The largest hand can be 1 to 13 cards (at a table of 4).",
+            "With 5 at a table (a round of 5 players draws one, even with tables of 4 by "
+            "preference), at most 10 cards can be dealt: choose 10 or fewer, or leave it "
+            "empty for the full game.",
         ),
         (
             {"max_cards": "0"},
             "max_cards",
-            "The largest hand can be 1 to 13 cards (at a table of 4).",
+            "The largest hand is at least 1 card: choose 1 to 10, or leave it empty for the "
+            "full game.",
         ),
         ({"max_cards": "two"}, "max_cards", "Enter the largest hand as a whole number"),
         (
@@ -358,7 +362,8 @@ def test_every_fault_of_a_league_shows_at_once() -> None:
         league_create_url(setup.club),
         league_post(max_cards="20", table_size="9"),
     )
-    assert "1 to 13 cards" in error_of(response, "id_max_cards")
+    # checked at the nominal tables of 4 (which seat 5 when 5 come): the size is refused
+    assert "at most 10 cards can be dealt" in error_of(response, "id_max_cards")
     assert "3 to 6 players" in error_of(response, "id_table_size")
     assert "There are 2 problems" in text(response)
 
@@ -418,8 +423,8 @@ def test_the_game_of_a_league_never_changes() -> None:
 
 
 def test_options_are_fixed_once_hands_are_played() -> None:
-    setup = club_setup(options={"max_cards": 13})
-    hand_submit(table=setup.table, record=bluke_results(13))
+    setup = club_setup(options={"max_cards": 8})  # at every table size: 6 are dealt 8
+    hand_submit(table=setup.table, record=bluke_results(8))
     client = signed_in(setup.organiser)
     form = client.get(league_edit_url(setup.league))
     assert "its rule options are fixed" in text(form)
@@ -431,7 +436,7 @@ def test_options_are_fixed_once_hands_are_played() -> None:
         league_post(name="Renamed", bluke_lead="free", max_cards="3", table_size="5"),
     )
     league = League.objects.get(pk=setup.league.pk)
-    assert (league.name, league.options, league.table_size) == ("Renamed", {"max_cards": 13}, 5)
+    assert (league.name, league.options, league.table_size) == ("Renamed", {"max_cards": 8}, 5)
 
 
 def test_options_must_suit_the_tables_already_drawn() -> None:
@@ -441,9 +446,93 @@ def test_options_must_suit_the_tables_already_drawn() -> None:
         signed_in(setup.organiser), league_edit_url(setup.league), league_post(max_cards="10")
     )
     # Six players are dealt 8 cards at most.
-    assert "max_cards must be 1..8" in error_of(response, "id_max_cards")
+    assert error_of(response, "id_max_cards").startswith(
+        "With 6 at a table (a table of 6 is drawn already), at most 8 cards can be dealt: "
+        "choose 8 or fewer"
+    )
     assert League.objects.get(pk=setup.league.pk).name == setup.league.name
     assert f"Edit the league {setup.league.name}" in text(response)
+
+
+@pytest.mark.parametrize(
+    ("table_size", "spill", "max_cards", "message"),
+    [
+        (
+            "6",
+            "smaller",
+            "9",
+            "With 6 at a table, at most 8 cards can be dealt: choose 8 or fewer, or leave it "
+            "empty for the full game. A preferred table size of 4 would take 9.",
+        ),
+        (
+            "4",
+            "larger",
+            "9",
+            "With 6 at a table (a round of 6 players draws one, even with tables of 4 by "
+            "preference), at most 8 cards can be dealt: choose 8 or fewer, or leave it empty "
+            "for the full game. A preferred table size of 3 would take 9.",
+        ),
+        (
+            "3",
+            "smaller",
+            "11",
+            "With 5 at a table (a round of 5 players draws one, even with tables of 3 by "
+            "preference), at most 10 cards can be dealt: choose 10 or fewer, or leave it "
+            "empty for the full game.",
+        ),
+    ],
+)
+def test_a_largest_hand_a_table_of_the_league_cannot_be_dealt_is_worded_by_its_size(
+    table_size: str, spill: str, max_cards: str, message: str
+) -> None:
+    setup = club_setup()
+    response = refused_unchanged(
+        signed_in(setup.organiser),
+        league_create_url(setup.club),
+        league_post(table_size=table_size, table_spill=spill, max_cards=max_cards),
+    )
+    assert error_of(response, "id_max_cards") == message
+    assert_tied(response, "max_cards", "id_max_cards_error")
+    assert 'name="max_cards"' in text(response) and 'max="10"' in text(response)
+
+
+def test_the_most_cards_every_table_takes_makes_a_league() -> None:
+    setup = club_setup()
+    follow(
+        signed_in(setup.organiser),
+        league_create_url(setup.club),
+        league_post(name="Long hands", table_size="4", max_cards="10"),
+    )
+    assert League.objects.get(name="Long hands").options == {"max_cards": 10}
+
+
+def test_a_table_size_the_fixed_options_cannot_be_played_at_is_refused_by_the_size() -> None:
+    setup = club_setup(options={"max_cards": 10})
+    hand_submit(table=setup.table, record=bluke_results(10))
+    response = refused_unchanged(
+        signed_in(setup.organiser), league_edit_url(setup.league), league_post(table_size="6")
+    )
+    assert error_of(response, "id_table_size") == (
+        "With 6 at a table, at most 8 cards can be dealt, fewer than this league's largest "
+        "hand of 10 (its rule options are fixed once hands are played). Choose a preferred "
+        "table size of 4."
+    )
+    assert_tied(response, "table_size", "id_table_size_error")
+    assert League.objects.get(pk=setup.league.pk).table_size == 4
+
+
+def test_a_table_size_the_options_cannot_be_played_at_is_shown_by_the_option() -> None:
+    """Before any hand, the option and the size can both change: the form checks
+    the option at the sizes chosen, and says so by the option."""
+    setup = club_setup(options={"max_cards": 10})
+    response = refused_unchanged(
+        signed_in(setup.organiser),
+        league_edit_url(setup.league),
+        league_post(table_size="6", max_cards="10"),
+    )
+    assert error_of(response, "id_max_cards").startswith(
+        "With 6 at a table, at most 8 cards can be dealt: choose 8 or fewer"
+    )
 
 
 def test_a_refused_edit_stores_nothing() -> None:
@@ -697,6 +786,28 @@ def test_a_game_night_needs_no_time_or_venue() -> None:
     )
     event = Event.objects.get(league=setup.league, name="Club night")
     assert (event.start_time, event.venue, event.rounds.count()) == (None, "", 1)
+
+
+@pytest.mark.parametrize(
+    ("zone", "today"),
+    [("UTC", "2026-09-03"), ("Pacific/Auckland", "2026-09-04"), ("America/Denver", "2026-09-03")],
+)
+def test_a_new_game_night_is_dated_today_in_the_sites_time_zone(
+    zone: str, today: str, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 22:30 on 3 September in UTC it is already the 4th in Auckland."""
+    instant = datetime.datetime(2026, 9, 3, 22, 30, tzinfo=datetime.UTC)
+    setup = club_setup()
+    client = signed_in(setup.organiser)
+    settings.TIME_ZONE = zone
+    monkeypatch.setattr(timezone, "now", lambda: instant)
+    form = client.get(event_create_url(setup.league))
+    assert field(form, "date")["value"] == today
+    # an existing night's form keeps its own date
+    edit = client.get(event_edit_url(setup.event))
+    assert field(edit, "date")["value"] == setup.event.date.isoformat()
+    follow(client, event_create_url(setup.league), event_post(name="Tonight", date=today))
+    assert Event.objects.get(name="Tonight").date.isoformat() == today
 
 
 @pytest.mark.parametrize(
