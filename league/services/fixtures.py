@@ -20,6 +20,7 @@ import games
 from league import audit
 from league.errors import Conflict, ServiceError
 from league.models import (
+    REPLIES_CLOSE_MINUTES_MAX,
     Club,
     Event,
     Game,
@@ -65,11 +66,14 @@ def league_create(
     table_size: int = 4,
     table_spill: str = TableSpill.SMALLER,
     results_confirmation: str = ResultsConfirmation.NONE,
+    replies_close_minutes: int = 60,
 ) -> League:
     """A league of one game; its rule options are checked by the engine, its
     preferred table size and spill by :func:`check_table_policy`;
     ``results_confirmation`` says whether a game entered through a table link
-    counts once a second player confirms it (:mod:`league.services.confirmations`).
+    counts once a second player confirms it (:mod:`league.services.confirmations`);
+    ``replies_close_minutes`` how long before a night's start time its
+    players' replies close (:mod:`league.services.replies`).
 
     The slug defaults to the name's; one the club already has is a :class:`Conflict`.
     """
@@ -79,6 +83,7 @@ def league_create(
     game_rules(game=game, players=NOMINAL_PLAYERS[Game(game)], options=options)
     check_table_policy(game=game, table_size=table_size, table_spill=table_spill)
     check_results_confirmation(results_confirmation)
+    check_replies_close_minutes(replies_close_minutes)
     slug = slug or slugify(name)
     if not slug:
         raise ServiceError(
@@ -95,7 +100,16 @@ def league_create(
         table_size=table_size,
         table_spill=table_spill,
         results_confirmation=results_confirmation,
+        replies_close_minutes=replies_close_minutes,
     )
+
+
+def check_replies_close_minutes(minutes: int) -> None:
+    if not 0 <= minutes <= REPLIES_CLOSE_MINUTES_MAX:
+        raise ServiceError(
+            f"replies close 0 to {REPLIES_CLOSE_MINUTES_MAX} minutes before a night starts",
+            field="replies_close_minutes",
+        )
 
 
 def check_results_confirmation(value: str) -> None:
@@ -127,6 +141,7 @@ def league_update(
     table_size: int | None = None,
     table_spill: str | None = None,
     results_confirmation: str | None = None,
+    replies_close_minutes: int | None = None,
 ) -> League:
     """Rename a league, change its options while no hand has been played, or
     its table size and spill (which the next rounds drawn follow), or whether
@@ -138,6 +153,9 @@ def league_update(
     if results_confirmation is not None:
         check_results_confirmation(results_confirmation)
         league.results_confirmation = results_confirmation
+    if replies_close_minutes is not None:
+        check_replies_close_minutes(replies_close_minutes)
+        league.replies_close_minutes = replies_close_minutes
     if table_size is not None or table_spill is not None:
         league.table_size = league.table_size if table_size is None else table_size
         league.table_spill = league.table_spill if table_spill is None else table_spill

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from league.errors import Conflict, ServiceError
 from league.models import Club, Event
 from league.services import clubs, fixtures
-from league.web import organise_reads
+from league.web import organise_reads, personal_reads
 from league.web.access import club_page_refusal
 from league.web.forms import SummaryItem
 from league.web.organise_forms import (
@@ -314,6 +314,7 @@ def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
         league=league,
         event=event,
         drawn=drawn,
+        replies=personal_reads.replies_panel(event=event, drawn=bool(drawn), now=timezone.now()),
     )
 
 
