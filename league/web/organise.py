@@ -101,6 +101,7 @@ def league_create(request: HttpRequest, club_id: int) -> HttpResponse:
                 table_size=data["table_size"],
                 table_spill=data["table_spill"],
                 results_confirmation=data["results_confirmation"],
+                replies_close_minutes=data["replies_close_minutes"],
             )
         except ServiceError as error:
             form.add_service_error(error)
@@ -136,6 +137,7 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
                 table_size=data["table_size"],
                 table_spill=data["table_spill"],
                 results_confirmation=data["results_confirmation"],
+                replies_close_minutes=data["replies_close_minutes"],
             )
         except ServiceError as error:
             form.add_service_error(error)
