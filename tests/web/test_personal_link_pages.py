@@ -464,3 +464,34 @@ def test_a_guest_added_tonight_has_no_link_and_is_not_asked(setup: ClubSetup) ->
     PlayerFactory(club=setup.club)
     shown = text(signed_in(setup.organiser).get(tonight_url(event)))
     assert "No player has answered yet" in shown
+
+
+@pytest.mark.parametrize("nights", [1, 10])
+def test_the_personal_page_runs_a_fixed_number_of_queries_and_lists_at_most_eight(
+    setup: ClubSetup, django_assert_num_queries: Any, nights: int
+) -> None:
+    """The link (with its player and club), the nights, the player's replies,
+    their attendance; a player's page lists the next eight nights at most."""
+    Event.objects.filter(pk=setup.event.pk).update(
+        date=timezone.localdate() - datetime.timedelta(1)
+    )
+    token = link_of(setup)
+    events = [night(setup, days=day, name=f"Night {day}") for day in range(nights)]
+    reply_set(player=setup.players[0], event=events[0], answer="coming")
+    with django_assert_num_queries(4):
+        response = Client().get(page_url(token))
+    assert text(response).count('<section class="night') == min(nights, 8)
+
+
+@pytest.mark.parametrize("players", [0, 20])
+def test_the_links_page_runs_a_fixed_number_of_queries(
+    setup: ClubSetup, django_assert_num_queries: Any, players: int
+) -> None:
+    """The session and the user, the club, the organiser's role, the players
+    with their links and logins."""
+    for _ in range(players):
+        PlayerFactory(club=setup.club)
+    personal_links_create(players=setup.players, by=setup.organiser)
+    client = signed_in(setup.organiser)
+    with django_assert_num_queries(5):
+        assert client.get(links_url(setup)).status_code == 200
