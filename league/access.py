@@ -28,7 +28,16 @@ from django.utils import timezone
 
 from league import selectors
 from league.errors import Forbidden, NotFound
-from league.models import Club, Membership, Player, Table, TableLink, Visibility
+from league.models import (
+    Club,
+    Event,
+    Membership,
+    PersonalLink,
+    Player,
+    Table,
+    TableLink,
+    Visibility,
+)
 from league.statements import JoinedRead
 
 
@@ -189,3 +198,39 @@ def access_table_by_link(link: TableLink, table_id: int) -> Table:
     if link.table_id != table_id:
         raise NotFound("no such table")
     return link.table
+
+
+def access_personal_link(token: str) -> PersonalLink:
+    """The personal link whose secret is ``token``, with its player and the
+    player's club (one query); :class:`NotFound` for a made-up, revoked or
+    replaced one alike, which tells nobody which players exist. The link is
+    its holder's authority: a members-only club's player opens it without
+    logging in, as the club's own card or mail gave it to them."""
+    if not token or len(token) > 100:
+        raise NotFound("this personal link does not work")
+    link = (
+        PersonalLink.objects.select_related("player__club")
+        .filter(digest=PersonalLink.digest_of(token))
+        .first()
+    )
+    if link is None:
+        raise NotFound("this personal link does not work")
+    return link
+
+
+def access_event_by_personal_link(link: PersonalLink, event_id: int) -> Event:
+    """A game night of the link's player's club (with its league), from the
+    site's today on; :class:`NotFound` for any other, as for one that does not
+    exist: a personal link opens its player's coming nights and nothing else."""
+    event = (
+        Event.objects.select_related("league")
+        .filter(
+            pk=event_id,
+            league__club_id=link.player.club_id,
+            date__gte=timezone.localdate(),
+        )
+        .first()
+    )
+    if event is None:
+        raise NotFound("no such game night")
+    return event

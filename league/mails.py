@@ -1,4 +1,12 @@
-"""Mail sent by a job: a password reset's link.
+"""Mail: a password reset's link, sent by a job; players' personal links,
+sent in the organiser's request.
+
+A personal link's secret is known only when it is made, so its mail goes out
+in the request that makes it (:func:`personal_links_mail`), as an invitation's
+does: through one connection to the mail server, each call bounded by
+``EMAIL_TIMEOUT``, at most :data:`PERSONAL_LINK_MAILS_AT_ONCE` mails a
+request; a mail the server refuses is reported, not retried (the organiser
+sends it again, which makes a new link).
 
 The request that asks for a reset records a
 :class:`~league.models.PasswordResetAsked` row and owes this job
@@ -25,12 +33,14 @@ from __future__ import annotations
 
 import datetime
 import logging
-from collections.abc import Iterator
+import smtplib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, get_connection
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.encoding import force_bytes
@@ -100,3 +110,60 @@ def _mail_link(user: Any, asked: PasswordResetAsked) -> None:
     subject = " ".join(render_to_string(SUBJECT_TEMPLATE, shown).split())
     body = render_to_string(EMAIL_TEMPLATE, shown)
     EmailMultiAlternatives(subject, body, None, [shown["email"]]).send()
+
+
+# -- players' personal links, mailed in the request ------------------------------------
+
+PERSONAL_LINK_MAILS_AT_ONCE: Final = 30
+"""The most personal links one request mails: a mail server that takes a few
+seconds a mail keeps the organiser's page well within its time."""
+
+PERSONAL_LINK_EMAIL_TEMPLATE: Final = "league/personal/link_email.txt"
+PERSONAL_LINK_SUBJECT_TEMPLATE: Final = "league/personal/link_subject.txt"
+
+
+@dataclass(frozen=True)
+class PersonalLinkMail:
+    """One player's personal link to mail: to whom, and what it opens."""
+
+    player_id: int
+    player_name: str
+    club_name: str
+    email: str
+    url: str
+
+
+def personal_links_mail(mails: Sequence[PersonalLinkMail]) -> set[int]:
+    """Mail each player their personal link, through one connection to the
+    mail server; the ids of the players whose mail went out (a mail refused,
+    or a server that fails or does not answer, leaves the rest unsent:
+    logged, never raised). At most :data:`PERSONAL_LINK_MAILS_AT_ONCE`."""
+    if len(mails) > PERSONAL_LINK_MAILS_AT_ONCE:
+        raise ValueError(f"at most {PERSONAL_LINK_MAILS_AT_ONCE} personal links a request")
+    sent: set[int] = set()
+    if not mails:
+        return sent
+    try:
+        with get_connection(fail_silently=False) as connection:
+            for mail in mails:
+                shown = {
+                    "player_name": mail.player_name,
+                    "club_name": mail.club_name,
+                    "url": mail.url,
+                }
+                subject = " ".join(render_to_string(PERSONAL_LINK_SUBJECT_TEMPLATE, shown).split())
+                body = render_to_string(PERSONAL_LINK_EMAIL_TEMPLATE, shown)
+                message = EmailMultiAlternatives(
+                    subject, body, None, [mail.email], connection=connection
+                )
+                try:
+                    message.send()
+                except smtplib.SMTPRecipientsRefused:
+                    logger.warning(
+                        "the mail server refused the address of player %s", mail.player_id
+                    )
+                    continue
+                sent.add(mail.player_id)
+    except (smtplib.SMTPException, OSError):
+        logger.exception("could not mail personal links: %s of %s sent", len(sent), len(mails))
+    return sent

@@ -136,6 +136,10 @@ class ResultsConfirmation(models.TextChoices):
     PLAYER = "player", "A second player confirms results entered through a table link"
 
 
+REPLIES_CLOSE_MINUTES_MAX: Final = 24 * 60
+"""The most minutes before a night's start time that its players' replies may close."""
+
+
 class League(models.Model):
     """A season of one game in a club, with the rule options its tables play."""
 
@@ -168,6 +172,11 @@ class League(models.Model):
         default=None,
         help_text="the season format (league.season): points for places by table size, "
         "best nights, games to qualify; null: ranked by wins, then average place",
+    replies_close_minutes = models.PositiveSmallIntegerField(
+        default=60,
+        db_default=60,
+        help_text="players' replies to a game night close this many minutes before its start "
+        "time (and always when its first round is drawn): 0 to 1440",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -189,6 +198,10 @@ class League(models.Model):
             models.CheckConstraint(
                 condition=Q(results_confirmation__in=["none", "player"]),
                 name="league_results_confirmation_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(replies_close_minutes__lte=REPLIES_CLOSE_MINUTES_MAX),
+                name="league_replies_close_within_a_day",
             ),
         ]
 
@@ -326,6 +339,69 @@ class SitOut(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} sits out {self.round}"
+
+
+class PersonalLink(models.Model):
+    """A player's personal link: whoever holds its secret may answer "coming" or
+    "not coming" to the player's coming game nights, and check the player in at
+    the venue on the night, without an account (:mod:`league.services.replies`).
+
+    Only the secret's SHA-256 digest is stored; the secret is shown (or mailed,
+    or printed on a card) once, when the link is made. One link a player, with
+    no expiry: a new one replaces the old, which stops working at once, and
+    revoking deletes the row."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="personal_link")
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the secret, hex")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"personal link of {self.player_id}, made {self.created_at}"
+
+    @staticmethod
+    def digest_of(token: str) -> str:
+        """What is stored of a link's secret, and looked up when it comes back."""
+        return secret_digest(token)
+
+
+class Reply(models.Model):
+    """A player's answer to a game night before it: coming or not coming, and
+    when they said so (through their personal link). One row a player and
+    night; changing the answer updates it, until the night's replies close
+    (:func:`league.services.replies.replies_close_at`). A reply is not
+    attendance: checking in is (:mod:`league.services.attendance`)."""
+
+    class Answer(models.TextChoices):
+        COMING = "coming", "Coming"
+        NOT_COMING = "not_coming", "Not coming"
+
+    # indexed as the first column of reply_once_per_event
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="replies", db_index=False
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="replies")
+    answer = models.CharField(max_length=12, choices=Answer.choices)
+    answered_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["event", "player__name"]
+        verbose_name_plural = "replies"
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="reply_once_per_event"),
+            models.CheckConstraint(
+                condition=Q(answer__in=["coming", "not_coming"]), name="reply_known_answer"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.answer} to {self.event_id}"
 
 
 class TableStatus(models.TextChoices):
@@ -1257,6 +1333,9 @@ class AuditEntry(models.Model):
         LINK_REVOKED = "table_link.revoked", "table link revoked"
         SEASON_CHANGED = "league.season_changed", "season format changed"
         FINAL_MADE = "league.final_made", "final made"
+        REPLY_CHANGED = "reply.changed", "reply to a game night changed"
+        PERSONAL_LINK_MADE = "personal_link.made", "personal link made"
+        PERSONAL_LINK_REVOKED = "personal_link.revoked", "personal link revoked"
 
     class Via(models.TextChoices):
         API = "api", "the API"
@@ -1264,6 +1343,7 @@ class AuditEntry(models.Model):
         IMPORT = "import", "an import"
         COMMAND = "command", "a command or job"
         LINK = "link", "a table link"
+        PERSONAL = "personal", "a player's personal link"
 
     # indexed by audit_of_club, which starts with it
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
@@ -1325,12 +1405,15 @@ class AuditEntry(models.Model):
                         "table_link.revoked",
                         "league.season_changed",
                         "league.final_made",
+                        "reply.changed",
+                        "personal_link.made",
+                        "personal_link.revoked",
                     ]
                 ),
                 name="audit_known_action",
             ),
             models.CheckConstraint(
-                condition=Q(via__in=["api", "page", "import", "command", "link"]),
+                condition=Q(via__in=["api", "page", "import", "command", "link", "personal"]),
                 name="audit_known_via",
             ),
             # a seat exactly for a change through a table link

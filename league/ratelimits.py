@@ -7,6 +7,12 @@ phones together, whatever they ask), and ``TABLE_LINK_REFUSED_RATE`` refused
 links a window from one address (a made-up, expired or revoked secret), past
 which that address is answered 429 before any secret it sends is looked up.
 
+A player's personal link (:mod:`league.services.replies`) is bounded alike:
+``PERSONAL_LINK_RATE`` requests a window for one link, and its refusals count
+with the table links' against the address (``TABLE_LINK_REFUSED_RATE``: one
+count of secrets guessed, whichever kind). An organiser mails at most
+``PERSONAL_LINK_MAIL_RATE`` personal links a window.
+
 A password reset mails whoever has the address typed: ``PASSWORD_RESET_RATE``
 resets a window from one client address, and ``PASSWORD_RESET_EMAIL_RATE`` for
 one email address (whatever its case, from anywhere: so for one account), past
@@ -38,6 +44,29 @@ logger = logging.getLogger(__name__)
 def link_over_limit(request: HttpRequest, link_id: int) -> bool:
     """Count one request of link ``link_id``; whether it is over ``TABLE_LINK_RATE``."""
     return _over(request, "table-link", f"link:{link_id}", settings.TABLE_LINK_RATE, count=True)
+
+
+def personal_link_over_limit(request: HttpRequest, link_id: int) -> bool:
+    """Count one request of personal link ``link_id``; whether it is over
+    ``PERSONAL_LINK_RATE``."""
+    return _over(
+        request, "personal-link", f"link:{link_id}", settings.PERSONAL_LINK_RATE, count=True
+    )
+
+
+def personal_link_mails_over_limit(request: HttpRequest, *, mails: int) -> bool:
+    """Count ``mails`` personal links about to be mailed by the signed-in
+    organiser; whether that takes them over ``PERSONAL_LINK_MAIL_RATE`` (the
+    ones counted before the limit was reached are counted all the same)."""
+    sender = f"user:{request.user.pk}"
+    over = False
+    for _ in range(mails):
+        over = _over(
+            request, "personal-link-mail", sender, settings.PERSONAL_LINK_MAIL_RATE, count=True
+        )
+        if over:
+            break
+    return over
 
 
 def refused_over_limit(request: HttpRequest, *, count: bool) -> bool:

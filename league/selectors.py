@@ -38,10 +38,12 @@ from league.models import (
     HandSeat,
     League,
     Membership,
+    PersonalLink,
     Player,
     Rating,
     RatingHistory,
     RatingScope,
+    Reply,
     Round,
     Seating,
     SitOut,
@@ -695,7 +697,8 @@ def player_data(*, player: Player) -> dict[str, Any]:
     (the player's own data, on request): who they are, their login's username,
     the game nights they attended, every game they sat at with its seat,
     total, place and confirmation, their standing lines and their ratings
-    with each one's history. Seven queries, whatever the number of games."""
+    with each one's history, their replies to game nights and when their
+    personal link was made. Nine queries, whatever the number of games."""
     seatings = (
         Seating.objects.filter(player=player)
         .select_related("table__round__event__league")
@@ -726,6 +729,12 @@ def player_data(*, player: Player) -> dict[str, Any]:
         .order_by("event__date", "event_id")
     )
     lines = Standing.objects.filter(player=player).select_related("league", "event")
+    answered = (
+        Reply.objects.filter(player=player)
+        .select_related("event__league")
+        .order_by("event__date", "event_id")
+    )
+    link = PersonalLink.objects.filter(player=player).first()
     return {
         "player": {
             "id": player.pk,
@@ -772,6 +781,17 @@ def player_data(*, player: Player) -> dict[str, Any]:
             }
             for rated in player_ratings(player=player)
         ],
+        "replies": [
+            {
+                "league": reply.event.league.name,
+                "event": reply.event.name,
+                "date": reply.event.date.isoformat(),
+                "answer": reply.answer,
+                "answered_at": reply.answered_at.isoformat(),
+            }
+            for reply in answered
+        ],
+        "personal_link": None if link is None else {"created_at": link.created_at.isoformat()},
     }
 
 
@@ -990,3 +1010,56 @@ def final_result(*, event: Event) -> FinalResult:
             )
         before += len(seats)
     return FinalResult(event=event, lines=lines, tables=len(by_table))
+
+
+# -- players' replies to a game night -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReplyLine:
+    """A player asked about a night (one with a personal link) or who replied
+    to it: their answer (``coming``, ``not_coming``, or ``None``: no answer
+    yet), when they gave it, whether they hold a personal link, and whether
+    they are checked in now (present, not left)."""
+
+    player: Player
+    answer: str | None
+    answered_at: datetime.datetime | None
+    has_link: bool
+    checked_in: bool
+    on_list: bool
+    """On the night's attendance list: checked in, and maybe left since."""
+
+
+def event_replies(*, event: Event) -> list[ReplyLine]:
+    """The event's replies, by player name: every player of its club who
+    replied to it or holds a personal link (so may reply), with their answer
+    and whether they are checked in. One query."""
+    replies = Reply.objects.filter(event=event, player=OuterRef("pk"))
+    players = (
+        Player.objects.filter(club_id=event.league.club_id)
+        .annotate(
+            reply_answer=Subquery(replies.values("answer")[:1]),
+            reply_at=Subquery(replies.values("answered_at")[:1]),
+            has_link=Exists(PersonalLink.objects.filter(player=OuterRef("pk"))),
+            checked_in=Exists(
+                Attendance.objects.filter(
+                    event=event, player=OuterRef("pk"), until_round__isnull=True
+                )
+            ),
+            on_list=Exists(Attendance.objects.filter(event=event, player=OuterRef("pk"))),
+        )
+        .filter(Q(has_link=True) | Q(reply_answer__isnull=False))
+        .order_by("name", "pk")
+    )
+    return [
+        ReplyLine(
+            player=player,
+            answer=getattr(player, "reply_answer"),  # noqa: B009 (set by the read)
+            answered_at=getattr(player, "reply_at"),  # noqa: B009
+            has_link=getattr(player, "has_link"),  # noqa: B009
+            checked_in=getattr(player, "checked_in"),  # noqa: B009
+            on_list=getattr(player, "on_list"),  # noqa: B009
+        )
+        for player in players
+    ]

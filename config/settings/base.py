@@ -32,6 +32,8 @@
 | ``INVITATION_RATE`` | invitations an organiser makes | 30/h |
 | ``CLUB_CREATION`` | who may start a club: ``anyone`` signed in, or ``staff`` | ``anyone`` |
 | ``TIME_ZONE`` | the clubs' time zone: "today", a new night's date | ``UTC`` |
+| ``PERSONAL_LINK_RATE`` | requests one player's personal link may make | 60/m |
+| ``PERSONAL_LINK_MAIL_RATE`` | personal links an organiser may mail | 100/h |
 """
 
 import base64
@@ -472,6 +474,12 @@ else:
 TABLE_LINK_HOURS_AFTER_NIGHT = int(os.environ.get("TABLE_LINK_HOURS_AFTER_NIGHT") or 12)
 TABLE_LINK_RATE = os.environ.get("TABLE_LINK_RATE") or "120/m"
 TABLE_LINK_REFUSED_RATE = os.environ.get("TABLE_LINK_REFUSED_RATE") or "30/m"
+
+# Players' personal links (league/services/replies.py): how many requests a minute one
+# link may make, and how many links an organiser may mail an hour. A personal link that
+# does not work counts against TABLE_LINK_REFUSED_RATE, as a table link's does.
+PERSONAL_LINK_RATE = os.environ.get("PERSONAL_LINK_RATE") or "60/m"
+PERSONAL_LINK_MAIL_RATE = os.environ.get("PERSONAL_LINK_MAIL_RATE") or "100/h"
 
 # Password resets (league/ratelimits.py): how many an address may ask for, and how
 # many may be asked for one email address from anywhere, an hour; how many

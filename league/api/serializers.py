@@ -14,6 +14,7 @@ from league import selectors
 from league.api import parsers
 from league.api.pagination import ID_LIMIT
 from league.models import (
+    REPLIES_CLOSE_MINUTES_MAX,
     Attendance,
     AuditEntry,
     Club,
@@ -25,6 +26,7 @@ from league.models import (
     League,
     Membership,
     Player,
+    Reply,
     ResultsConfirmation,
     Round,
     Seating,
@@ -185,6 +187,7 @@ class LeagueOutput(serializers.ModelSerializer[League]):
             "results_confirmation",
             "season",
             "season_words",
+            "replies_close_minutes",
             "created_at",
         ]
 
@@ -661,6 +664,13 @@ class LeagueInput(Input):
         "another seat, or an organiser, confirms it",
     )
     season = SeasonField(required=False, allow_null=True, default=None)
+    replies_close_minutes = serializers.IntegerField(
+        min_value=0,
+        max_value=REPLIES_CLOSE_MINUTES_MAX,
+        default=60,
+        help_text="players' replies to a night close this many minutes before its start "
+        "time (and at its first draw in any case)",
+    )
 
 
 class LeagueUpdateInput(Input):
@@ -675,6 +685,9 @@ class LeagueUpdateInput(Input):
         required=False,
         allow_null=True,
         help_text="a new format recomputes the standings (a job); null: wins, then average place",
+    )
+    replies_close_minutes = serializers.IntegerField(
+        min_value=0, max_value=REPLIES_CLOSE_MINUTES_MAX, required=False
     )
 
 
@@ -879,6 +892,52 @@ class TableLinkOutput(serializers.Serializer[dict[str, Any]]):
         help_text="the link's secret, shown this once: Authorization: Table <token>"
     )
     expires_at = serializers.DateTimeField()
+
+
+# -- players' personal links and replies ------------------------------------------------
+
+
+class PersonalLinkInput(Input):
+    email = serializers.EmailField(
+        required=False,
+        max_length=254,
+        help_text="mail the new link to this address too (an address the organiser knows)",
+    )
+
+
+class PersonalLinkOutput(serializers.Serializer[dict[str, Any]]):
+    url = serializers.URLField(
+        help_text="the player's page: their coming nights to answer, and checking in, no login"
+    )
+    token = serializers.CharField(help_text="the link's secret, shown this once")
+    created_at = serializers.DateTimeField()
+    emailed = serializers.BooleanField(
+        allow_null=True, help_text="whether the mail went out; null when none was asked for"
+    )
+
+
+class ReplyLineOutput(serializers.Serializer[Any]):
+    player = serializers.IntegerField(source="player.pk")
+    player_name = serializers.CharField(source="player.name")
+    answer = serializers.ChoiceField(
+        choices=Reply.Answer.choices, allow_null=True, help_text="null: no answer yet"
+    )
+    answered_at = serializers.DateTimeField(allow_null=True)
+    has_link = serializers.BooleanField(help_text="the player holds a personal link")
+    checked_in = serializers.BooleanField(help_text="present at the night now")
+
+
+class RepliesOutput(serializers.Serializer[dict[str, Any]]):
+    open = serializers.BooleanField(help_text="whether players may still change their answer")
+    closed = serializers.CharField(
+        help_text="why replies are closed: drawn, time or past; empty while open"
+    )
+    closes_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="the league's minutes before the start time; null without a start time "
+        "(replies close at the first draw)",
+    )
+    replies = ReplyLineOutput(many=True)
 
 
 # -- drawing a round's tables ---------------------------------------------------------

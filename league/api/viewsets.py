@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.urls import reverse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
@@ -21,7 +22,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from league import access, audit, selectors
+from league import access, audit, mails, ratelimits, selectors
 from league.api import filters
 from league.api import serializers as s
 from league.api.etags import etag, if_match_version
@@ -49,6 +50,7 @@ from league.services import (
     finals,
     fixtures,
     links,
+    replies,
     results,
     seat_changes,
 )
@@ -346,6 +348,8 @@ class PlayerViewSet(ReadWriteViewSet):
     update_serializer = s.PlayerUpdateInput
     queryset = Player.objects.all()
     filterset_class = filters.PlayerFilter
+    # DELETE for the personal link's revocation (a player has no destroy: 405)
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
     club_path = "club"
     create_service = clubs.player_create
     update_service = clubs.player_update
@@ -370,6 +374,47 @@ class PlayerViewSet(ReadWriteViewSet):
         player = self.get_object()
         self.check_write(request, player)
         return Response(selectors.player_data(player=player))
+
+    @extend_schema(
+        methods=["POST"],
+        request=s.PersonalLinkInput,
+        responses={201: s.PersonalLinkOutput},
+    )
+    @extend_schema(methods=["DELETE"], request=None, responses={204: None})
+    @action(detail=True, methods=["post", "delete"])
+    def link(self, request: Request, pk: str | None = None) -> Response:
+        """Make the player's personal link (``POST``, 201: its page's URL and
+        its secret, shown this once; a new link replaces the old), mailing it
+        to ``email`` when given; or revoke it (``DELETE``, 204). Organisers."""
+        player = self.get_object()
+        self.check_write(request, player)
+        if request.method == "DELETE":
+            replies.personal_link_revoke(player=player)
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        inp = s.PersonalLinkInput(data=request.data)
+        inp.is_valid(raise_exception=True)
+        email = inp.validated_data.get("email")
+        if email and ratelimits.personal_link_mails_over_limit(request, mails=1):
+            raise exceptions.Throttled(detail="You have mailed many links in the last hour.")
+        made = replies.personal_link_create(player=player, by=request.user)
+        url = request.build_absolute_uri(reverse("personal-link", kwargs={"token": made.token}))
+        emailed = None
+        if email:
+            mail = mails.PersonalLinkMail(
+                player_id=player.pk,
+                player_name=player.name,
+                club_name=player.club.name,
+                email=email,
+                url=url,
+            )
+            emailed = bool(mails.personal_links_mail([mail]))
+        body = {
+            "url": url,
+            "token": made.token,
+            "created_at": made.link.created_at,
+            "emailed": emailed,
+        }
+        return Response(s.PersonalLinkOutput(body).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
         parameters=[OpenApiParameter("league", OpenApiTypes.INT), GAME_PARAMETER],
@@ -515,6 +560,45 @@ class EventViewSet(ReadWriteViewSet):
         rows = selectors.event_attendance(event=event)
         context = s.members_context(self.request.user)
         return Response(s.AttendanceOutput(rows, many=True, context=context).data)
+
+    def _replies(self, event: Event) -> Response:
+        window = replies.reply_window(
+            event=event,
+            league=event.league,
+            drawn=replies.event_has_tables(event=event),
+            now=timezone.now(),
+        )
+        body = {
+            "open": window.open,
+            "closed": window.closed,
+            "closes_at": window.closes_at,
+            "replies": selectors.event_replies(event=event),
+        }
+        return Response(s.RepliesOutput(body).data)
+
+    @extend_schema(responses=s.RepliesOutput)
+    @action(detail=True, pagination_class=None, filter_backends=[])
+    def replies(self, request: Request, pk: str | None = None) -> Response:
+        """The players' replies to the night (organisers): every player who
+        replied or holds a personal link, with their answer and whether they
+        are checked in; whether replies are open and when they close."""
+        return self._replies(self._organisers_event(request))
+
+    @extend_schema(request=None, responses=s.RepliesOutput, parameters=[IDEMPOTENCY_HEADER])
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="replies/check-in",
+        pagination_class=None,
+        filter_backends=[],
+    )
+    @idempotent
+    def replies_check_in(self, request: Request, pk: str | None = None) -> Response:
+        """Check in everyone who replied they are coming and is not on the
+        night's list yet (organisers); answers the replies."""
+        event = self._organisers_event(request)
+        replies.replies_check_in_coming(event=event, by=request.user)
+        return self._replies(event)
 
     def _organisers_event(self, request: Request) -> Event:
         event: Event = self.get_object()

@@ -25,7 +25,7 @@ from django.utils.text import slugify
 
 from league import audit
 from league.errors import Conflict, ServiceError
-from league.models import Club, Event, Membership, Player, Visibility
+from league.models import Club, Event, Membership, PersonalLink, Player, Visibility
 
 NO_ROLE_IN_CLUB = "invitation-needed"
 """The ``code`` of the refusal of a login that holds no role in the club (or is
@@ -137,8 +137,10 @@ def player_anonymise(*, player: Player) -> Player:
     league's figures still add up. One ``player.anonymised`` entry in the
     audit trail, which names the player by id only. Entries written before
     keep the name they recorded: the trail is never edited (docs/audit.md).
-    Anonymising twice changes nothing more."""
+    Anonymising twice changes nothing more. The player's personal link, if
+    any, stops working (its card or mail named them)."""
     locked = Player.objects.select_for_update().get(pk=player.pk)
+    PersonalLink.objects.filter(player=locked).delete()
     name = ANONYMOUS_NAME.format(id=locked.pk)
     if locked.name == name and locked.user_id is None:
         return locked

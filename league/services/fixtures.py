@@ -20,6 +20,7 @@ import games
 from league import audit
 from league.errors import Conflict, ServiceError
 from league.models import (
+    REPLIES_CLOSE_MINUTES_MAX,
     Club,
     Event,
     Game,
@@ -265,6 +266,7 @@ def league_create(
     table_spill: str = TableSpill.SMALLER,
     results_confirmation: str = ResultsConfirmation.NONE,
     season: Any = None,
+    replies_close_minutes: int = 60,
 ) -> League:
     """A league of one game; its preferred table size and spill are checked
     by :func:`check_table_policy`, its rule options by the engine at every
@@ -272,7 +274,9 @@ def league_create(
     ``results_confirmation`` says whether a game entered through a table link
     counts once a second player confirms it (:mod:`league.services.confirmations`);
     ``season`` is its season format (:func:`league.season.season_check`), or
-    ``None`` for today's order (a format given is in the audit trail).
+    ``None`` for today's order (a format given is in the audit trail);
+    ``replies_close_minutes`` says how long before a night's start time its
+    players' replies close (:mod:`league.services.replies`).
 
     The slug defaults to the name's; one the club already has is a :class:`Conflict`.
     """
@@ -283,6 +287,7 @@ def league_create(
     check_league_options(game=game, options=options, table_size=table_size, table_spill=table_spill)
     check_results_confirmation(results_confirmation)
     season = season_check(game=game, season=season)
+    check_replies_close_minutes(replies_close_minutes)
     slug = slug or slugify(name)
     if not slug:
         raise ServiceError(
@@ -299,6 +304,7 @@ def league_create(
         table_size=table_size,
         table_spill=table_spill,
         results_confirmation=results_confirmation,
+        replies_close_minutes=replies_close_minutes,
         season=season,
     )
     if season is not None:
@@ -314,6 +320,14 @@ def _audit_season(league: League, *, before: dict[str, Any] | None) -> None:
         before={"league": league.pk, "season": before},
         after={"league": league.pk, "season": league.season},
     )
+
+
+def check_replies_close_minutes(minutes: int) -> None:
+    if not 0 <= minutes <= REPLIES_CLOSE_MINUTES_MAX:
+        raise ServiceError(
+            f"replies close 0 to {REPLIES_CLOSE_MINUTES_MAX} minutes before a night starts",
+            field="replies_close_minutes",
+        )
 
 
 def check_results_confirmation(value: str) -> None:
@@ -346,6 +360,7 @@ def league_update(
     table_spill: str | None = None,
     results_confirmation: str | None = None,
     season: Any = ...,
+    replies_close_minutes: int | None = None,
 ) -> League:
     """Rename a league, change its options while no hand has been played, or
     its table size and spill (which the next rounds drawn follow), or whether
@@ -378,6 +393,9 @@ def league_update(
     if results_confirmation is not None:
         check_results_confirmation(results_confirmation)
         league.results_confirmation = results_confirmation
+    if replies_close_minutes is not None:
+        check_replies_close_minutes(replies_close_minutes)
+        league.replies_close_minutes = replies_close_minutes
     if table_size is not None or table_spill is not None:
         league.table_size = league.table_size if table_size is None else table_size
         league.table_spill = league.table_spill if table_spill is None else table_spill

@@ -29,7 +29,7 @@ from league import access
 from league.errors import Conflict, ServiceError
 from league.models import Club, Event
 from league.services import clubs, fixtures
-from league.web import organise_reads
+from league.web import organise_reads, personal_reads
 from league.web.access import club_page_refusal
 from league.web.forms import SummaryItem
 from league.web.organise_forms import (
@@ -143,6 +143,7 @@ def league_create(request: HttpRequest, club_id: int) -> HttpResponse:
                 table_size=data["table_size"],
                 table_spill=data["table_spill"],
                 results_confirmation=data["results_confirmation"],
+                replies_close_minutes=data["replies_close_minutes"],
             )
         except ServiceError as error:
             form.add_service_error(error)
@@ -178,6 +179,7 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
                 table_size=data["table_size"],
                 table_spill=data["table_spill"],
                 results_confirmation=data["results_confirmation"],
+                replies_close_minutes=data["replies_close_minutes"],
             )
         except ServiceError as error:
             form.add_service_error(error)
@@ -356,6 +358,7 @@ def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
         league=league,
         event=event,
         drawn=drawn,
+        replies=personal_reads.replies_panel(event=event, drawn=bool(drawn), now=timezone.now()),
     )
 
 

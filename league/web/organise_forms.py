@@ -21,6 +21,7 @@ from django.utils.text import slugify
 import games
 from league.errors import Conflict, ServiceError
 from league.models import (
+    REPLIES_CLOSE_MINUTES_MAX,
     Event,
     Game,
     League,
@@ -33,6 +34,9 @@ from league.services import clubs, fixtures
 from league.web.messages import option_message, sentence
 
 __all__ = ["sentence"]  # the pages' sentences, as the import pages read them from here
+
+REPLIES_CLOSE_MINUTES_DEFAULT = 60
+"""A league's players' replies close an hour before a night's start, unless it says otherwise."""
 
 MAX_ROUNDS = 20
 """The most rounds a game night has on these pages."""
@@ -288,6 +292,24 @@ class LeagueForm(SetupForm):
             "invalid_choice": "Choose one of the two ways from the list.",
         },
     )
+    replies_close_minutes = forms.IntegerField(
+        required=False,
+        label="Players' replies close (minutes before the start)",
+        initial=REPLIES_CLOSE_MINUTES_DEFAULT,
+        min_value=0,
+        max_value=REPLIES_CLOSE_MINUTES_MAX,
+        widget=number_input(low=0, high=REPLIES_CLOSE_MINUTES_MAX),
+        help_text=(
+            "Players answer “coming” or “not coming” with their own link until this many "
+            "minutes before a night's start time, and never after its first round is drawn "
+            "(a night without a start time: until its first draw). Empty: 60."
+        ),
+        error_messages={
+            "invalid": "Enter the minutes as a whole number.",
+            "min_value": "Enter 0 minutes or more.",
+            "max_value": f"Enter at most {REPLIES_CLOSE_MINUTES_MAX} minutes (a day).",
+        },
+    )
 
     def __init__(
         self, data: Any = None, *, league: League | None = None, options_fixed: bool = False
@@ -303,6 +325,7 @@ class LeagueForm(SetupForm):
                 "table_size": league.table_size,
                 "table_spill": league.table_spill,
                 "results_confirmation": league.results_confirmation,
+                "replies_close_minutes": league.replies_close_minutes,
             }
         super().__init__(data, initial=initial)
         self.league = league
@@ -335,6 +358,10 @@ class LeagueForm(SetupForm):
                     "bluke_lead", "Buck Euchre has no rule options: leave this as it is."
                 )
         return data
+
+    def clean_replies_close_minutes(self) -> int:
+        minutes: int | None = self.cleaned_data.get("replies_close_minutes")
+        return REPLIES_CLOSE_MINUTES_DEFAULT if minutes is None else minutes
 
     def fits_the_rules(self) -> bool:
         """Ask the services' own checks of a valid form before saving: the

@@ -45,9 +45,9 @@ from django.views.decorators.http import require_http_methods, require_safe
 from league import selectors
 from league.errors import Conflict, ServiceError
 from league.models import Event, Game
-from league.services import attendance, clubs, links
+from league.services import attendance, clubs, links, replies
 from league.services import seating as seating_service
-from league.web import tonight_reads
+from league.web import personal_reads, tonight_reads
 from league.web.access import club_page_refusal, members_only_refusal
 from league.web.search import search_of
 from league.web.tonight_forms import DrawForm, GuestForm, MoveForm, PlayerForm, SwapForm
@@ -144,6 +144,11 @@ class _Tonight:
                 "live_tag": tonight_reads.live_tag(event=self.event, view="tonight"),
                 "standings": standings,
                 "unfinished": any(line.unfinished for line in standings),
+                "replies": personal_reads.replies_panel(
+                    event=self.event,
+                    drawn=any(view.drawn for view in self.rounds),
+                    now=timezone.now(),
+                ),
             },
             status=status,
         )
@@ -356,6 +361,18 @@ def _revoke_link(page: _Tonight) -> HttpResponse:
     )
 
 
+def _check_in_coming(page: _Tonight) -> HttpResponse:
+    """Check in everyone who replied they are coming and is not on the list yet."""
+    try:
+        rows = replies.replies_check_in_coming(event=page.event, by=page.request.user)
+    except ServiceError as error:
+        return page.refused("replies", error)
+    if not rows:
+        return page.done("Everyone who said they are coming is on the list already.", "replies")
+    names = ", ".join(row.player.name for row in rows)
+    return page.done(f"Checked in {len(rows)} who said they are coming: {names}.", "replies")
+
+
 def _new_room_key(page: _Tonight) -> HttpResponse:
     """A new private address for the room screen: the old one stops working."""
     clubs.event_room_key(event=page.event, renew=True)
@@ -373,6 +390,7 @@ POSTS: dict[str, Callable[[_Tonight], HttpResponse]] = {
     "move": lambda page: _adjust(page, "move"),
     "revoke_link": _revoke_link,
     "new_room_key": _new_room_key,
+    "check_in_coming": _check_in_coming,
 }
 """What each ``action`` posted to the tonight page does."""
 

@@ -723,11 +723,11 @@ def _played_night(setup: ClubSetup, *, present: int) -> Any:
 def test_the_tonight_page_queries_do_not_grow(django_assert_num_queries: Any, present: int) -> None:
     """Session, user, event (with league and club), role, then the tables'
     links, the rounds, tables, seatings and sit-outs, then the attendance and
-    the players, and the live updates' tag."""
+    the players, the live updates' tag, and the players' replies."""
     setup = club_setup()
     event = _played_night(setup, present=present)
     client = organiser(setup)
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(13):
         assert client.get(tonight_url(event)).status_code == 200
 
 
@@ -764,7 +764,7 @@ def test_a_preview_takes_the_same_queries_for_few_players_or_many(
     setup = club_setup()
     event = _played_night(setup, present=present)
     client = organiser(setup)
-    with django_assert_num_queries(16):
+    with django_assert_num_queries(17):
         assert client.post(tonight_url(event), draw_post(2, seed="3")).status_code == 200
 
 
