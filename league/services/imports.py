@@ -1225,9 +1225,11 @@ class _JsonLinesResults:
                 )
             )
         keys = [name_key(name) for name in names]
-        repeated = sorted(
-            {name for name, key in zip(names, keys, strict=True) if keys.count(key) > 1}
-        )
+        first: dict[str, str] = {}  # each name in two seats once, as first spelled
+        for name, key in zip(names, keys, strict=True):
+            if keys.count(key) > 1:
+                first.setdefault(key, name)
+        repeated = sorted(first.values())
         for name in repeated:
             problems.append(Problem(line, "player_twice", f"{name} is in two seats of this table"))
         return table
