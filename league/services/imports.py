@@ -1226,9 +1226,9 @@ class _JsonLinesResults:
             )
         keys = [name_key(name) for name in names]
         first: dict[str, str] = {}  # each name in two seats once, as first spelled
-        for name, key in zip(names, keys, strict=True):
-            if keys.count(key) > 1:
-                first.setdefault(key, name)
+        for name, same in zip(names, keys, strict=True):
+            if keys.count(same) > 1:
+                first.setdefault(same, name)
         repeated = sorted(first.values())
         for name in repeated:
             problems.append(Problem(line, "player_twice", f"{name} is in two seats of this table"))
