@@ -18,7 +18,8 @@ Pure Python (no Django), for the models, the services and the migrations alike.
   "Jose", "Mary-Ann" and "Mary Ann"), the same letters in another order ("Ada
   Lovelace" and "Lovelace Ada"), or one or two edits apart: one edit (a letter
   added, left out or changed) for names of up to six letters, two for longer ones
-  ("Ada" and "Adaa", "Margaret" and "Margret"). Close names are asked about on
+  ("Ada" and "Adaa", "Margaret" and "Margret"). Names whose digits differ are
+  never close ("Sam 2" is not a slip for "Sam 3"). Close names are asked about on
   the pages, never refused.
 
 >>> name_key("  A\\u200bda  LOVELACE ")
@@ -33,6 +34,7 @@ False
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable
 from typing import Final
@@ -89,12 +91,17 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=8192)  # a club's names, compared with each name typed
 def _loose(name: str) -> str:
     """The name's letters and digits alone, case folded, accents left out."""
     decomposed = unicodedata.normalize("NFD", name_key(name))
     return "".join(
         char for char in decomposed if char.isalnum() and unicodedata.category(char) != "Mn"
     )
+
+
+def _digits(loose: str) -> str:
+    return "".join(char for char in loose if char.isdigit())
 
 
 def _within_edits(a: str, b: str, limit: int) -> bool:
@@ -124,7 +131,7 @@ def is_close(name: str, other: str) -> bool:
     if name_key(name) == name_key(other):
         return False
     a, b = _loose(name), _loose(other)
-    if not a or not b:
+    if not a or not b or _digits(a) != _digits(b):
         return False
     if a == b or (len(a) >= 3 and sorted(a) == sorted(b)):
         return True

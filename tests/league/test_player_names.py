@@ -97,6 +97,7 @@ def test_close_names(name: str, other: str) -> None:
         ("Ann", "Anton"),  # two edits in a short name
         ("Chris", "Christopher"),
         ("Ada", "\u200b"),  # nothing to compare
+        ("Player 7", "Player 8"),  # other digits: another person, not a slip
     ],
 )
 def test_names_not_close(name: str, other: str) -> None:
