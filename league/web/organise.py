@@ -381,6 +381,7 @@ def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
         league=league,
         event=event,
         drawn=drawn,
+        rounds=rounds,
     )
 
 
