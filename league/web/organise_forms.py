@@ -397,7 +397,7 @@ class PlayersPasteForm(SetupForm):
             elif key in seen:
                 problems.append(f"Line {number}: “{name}” is on line {seen[key]} already.")
             elif key in self.taken:
-                problems.append(f"Line {number}: the club has “{self.taken[key]}” already.")
+                problems.append(f"Line {number}: The club has “{self.taken[key]}” already.")
             else:
                 seen[key] = number
                 pasted.append(PastedName(line=number, name=name))

@@ -128,7 +128,7 @@ def test_a_pasted_list_with_faults_adds_no_one_and_names_each_line() -> None:
     )
     assert response.status_code == 200 and db_state() == before
     errors = error_of(response, "id_paste-names")
-    assert f"Line 2: the club has “{taken}” already." in errors
+    assert f"Line 2: The club has “{taken}” already." in errors
     assert "Line 3: “zed” is on line 1 already." in errors
     assert "Line 4: A name cannot hold a control character (U+0009)." in errors
     assert "Line 5: A name has at most 100 characters" in errors
