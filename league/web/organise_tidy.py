@@ -129,7 +129,8 @@ def event_delete(request: HttpRequest, event_id: int) -> HttpResponse:
         request,
         club=club,
         title=f"Delete the game night {event.name}",
-        what=f"{event.name}, {event.date:%A %-d %B %Y}, of {event.league.name}",
+        what=f"{event.name}, {event.date:%A} {event.date.day} {event.date:%B %Y}, "
+        f"of {event.league.name}",
         goes=[
             _counted(len(rounds), "round")
             + (f" and {_counted(tables, 'table')}" if tables else ""),
@@ -190,7 +191,7 @@ def round_delete(request: HttpRequest, round_id: int) -> HttpResponse:
         club=club,
         tables=mine.tables,
         title=f"Delete round {round_.number} of {event.name}",
-        what=f"Round {round_.number} of {event.name} ({event.date:%-d %B %Y})",
+        what=f"Round {round_.number} of {event.name} ({event.date.day} {event.date:%B %Y})",
         goes=goes,
         refusal=refused,
         back=back,

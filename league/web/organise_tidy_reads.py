@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 
 from league.models import Attendance, Event, League, Player, Round, Seating, SitOut, Table
 
@@ -84,7 +84,7 @@ def merge_candidates(*, player: Player) -> list[Player]:
     return list(
         Player.objects.filter(club_id=player.club_id)
         .exclude(pk=player.pk)
-        .annotate(games=Count("seatings", filter=Q(seatings__isnull=False)))
+        .annotate(games=Count("seatings"))
         .order_by("name", "pk")
     )
 
