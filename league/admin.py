@@ -54,6 +54,7 @@ from django.utils.safestring import mark_safe
 
 from league import models
 from league.errors import ServiceError
+from league.names import name_key
 from league.season import season_in_words
 from league.services import clubs, fixtures
 
@@ -277,6 +278,16 @@ class PlayerAdmin(ServiceAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         # Guests are added at game nights; here they can only be kept.
         return ["club"] if obj is not None else ["is_guest"]
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: Any, search_term: str
+    ) -> tuple[Any, bool]:
+        """Names found as the club compares them too: "ada" or "A\u200bda" finds "Ada"."""
+        found, duplicates = super().get_search_results(request, queryset, search_term)
+        key = name_key(search_term)
+        if key:
+            found |= queryset.filter(name_key__contains=key)
+        return found, duplicates
 
     def save_model(
         self, request: HttpRequest, obj: models.Player, form: forms.ModelForm, change: bool

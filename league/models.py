@@ -15,6 +15,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from league.names import MAX_KEY, MAX_NAME, name_key
+
 
 class Game(models.TextChoices):
     BLUKE = "bluke", "Bluke"
@@ -90,10 +92,30 @@ class Membership(models.Model):
         return f"{self.user} ({self.role}, {self.club})"
 
 
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Player]:
+        """Each player's ``name_key`` set from their name, as :meth:`Player.save` does."""
+        objs = list(objs)
+        for player in objs:
+            player.name_key = name_key(player.name)
+        return super().bulk_create(objs, *args, **kwargs)
+
+
 class Player(models.Model):
-    # indexed as the first column of player_name_unique_in_club
+    """A player of a club. ``name`` is kept as typed (trimmed, NFC); ``name_key``
+    is what tells names apart (:func:`league.names.name_key`: case, invisible
+    characters and runs of spaces do not count), unique in the club, and set from
+    the name whenever a player is saved or made in bulk."""
+
+    # indexed as the first column of player_name_key_unique_in_club
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players", db_index=False)
-    name = models.CharField(max_length=100)
+    name = models.CharField(max_length=MAX_NAME)
+    name_key = models.CharField(
+        max_length=MAX_KEY,
+        editable=False,
+        help_text="the name as compared: NFC, invisible characters removed, spaces "
+        "collapsed, case folded (league.names)",
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -109,7 +131,9 @@ class Player(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club"),
+            models.UniqueConstraint(
+                fields=["club", "name_key"], name="player_name_key_unique_in_club"
+            ),
             models.UniqueConstraint(
                 fields=["club", "user"],
                 condition=Q(user__isnull=False),
@@ -117,8 +141,17 @@ class Player(models.Model):
             ),
         ]
 
+    objects = PlayerQuerySet.as_manager()
+
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = name_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
 
 class TableSpill(models.TextChoices):
@@ -1336,6 +1369,11 @@ class AuditEntry(models.Model):
         REPLY_CHANGED = "reply.changed", "reply to a game night changed"
         PERSONAL_LINK_MADE = "personal_link.made", "personal link made"
         PERSONAL_LINK_REVOKED = "personal_link.revoked", "personal link revoked"
+        EVENT_DELETED = "event.deleted", "game night deleted"
+        ROUND_DELETED = "round.deleted", "round deleted"
+        TABLE_DELETED = "table.deleted", "table deleted"
+        PLAYER_DELETED = "player.deleted", "player deleted"
+        PLAYER_MERGED = "player.merged", "players merged"
 
     class Via(models.TextChoices):
         API = "api", "the API"
@@ -1408,6 +1446,11 @@ class AuditEntry(models.Model):
                         "reply.changed",
                         "personal_link.made",
                         "personal_link.revoked",
+                        "event.deleted",
+                        "round.deleted",
+                        "table.deleted",
+                        "player.deleted",
+                        "player.merged",
                     ]
                 ),
                 name="audit_known_action",

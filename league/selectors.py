@@ -51,6 +51,7 @@ from league.models import (
     Table,
     TableStatus,
 )
+from league.names import is_close
 from league.outputs import confirmation_data
 from league.rating_model import model_for
 from league.seating import PastRound
@@ -1063,3 +1064,23 @@ def event_replies(*, event: Event) -> list[ReplyLine]:
         )
         for player in players
     ]
+
+
+def club_names(*, club: Club) -> list[tuple[int, str, str]]:
+    """Every player of the club as (id, name, key), by name (one query): what a
+    name typed is checked against (a club's players fit in memory: its pages
+    list them all)."""
+    return list(
+        Player.objects.filter(club=club)
+        .order_by("name", "pk")
+        .values_list("pk", "name", "name_key")
+    )
+
+
+def close_players(
+    *, names: Sequence[tuple[int, str, str]], name: str, exclude: int | None = None
+) -> list[tuple[int, str]]:
+    """The players of ``names`` (:func:`club_names`) whose name is close to
+    ``name`` (:func:`league.names.is_close`: "do you mean Ada?"), as (id, name);
+    ``exclude`` is a player left out (the one renamed)."""
+    return [(pk, other) for pk, other, _ in names if pk != exclude and is_close(name, other)]

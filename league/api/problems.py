@@ -130,6 +130,8 @@ def _domain_problem(exc: Exception) -> dict[str, Any] | None:
         extra = {"field": exc.field} if exc.field else {}
         if exc.code:
             extra["code"] = exc.code
+        # a refusal that names what it clashes with (a name's player: its id)
+        extra.update(getattr(exc, "problem_fields", {}))
         return problem(409, HTTPStatus(409).phrase, exc.message, kind="conflict", **extra)
     if isinstance(exc, ServiceError):
         return problem(

@@ -647,6 +647,15 @@ class PlayerUpdateInput(Input):
     )
 
 
+class PlayerMergeInput(Input):
+    into = serializers.IntegerField(
+        min_value=1,
+        max_value=ID_LIMIT,
+        help_text="the player kept, of the same club: the merged player's games, "
+        "attendance, sit-outs, invitations and login move to them",
+    )
+
+
 class LeagueInput(Input):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
     name = serializers.CharField(max_length=100)

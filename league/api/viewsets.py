@@ -348,11 +348,35 @@ class PlayerViewSet(ReadWriteViewSet):
     update_serializer = s.PlayerUpdateInput
     queryset = Player.objects.all()
     filterset_class = filters.PlayerFilter
-    # DELETE for the personal link's revocation (a player has no destroy: 405)
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
     club_path = "club"
     create_service = clubs.player_create
     update_service = clubs.player_update
+
+    @extend_schema(responses={204: None})
+    def destroy(self, request: Request, pk: str | None = None) -> Response:
+        """Delete a player with no games (organisers): 409 once they have one
+        (merge them into another player, or anonymise them)."""
+        player = self.get_object()
+        self.check_write(request, player)
+        clubs.player_delete(player=player)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=s.PlayerMergeInput, responses=s.PlayerOutput)
+    @action(detail=True, methods=["post"])
+    def merge(self, request: Request, pk: str | None = None) -> Response:
+        """Merge the player (the same person entered twice) into ``into``, who is
+        kept: games, attendance, sit-outs, invitations and the login move, this
+        player is deleted, and the standings and ratings are recomputed by their
+        jobs. Answers the player kept."""
+        player = self.get_object()
+        self.check_write(request, player)
+        inp = s.PlayerMergeInput(data=request.data)
+        inp.is_valid(raise_exception=True)
+        into = Player.objects.filter(club_id=player.club_id, pk=inp.validated_data["into"]).first()
+        if into is None:
+            raise InvalidField("into", "no player of the club has this id")
+        return self.output(clubs.player_merge(player=player, into=into))
 
     def get_serializer_context(self) -> dict[str, Any]:
         return {**super().get_serializer_context(), **s.members_context(self.request.user)}
@@ -519,10 +543,19 @@ class EventViewSet(ReadWriteViewSet):
     update_serializer = s.EventUpdateInput
     queryset = Event.objects.select_related("league").prefetch_related("rounds")
     filterset_class = filters.EventFilter
-    http_method_names = ["get", "post", "patch", "put", "head", "options"]
+    http_method_names = ["get", "post", "patch", "put", "delete", "head", "options"]
     club_path = "league.club"
     create_service = fixtures.event_create
     update_service = fixtures.event_update
+
+    @extend_schema(responses={204: None})
+    def destroy(self, request: Request, pk: str | None = None) -> Response:
+        """Delete a game night made by mistake, with its rounds and tables
+        (organisers): 409 once a hand is entered at one of its tables."""
+        event = self.get_object()
+        self.check_write(request, event)
+        fixtures.event_delete(event=event)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
         request=s.DrawInput,
@@ -698,9 +731,19 @@ class RoundViewSet(ReadWriteViewSet):
     input_serializer = s.RoundInput
     queryset = Round.objects.select_related("event__league")
     filterset_class = filters.RoundFilter
-    http_method_names = ["get", "post", "head", "options"]
+    http_method_names = ["get", "post", "delete", "head", "options"]
     club_path = "event.league.club"
     create_service = fixtures.round_create
+
+    @extend_schema(responses={204: None})
+    def destroy(self, request: Request, pk: str | None = None) -> Response:
+        """Delete a round made or drawn by mistake, with its tables (organisers):
+        409 once a hand is entered at one of them, for a night's only round, and
+        while a later round is drawn. The later rounds move down a number."""
+        round_ = self.get_object()
+        self.check_write(request, round_)
+        fixtures.round_delete(round=round_)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
         request=s.DrawInput,
@@ -802,6 +845,15 @@ class TableViewSet(ReadWriteViewSet):
             self._table_for_confirmation(request, pk)
         else:
             super().check_replay_access(request, pk, **kwargs)
+
+    @extend_schema(responses={204: None})
+    def destroy(self, request: Request, pk: str | None = None) -> Response:
+        """Delete a table made or drawn by mistake (organisers): 409 once a hand
+        is entered at it. Its players are seated nowhere in the round."""
+        table = self.get_object()
+        self.check_write(request, table)
+        fixtures.table_delete(table=table)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     def _sheet(self, table: Table, code: int = status.HTTP_200_OK) -> Response:
         sheet = selectors.score_sheet(table=table)

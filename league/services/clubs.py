@@ -17,15 +17,34 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from django.db import transaction
 from django.utils.text import slugify
 
-from league import audit
+from league import audit, ratings
 from league.errors import Conflict, ServiceError
-from league.models import Club, Event, Membership, PersonalLink, Player, Visibility
+from league.models import (
+    Attendance,
+    Club,
+    Event,
+    HandSeat,
+    Invitation,
+    JobOwed,
+    Membership,
+    PersonalLink,
+    Player,
+    Round,
+    Seating,
+    SitOut,
+    Standing,
+    Table,
+    Visibility,
+)
+from league.names import name_clean, name_key, name_problem
+from league.services.jobs import jobs_owe, standings_owe
 
 NO_ROLE_IN_CLUB = "invitation-needed"
 """The ``code`` of the refusal of a login that holds no role in the club (or is
@@ -144,7 +163,8 @@ def player_anonymise(*, player: Player) -> Player:
     name = ANONYMOUS_NAME.format(id=locked.pk)
     if locked.name == name and locked.user_id is None:
         return locked
-    if Player.objects.filter(club_id=locked.club_id, name=name).exclude(pk=locked.pk).exists():
+    same = Player.objects.filter(club_id=locked.club_id, name_key=name_key(name))
+    if same.exclude(pk=locked.pk).exists():
         name = f"{name} ({secrets.token_hex(3)})"  # a player once named so by hand
     had_login = locked.user_id is not None
     locked.name = name
@@ -231,16 +251,57 @@ def _check_not_last_organiser(club_id: int) -> None:
         raise Conflict("a club keeps at least one organiser")
 
 
+class NameTaken(Conflict):
+    """A name whose key (:func:`league.names.name_key`) a player of the club has
+    already: ``player`` is that player's id (the API's problem shows it)."""
+
+    def __init__(self, name: str, player: Player) -> None:
+        super().__init__(
+            f"the club already has a player named {player.name!r}"
+            + ("" if player.name == name else f" (the same name as {name!r})"),
+            field="name",
+            code=NAME_TAKEN,
+        )
+        self.player = player
+
+    @property
+    def problem_fields(self) -> dict[str, Any]:
+        return {"player": self.player.pk}
+
+
+NAME_TAKEN: Final = "name-taken"
+"""The ``code`` of a name the club has already (without regard to case, invisible
+characters and runs of spaces)."""
+BAD_NAME: Final = "bad-name"
+"""The ``code`` of a name refused in itself (a control character, nothing to show,
+too long)."""
+
+
+def check_name(name: str, *, field: str = "name") -> str:
+    """``name`` as a player's name is kept (trimmed, NFC); a
+    :class:`ServiceError` (``code`` :data:`BAD_NAME`) when it cannot be one."""
+    cleaned = name_clean(name)
+    problem = name_problem(cleaned)
+    if problem is not None:
+        raise ServiceError(problem, field=field, code=BAD_NAME)
+    return cleaned
+
+
 @transaction.atomic
 def player_create(*, club: Club, name: str, user: Any = None, is_guest: bool = False) -> Player:
-    """A new player of the club; a name the club already has is a :class:`Conflict`.
+    """A new player of the club, named as typed (trimmed, NFC: :func:`check_name`);
+    a name the club already has, without regard to case, invisible characters and
+    runs of spaces (:func:`league.names.name_key`), is a :class:`NameTaken`.
     ``user``, the login linked, must hold a role in the club (see
     :func:`player_update`).
 
     ``is_guest`` marks a player added on the spot at a game night
     (:func:`league.services.attendance.guest_add`) until an organiser keeps them.
+
+    A name close to one the club has (:func:`league.names.is_close`) is taken: the
+    pages ask first (:func:`league.selectors.close_players`).
     """
-    _check_player_name(club, name, player=None)
+    name = _check_player_name(club, name, player=None)
     user = _check_player_user(club, user, player=None)
     return Player.objects.create(club=club, name=name, user=user, is_guest=is_guest)
 
@@ -251,25 +312,29 @@ takes at most 65,535 in a statement)."""
 
 
 @transaction.atomic
-def players_create(*, club: Club, names: Sequence[str]) -> list[Player]:
+def players_create(*, club: Club, names: Sequence[str], is_guest: bool = False) -> list[Player]:
     """New players of the club, one a name of ``names`` in its order, all or none:
-    a name the club has already, or named twice, is a :class:`Conflict`.
+    a name refused in itself is a :class:`ServiceError`; one the club has already
+    (:class:`NameTaken`), or named twice (by its key), a :class:`Conflict`.
 
-    For many at once (an import's): one query reads the club's names and one INSERT
-    adds each :data:`PLAYERS_A_STATEMENT` players, where :func:`player_create` takes
-    a query and an INSERT a player. The players returned have their ids."""
-    wanted = list(names)
-    repeated = sorted(name for name, times in Counter(wanted).items() if times > 1)
+    For many at once (an import's, a pasted list's): one query reads the club's
+    names and one INSERT adds each :data:`PLAYERS_A_STATEMENT` players, where
+    :func:`player_create` takes a query and an INSERT a player. The players
+    returned have their ids."""
+    wanted = [check_name(name) for name in names]
+    counts = Counter(name_key(name) for name in wanted)
+    repeated = [name for name in wanted if counts[name_key(name)] > 1]
     if repeated:
         raise Conflict(f"{repeated[0]!r} is named twice", field="name")
     # a club's players fit in memory (its pages list them all), and one query
     # reading them is bound by no limit on a statement's parameters
-    taken = set(Player.objects.filter(club=club).values_list("name", flat=True))
-    clash = sorted(taken.intersection(wanted))
-    if clash:
-        raise Conflict(f"the club already has a player named {clash[0]!r}", field="name")
+    taken = {player.name_key: player for player in Player.objects.filter(club=club)}
+    for name in wanted:
+        if name_key(name) in taken:
+            raise NameTaken(name, taken[name_key(name)])
     return Player.objects.bulk_create(
-        [Player(club=club, name=name) for name in wanted], batch_size=PLAYERS_A_STATEMENT
+        [Player(club=club, name=name, is_guest=is_guest) for name in wanted],
+        batch_size=PLAYERS_A_STATEMENT,
     )
 
 
@@ -279,6 +344,10 @@ def player_update(
 ) -> Player:
     """Rename a player, or link them to a user (``None`` unlinks; ``...``
     leaves the link as it is), or keep a guest (``is_guest=False``).
+
+    A new name is checked as :func:`player_create` checks one (another player's
+    name, without regard to case, is a :class:`NameTaken`; the player's own name
+    in other letters, "ada" for "Ada", is taken).
 
     A player is linked to a login (or a reference to one by id) that holds a
     role in the club, or stays linked to their own; any other login, or an id
@@ -292,8 +361,7 @@ def player_update(
     a :class:`Conflict` (for a guest it changes nothing).
     """
     if name is not None:
-        _check_player_name(player.club, name, player=player)
-        player.name = name
+        player.name = _check_player_name(player.club, name, player=player)
     if user is not ...:
         player.user = _check_player_user(player.club, user, player=player)
     if is_guest is not None and is_guest != player.is_guest:
@@ -306,13 +374,17 @@ def player_update(
     return player
 
 
-def _check_player_name(club: Club, name: str, *, player: Player | None) -> None:
-    """A club's players have different names (so a score sheet is unambiguous)."""
-    taken = Player.objects.filter(club=club, name=name)
+def _check_player_name(club: Club, name: str, *, player: Player | None) -> str:
+    """The name as kept (:func:`check_name`), once no other player of the club
+    has its key (so a score sheet is unambiguous)."""
+    name = check_name(name)
+    taken = Player.objects.filter(club=club, name_key=name_key(name))
     if player is not None:
         taken = taken.exclude(pk=player.pk)
-    if taken.exists():
-        raise Conflict(f"the club already has a player named {name!r}", field="name")
+    holder = taken.first()
+    if holder is not None:
+        raise NameTaken(name, holder)
+    return name
 
 
 def _check_player_user(club: Club, user: Any, *, player: Player | None) -> Any:
@@ -332,3 +404,268 @@ def _check_player_user(club: Club, user: Any, *, player: Player | None) -> Any:
     if linked.exists():
         raise Conflict("that user is already linked to a player of the club", field="user")
     return holder.user
+
+
+# -- deleting and merging players ---------------------------------------------------
+
+HAS_GAMES: Final = "has-games"
+"""The ``code`` of a player who cannot be deleted: they have games."""
+SAME_ROUND: Final = "same-round"
+"""The ``code`` of two players who cannot be merged: both were in one round."""
+TWO_LOGINS: Final = "two-logins"
+"""The ``code`` of two players who cannot be merged: each is linked to a login."""
+
+
+def _events_lock(event_ids: Iterable[int]) -> None:
+    """Lock the events (by id), as the attendance services do before changing theirs."""
+    list(Event.objects.select_for_update(of=("self",)).filter(pk__in=set(event_ids)).order_by("pk"))
+
+
+def _standings_rebuilds_owe(league_ids: Iterable[int]) -> None:
+    """Owe each league a full standings rebuild (a player's lines cannot be owed
+    once the player is gone), sent when the transaction commits."""
+    for league_id in sorted(set(league_ids)):
+        standings_owe(league_id=league_id)
+
+
+@transaction.atomic
+def player_delete(*, player: Player) -> None:
+    """Delete a player made by mistake: one with no games (no seat at any table).
+
+    Their attendance, sit-outs, standings lines and ratings go with them; an
+    invitation that named them stays, naming no player; the audit trail keeps
+    its entries (and writes one ``player.deleted``). The leagues where they had a
+    standings line (sit-outs) are owed a full standings rebuild. A player with
+    games is a :class:`Conflict` (``code`` :data:`HAS_GAMES`): merge them into
+    another player, or anonymise them.
+
+    Lock order: the player's row, then the events of their attendance (as the
+    attendance services lock an event), then what is deleted.
+    """
+    locked = Player.objects.select_for_update(of=("self",)).get(pk=player.pk)
+    games = Seating.objects.filter(player=locked).count()
+    if games:
+        raise Conflict(
+            f"{locked.name} has {games} game{'s' if games != 1 else ''}: a player with games "
+            "cannot be deleted (merge them into another player, or anonymise them)",
+            code=HAS_GAMES,
+        )
+    attendance = list(Attendance.objects.filter(player=locked).values_list("event_id", flat=True))
+    _events_lock(attendance)
+    leagues = set(Standing.objects.filter(player=locked).values_list("league_id", flat=True))
+    sit_outs = SitOut.objects.filter(player=locked).count()
+    audit.audit_record(
+        action=audit.Action.PLAYER_DELETED,
+        club_id=locked.club_id,
+        before={
+            "player": locked.pk,
+            "player_name": locked.name,
+            "is_guest": locked.is_guest,
+            "had_login": locked.user_id is not None,
+            "attendance": len(attendance),
+            "sit_outs": sit_outs,
+        },
+    )
+    locked.delete()
+    _standings_rebuilds_owe(leagues)
+
+
+@dataclass(frozen=True)
+class MergeMoves:
+    """What merging one player into another moves (:func:`check_player_merge`)."""
+
+    games: int
+    """Seats at tables (games, complete or not)."""
+    attendance: int
+    """Game nights they were checked in at."""
+    sit_outs: int
+    invitations: int
+    """Invitations that name the player."""
+    login: bool
+    """Whether their login moves to the player kept."""
+    leagues: tuple[int, ...]
+    """The leagues whose standings are recomputed."""
+    first_games: tuple[int, ...]
+    """Each league's earliest counted game of the player merged (a table id): the
+    ratings are re-rated from there."""
+    events: tuple[int, ...]
+    """The events whose attendance or seats change."""
+
+    def as_record(self) -> dict[str, Any]:
+        """What moved, as the audit trail keeps it."""
+        return {
+            "games": self.games,
+            "attendance": self.attendance,
+            "sit_outs": self.sit_outs,
+            "invitations": self.invitations,
+            "login": self.login,
+        }
+
+
+def _rounds_of(player: Player) -> dict[int, int | None]:
+    """The rounds a player was in: round id → their table's id (``None``: sat out)."""
+    rounds: dict[int, int | None] = dict(
+        SitOut.objects.filter(player=player).values_list("round_id", "player_id")
+    )
+    rounds = dict.fromkeys(rounds, None)
+    rounds.update(Seating.objects.filter(player=player).values_list("round_id", "table_id"))
+    return rounds
+
+
+def check_player_merge(*, player: Player, into: Player) -> MergeMoves:
+    """Whether ``player`` (the same person entered twice) can be merged into
+    ``into``, and what would move; reads only (a preview's, and the merge's check).
+
+    Refused: a player into themselves or into another club's
+    (:class:`ServiceError`, field ``into``); two players who were in one round, at
+    one table or not (:class:`Conflict`, ``code`` :data:`SAME_ROUND`: they are two
+    people); two players each linked to a login (``code`` :data:`TWO_LOGINS`:
+    unlink one first)."""
+    if into.pk == player.pk:
+        raise ServiceError("a player cannot be merged into themselves", field="into")
+    if into.club_id != player.club_id:
+        raise ServiceError("the player kept must be of the same club", field="into")
+    if player.user_id is not None and into.user_id is not None:
+        raise Conflict(
+            f"{player.name} and {into.name} are each linked to a login: unlink one of them "
+            "first (on their edit page)",
+            field="into",
+            code=TWO_LOGINS,
+        )
+    mine, theirs = _rounds_of(player), _rounds_of(into)
+    shared = sorted(set(mine) & set(theirs))
+    if shared:
+        raise _same_round(player, into, shared[0], mine, theirs)
+    seatings = Seating.objects.filter(player=player)
+    events = set(Attendance.objects.filter(player=player).values_list("event_id", flat=True)) | set(
+        Round.objects.filter(pk__in=mine).values_list("event_id", flat=True)
+    )
+    leagues = set(Standing.objects.filter(player=player).values_list("league_id", flat=True))
+    leagues |= set(Event.objects.filter(pk__in=events).values_list("league_id", flat=True))
+    first_games: dict[int, int] = {}
+    counted = seatings.filter(place__isnull=False).order_by(*ratings.PLAYED_ORDER)
+    for league_id, table_id in counted.values_list("table__round__event__league_id", "table_id"):
+        first_games.setdefault(league_id, table_id)
+    return MergeMoves(
+        games=len([table for table in mine.values() if table is not None]),
+        attendance=Attendance.objects.filter(player=player).count(),
+        sit_outs=len([table for table in mine.values() if table is None]),
+        invitations=Invitation.objects.filter(player=player).count(),
+        login=player.user_id is not None,
+        leagues=tuple(sorted(leagues)),
+        first_games=tuple(first_games.values()),
+        events=tuple(sorted(events)),
+    )
+
+
+def _same_round(
+    player: Player,
+    into: Player,
+    round_id: int,
+    mine: dict[int, int | None],
+    theirs: dict[int, int | None],
+) -> Conflict:
+    round_ = Round.objects.select_related("event").get(pk=round_id)
+    night = f"round {round_.number} of {round_.event.name} ({round_.event.date.isoformat()})"
+    table_id = mine[round_id]
+    if table_id is not None and table_id == theirs[round_id]:
+        number = Table.objects.filter(pk=table_id).values_list("number", flat=True).get()
+        where = f"both sat at table {number} of {night}"
+    else:
+        where = f"both were in {night}"
+    return Conflict(
+        f"{player.name} and {into.name} {where}: they are two people, not one",
+        field="into",
+        code=SAME_ROUND,
+    )
+
+
+@transaction.atomic
+def player_merge(*, player: Player, into: Player) -> Player:
+    """Merge ``player``, the same person entered twice, into ``into`` (kept):
+    their seats (seatings, hand lines, the tables' ``seat_players``), attendance,
+    sit-outs, the invitations naming them and their login move to ``into``, and
+    ``player`` is deleted (their standings lines, ratings and rating history with
+    them). Refused as :func:`check_player_merge` says.
+
+    Attendance at a night both were at becomes one stretch, from the earlier
+    first round to the later last one (to the end if either stayed). A table the
+    player sat at moves its version on (its seats changed). Every league where the
+    player had games or sit-outs is owed a full standings rebuild, and every
+    rating scope where they had counted games a re-rating from their earliest one,
+    in this transaction. One ``player.merged`` entry in the audit trail names both
+    players and what moved. Returns the player kept.
+
+    Lock order: both players' rows (by id), the events of the player's nights (as
+    the attendance services lock an event), then their tables (by id), as a change
+    of results does, before the seatings and hand lines move.
+    """
+    locked = {
+        p.pk: p
+        for p in Player.objects.select_for_update(of=("self",))
+        .filter(pk__in=[player.pk, into.pk])
+        .order_by("pk")
+    }
+    if player.pk not in locked or into.pk not in locked:
+        raise ServiceError("the player kept must be of the same club", field="into")
+    gone, kept = locked[player.pk], locked[into.pk]
+    moves = check_player_merge(player=gone, into=kept)
+    _events_lock(moves.events)
+    tables = list(
+        Table.objects.select_for_update(of=("self",))
+        .filter(pk__in=Seating.objects.filter(player=gone).values("table_id"))
+        .order_by("pk")
+    )
+    for table in tables:
+        table.seat_players = [kept.pk if pk == gone.pk else pk for pk in table.seat_players]
+        table.version += 1
+    Table.objects.bulk_update(tables, ["seat_players", "version"])
+    Seating.objects.filter(player=gone).update(player=kept)
+    HandSeat.objects.filter(player=gone).update(player=kept)
+    SitOut.objects.filter(player=gone).update(player=kept)
+    _attendance_merge(gone, kept)
+    Invitation.objects.filter(player=gone).update(player=kept)
+    if gone.user_id is not None:
+        kept.user_id, gone.user_id = gone.user_id, None
+        gone.save(update_fields=["user"])
+        kept.save(update_fields=["user"])
+    owed_scopes: set[int] = set()
+    for table in Table.objects.filter(pk__in=moves.first_games).select_related(
+        "round__event__league"
+    ):
+        owed_scopes.update(scope.pk for scope in ratings.ratings_mark_changed(table=table))
+    audit.audit_record(
+        action=audit.Action.PLAYER_MERGED,
+        club_id=kept.club_id,
+        before={"player": gone.pk, "player_name": gone.name, "into": kept.pk},
+        after={
+            "player": kept.pk,
+            "player_name": kept.name,
+            "merged": gone.pk,
+            "moved": moves.as_record(),
+        },
+    )
+    gone.delete()
+    _standings_rebuilds_owe(moves.leagues)
+    jobs_owe(jobs=[(JobOwed.Kind.RATINGS, scope_id) for scope_id in owed_scopes])
+    return kept
+
+
+def _attendance_merge(gone: Player, kept: Player) -> None:
+    """Move ``gone``'s attendance to ``kept``: a night both were at becomes one
+    stretch of rounds covering both."""
+    theirs = {row.event_id: row for row in Attendance.objects.filter(player=kept)}
+    for row in Attendance.objects.filter(player=gone):
+        other = theirs.get(row.event_id)
+        if other is None:
+            row.player = kept
+            row.save(update_fields=["player"])
+            continue
+        other.from_round = min(other.from_round, row.from_round)
+        if other.until_round is not None:
+            other.until_round = (
+                None if row.until_round is None else max(other.until_round, row.until_round)
+            )
+        other.changed_at = max(other.changed_at, row.changed_at)
+        row.delete()
+        other.save(update_fields=["from_round", "until_round", "changed_at"])

@@ -9,17 +9,21 @@ hands are played at them.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import EllipsisType
 from typing import Any, Final, Literal
 
+from django.core.files.storage import storages
 from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.utils.text import slugify
 
 import games
 from league import audit
 from league.errors import Conflict, ServiceError
 from league.models import (
+    Archive,
+    Attendance,
     REPLIES_CLOSE_MINUTES_MAX,
     Club,
     Event,
@@ -30,6 +34,9 @@ from league.models import (
     ResultsConfirmation,
     Round,
     Seating,
+    SitOut,
+    Standing,
+    StandingsOwed,
     Table,
     TableSpill,
 )
@@ -681,3 +688,205 @@ def _seat(table: Table, players: Sequence[Player], rules: games.Rules) -> None:
         Seating(table=table, round_id=table.round_id, seat=seat, player=player)
         for seat, player in enumerate(players)
     )
+
+
+# -- deleting what was made by mistake ------------------------------------------------
+
+HAS_HANDS: Final = "has-hands"
+"""The ``code`` of a night, round or table that cannot be deleted: hands are entered."""
+LAST_ROUND: Final = "last-round"
+"""The ``code`` of a night's only round, which goes only with the night."""
+LATER_ROUNDS_DRAWN: Final = "later-rounds-drawn"
+"""The ``code`` of a round with a later round drawn: that one goes first."""
+
+
+def _check_no_hands(tables: Iterable[Table], *, what: str) -> None:
+    """Refuse (:class:`Conflict`, ``code`` :data:`HAS_HANDS`) when any of ``tables``
+    has hands, saying which holds them ("table 3 of round 2 has 4 hands")."""
+    played = sorted(
+        (table for table in tables if table.hands_played),
+        key=lambda table: (table.round.number, table.number),
+    )
+    if not played:
+        return
+    held = "; ".join(
+        f"table {table.number} of round {table.round.number} has {table.hands_played} "
+        f"hand{'s' if table.hands_played != 1 else ''}"
+        for table in played[:3]
+    )
+    more = f" (and {len(played) - 3} more tables)" if len(played) > 3 else ""
+    raise Conflict(f"{what} cannot be deleted once hands are entered: {held}{more}", code=HAS_HANDS)
+
+
+def _lock_event(event_id: int) -> Event:
+    return Event.objects.select_for_update(of=("self",)).select_related("league").get(pk=event_id)
+
+
+@transaction.atomic
+def event_delete(*, event: Event) -> None:
+    """Delete a game night made by mistake, with its rounds, tables, seats,
+    sit-outs, attendance, table links and prepared files: refused
+    (:class:`Conflict`, ``code`` :data:`HAS_HANDS`) when a hand is entered at any
+    of its tables. The audit trail keeps its entries, and writes one
+    ``event.deleted`` with the night and its rounds' seats. When the night counted
+    in the standings (sit-outs), the league's standings are owed a full rebuild.
+
+    Lock order: the event row first, as a draw and an attendance change lock it.
+    """
+    event = _lock_event(event.pk)
+    tables = Table.objects.filter(round__event=event).select_related("round")
+    _check_no_hands(tables, what="a game night")
+    rounds = list(event.rounds.order_by("number").values_list("pk", flat=True))
+    counted = (
+        SitOut.objects.filter(round__event=event).exists()
+        or Standing.objects.filter(event=event).exists()
+        or StandingsOwed.objects.filter(event=event).exists()
+    )
+    audit.audit_record(
+        action=audit.Action.EVENT_DELETED,
+        club_id=event.league.club_id,
+        event_id=event.pk,
+        before={
+            "event": event.pk,
+            "name": event.name,
+            "date": event.date.isoformat(),
+            "league": event.league_id,
+            "attendance": Attendance.objects.filter(event=event).count(),
+            "rounds": list(audit.rounds_record(rounds).values()),
+        },
+    )
+    _archives_forget(Archive.objects.filter(event=event))
+    league_id = event.league_id
+    event.delete()
+    if counted:
+        standings_owe(league_id=league_id)
+
+
+def _archives_forget(archives: QuerySet[Archive]) -> None:
+    """Delete the prepared files of ``archives`` once the transaction commits (the
+    rows go with their event)."""
+    names = [name for name in archives.exclude(file="").values_list("file", flat=True)]
+    if not names:
+        return
+
+    def remove() -> None:
+        storage = storages["archives"]
+        for name in names:
+            storage.delete(name)
+
+    transaction.on_commit(remove, robust=True)
+
+
+@transaction.atomic
+def round_delete(*, round: Round) -> None:
+    """Delete a round made or drawn by mistake, with its tables, seats and
+    sit-outs: refused (:class:`Conflict`) when a hand is entered at one of its
+    tables (``code`` :data:`HAS_HANDS`), when it is the night's only round (``code``
+    :data:`LAST_ROUND`: delete the night), or when a later round has tables
+    (``code`` :data:`LATER_ROUNDS_DRAWN`: delete that one first, so that no game
+    changes its number).
+
+    The later rounds (none drawn) move down a number, so a night's rounds stay
+    1, 2, 3…; attendance follows: a stretch from a later round starts a round
+    earlier, one that ended with this round ends with the one before, and one of
+    this round alone is removed. The sit-outs' standings lines are owed. One
+    ``round.deleted`` entry in the audit trail, with the round's seats and the
+    attendance changed.
+
+    Lock order: the event row first, as a draw and an attendance change lock it.
+    """
+    event = _lock_event(round.event_id)
+    round = Round.objects.get(pk=round.pk)
+    rounds = list(event.rounds.order_by("number"))
+    if len(rounds) == 1:
+        raise Conflict(
+            f"round {round.number} is the night's only round: delete the game night instead",
+            code=LAST_ROUND,
+        )
+    later = [r for r in rounds if r.number > round.number]
+    drawn = sorted(
+        set(Table.objects.filter(round__in=later).values_list("round__number", flat=True))
+    )
+    tables = Table.objects.filter(round=round).select_related("round")
+    _check_no_hands(tables, what=f"round {round.number}")
+    if drawn:
+        raise Conflict(
+            f"round {drawn[-1]} is drawn: delete the later rounds first, last first",
+            code=LATER_ROUNDS_DRAWN,
+        )
+    seats = audit.rounds_record([round.pk])[round.pk]
+    sat_out = set(SitOut.objects.filter(round=round).values_list("player_id", flat=True))
+    number, round_id = round.number, round.pk
+    round.delete()
+    for moved in later:
+        moved.number -= 1
+        moved.save(update_fields=["number"])
+    changed = _attendance_after_round_removed(event, number)
+    audit.audit_record(
+        action=audit.Action.ROUND_DELETED,
+        club_id=event.league.club_id,
+        event_id=event.pk,
+        round_id=round_id,
+        before={"round": number, "seats": seats, "attendance": [was for was, _ in changed]},
+        after={
+            "renumbered": [[r.number + 1, r.number] for r in later],
+            "attendance": [now for _, now in changed],
+        },
+    )
+    if sat_out:
+        standings_owe(league_id=event.league_id, event_id=event.pk, player_ids=sat_out)
+
+
+def _attendance_after_round_removed(
+    event: Event, number: int
+) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
+    """Move the event's attendance as round ``number`` goes and the later rounds
+    move down one; each row changed as (before, after: ``None`` when removed)."""
+    changed: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
+    touched = Attendance.objects.filter(event=event).filter(
+        Q(from_round__gt=number) | Q(until_round__gte=number)
+    )
+    for row in touched.order_by("player_id"):
+        was = _stretch(row)
+        if row.from_round > number:
+            row.from_round -= 1
+        if row.until_round is not None and row.until_round >= number:
+            row.until_round -= 1
+        if row.until_round is not None and row.until_round < row.from_round:
+            row.delete()
+            changed.append((was, None))
+            continue
+        row.save(update_fields=["from_round", "until_round"])
+        changed.append((was, _stretch(row)))
+    return changed
+
+
+def _stretch(row: Attendance) -> dict[str, Any]:
+    return {"player": row.player_id, "from_round": row.from_round, "until_round": row.until_round}
+
+
+@transaction.atomic
+def table_delete(*, table: Table) -> None:
+    """Delete a table made or drawn by mistake, with its seats and its link:
+    refused (:class:`Conflict`, ``code`` :data:`HAS_HANDS`) once a hand is entered
+    at it. Its players are seated nowhere in that round (draw the round again, or
+    seat them at a table made by hand); the other tables keep their numbers. One
+    ``table.deleted`` entry in the audit trail, with the seats it had.
+
+    Lock order: the event row, then the table's, as a draw and a reseat do.
+    """
+    _lock_event(Table.objects.filter(pk=table.pk).values_list("round__event_id", flat=True).get())
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("round__event__league")
+        .get(pk=table.pk)
+    )
+    _check_no_hands([table], what=f"table {table.number}")
+    seated = [s.player for s in table.seatings.select_related("player").order_by("seat")]
+    audit.table_record(
+        table,
+        action=audit.Action.TABLE_DELETED,
+        before={"number": table.number, **audit.seats_record(seated, table.first_dealer)},
+        after=None,
+    )
+    table.delete()

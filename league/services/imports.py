@@ -74,6 +74,7 @@ from league.models import (
     Seating,
     Table,
 )
+from league.names import name_clean, name_key, name_problem
 from league.services import clubs, fixtures, jobs, results
 from league.tasks import JOB_OPTIONS, RESULTS_IMPORT_TASK
 
@@ -169,6 +170,7 @@ PROBLEM_CODES: Final = {
     "wrong_game": "a cell filled in that only the league's other game has (a bid in Buck Euchre)",
     "too_long": "a name longer than 100 characters",
     "duplicate": "a player named twice in a players file",
+    "bad_name": "a player's name with a control character, or nothing to show",
     "table_split": "a table's rows are not together in the file",
     "hand_order": "a table's hands are not numbered 1, 2, 3... in order",
     "seat_order": "a hand's rows are not seats 0, 1, 2... in order, or not all the table's seats",
@@ -280,27 +282,29 @@ def check_players_import(*, club: Club, data: bytes) -> PlayersCheck:
     first_row: dict[str, int] = {}
     table = _csv_table(data, PLAYER_COLUMNS, problems)
     for row, cells in table:
-        name = _name(cells["name"], row, problems, column="name")
+        name = _name(cells["name"], row, problems, column="name", person=True)
         if name is None:
             continue
-        if name in first_row:
+        key = name_key(name)
+        if key in first_row:
             problems.append(
-                Problem(row, "duplicate", f"{name} is named on row {first_row[name]} already")
+                Problem(row, "duplicate", f"{name} is named on row {first_row[key]} already")
             )
             continue
-        first_row[name] = row
+        first_row[key] = row
         names.append(name)
     if not problems and not names:
         problems.append(Problem(None, "empty", "the file has no players after the header"))
     # the club's names, not those of the file: a club's players fit in memory (its
     # pages list them all), and a file's names could pass PostgreSQL's 65,535
-    # parameters a statement
-    known = set(Player.objects.filter(club=club).values_list("name", flat=True)).intersection(names)
+    # parameters a statement; names are the same by their key ("ada" is "Ada")
+    keys = set(Player.objects.filter(club=club).values_list("name_key", flat=True))
+    known = [name for name in names if name_key(name) in keys]
     return PlayersCheck(
         club=club,
         digest=file_digest(data),
         problems=tuple(problems),
-        new_players=tuple(name for name in names if name not in known),
+        new_players=tuple(name for name in names if name_key(name) not in keys),
         existing=len(known),
     )
 
@@ -622,9 +626,20 @@ def _unescape(cell: str) -> str:
     return cell_unguarded(cell.strip())
 
 
-def _name(value: str, row: int, problems: list[Problem], *, column: str) -> str | None:
+def _name(
+    value: str, row: int, problems: list[Problem], *, column: str, person: bool = False
+) -> str | None:
+    """A cell's name; a ``person``'s as a player's name is kept (trimmed, NFC:
+    :func:`league.names.name_clean`), refused with a control character or
+    nothing to show (``bad_name``)."""
+    if person:
+        value = name_clean(value)
     if not value:
         problems.append(Problem(row, "missing", f"the {column} is empty"))
+        return None
+    problem = name_problem(value) if person else None
+    if problem is not None and len(value) <= MAX_NAME:
+        problems.append(Problem(row, "bad_name", f"the {column}: {problem}"))
         return None
     if len(value) > MAX_NAME:
         problems.append(
@@ -768,7 +783,7 @@ class _CsvResults:
         dealer = whole("dealer", 0)
         cards = whole("cards", 1)
         trump = _trump(cells["trump"], row, problems)
-        player = _name(cells["player"], row, problems, column="player")
+        player = _name(cells["player"], row, problems, column="player", person=True)
         tricks = whole("tricks")
         points = whole("points")
         total = whole("total")
@@ -876,8 +891,9 @@ class _CsvResults:
         names = [parsed.line.player for parsed in group]
         if not table.names:
             table.names = names
+            keys = [name_key(name) for name in names]  # "ada" is "Ada"
             for parsed in group:
-                sat = names.index(parsed.line.player)
+                sat = keys.index(name_key(parsed.line.player))
                 if parsed.line.player and sat < parsed.seat:
                     problems.append(
                         Problem(
@@ -890,7 +906,7 @@ class _CsvResults:
                     )
         for parsed in group:
             before = table.names[parsed.seat]
-            if parsed.line.player and before and parsed.line.player != before:
+            if parsed.line.player and before and name_key(parsed.line.player) != name_key(before):
                 problems.append(
                     Problem(
                         parsed.row,
@@ -1156,7 +1172,12 @@ class _JsonLinesResults:
         ):
             bad(f"players is a list of the players' names by seat, each 1 to {MAX_NAME} characters")
             return None
-        names = [name.strip() for name in names]
+        names = [name_clean(name) for name in names]
+        for name in names:
+            problem = name_problem(name)
+            if problem is not None:
+                bad(f"players: {problem}")
+                return None
         if not isinstance(record, dict):
             bad("record is the engine's game record (docs/records.md)")
             return None
@@ -1203,7 +1224,12 @@ class _JsonLinesResults:
                     names=names,
                 )
             )
-        repeated = sorted({name for name in names if names.count(name) > 1})
+        keys = [name_key(name) for name in names]
+        first: dict[str, str] = {}  # each name in two seats once, as first spelled
+        for name, same in zip(names, keys, strict=True):
+            if keys.count(same) > 1:
+                first.setdefault(same, name)
+        repeated = sorted(first.values())
         for name in repeated:
             problems.append(Problem(line, "player_twice", f"{name} is in two seats of this table"))
         return table
@@ -1244,11 +1270,20 @@ def _plan(*, league: League, tables: list[_FileTable], problems: list[Problem]) 
     """Match the file's players, game nights and tables to what the league has."""
     plan = _Plan(tables=tables)
     # a club's players fit in memory (its pages list them all)
-    plan.players = dict(Player.objects.filter(club_id=league.club_id).values_list("name", "id"))
+    club = Player.objects.filter(club_id=league.club_id).values_list("name_key", "name", "id")
+    spelled = {key: name for key, name, _ in club}
+    plan.players = {name: pk for _, name, pk in club}
     for table in tables:
-        for name in table.names:
-            if name and name not in plan.players and name not in plan.new_players:
+        # a name is the club's player of its key, spelled as the club spells it ("ada"
+        # is "Ada"), or a new player spelled as the file first does
+        for seat, name in enumerate(table.names):
+            if not name:
+                continue
+            known = name_key(name)
+            if known not in spelled:
+                spelled[known] = name
                 plan.new_players.append(name)
+            table.names[seat] = spelled[known]
 
     first_row: dict[_EventKey, int] = {}
     most_rounds: dict[_EventKey, int] = defaultdict(int)

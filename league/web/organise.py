@@ -21,13 +21,16 @@ from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import URLPattern, path
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
 from league import access
+from league import selectors
 from league.errors import Conflict, ServiceError
 from league.models import Club, Event
+from league.names import name_key
 from league.services import clubs, fixtures
 from league.web import organise_reads, personal_reads
 from league.web.access import club_page_refusal
@@ -37,8 +40,10 @@ from league.web.organise_forms import (
     ClubForm,
     EventForm,
     LeagueForm,
+    PastedName,
     PlayerAddForm,
     PlayerEditForm,
+    PlayersPasteForm,
     SetupForm,
 )
 from league.web.search import search_of
@@ -199,39 +204,101 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
 # -- players --------------------------------------------------------------------------------
 
 
+PASTE = "paste"
+"""The prefix of the players page's list form's fields (the one name's have none)."""
+
+
+def either(names: list[str]) -> str:
+    """Names as a question lists them: "Ada", "Ada or Adam", "Ada, Adam or Adaa"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
     """The club's players (``?q=`` keeps the names containing it; a search
-    with a NUL is refused by the box, 400), each with a link to edit, and a
-    form to add one."""
+    with a NUL is refused by the box, 400), each with a link to edit, a form to
+    add one and a form to add several by pasting a list, one a line.
+
+    A name close to one the club has (:func:`league.names.is_close`) is asked
+    about first: the form comes back with "Do you mean Ada?" and a "No, add Ade"
+    button, which sends the form again saying so. A list is added all or
+    nothing (:func:`~league.services.clubs.players_create`), its faults shown by
+    line number, its close names asked about together."""
     club = get_object_or_404(Club, pk=club_id)
     if refusal := club_page_refusal(request, club):
         return refusal
-    form = PlayerAddForm(request.POST if request.method == "POST" else None)
+    posted = request.POST if request.method == "POST" else None
+    # the club's names are read for a form sent, not to show the page
+    names = selectors.club_names(club=club) if posted is not None else []
+    taken = {key: name for _, name, key in names}
+    pasting = posted is not None and f"{PASTE}-names" in posted
+    form = PlayerAddForm(None if pasting else posted)
+    paste = PlayersPasteForm(posted if pasting else None, prefix=PASTE, taken=taken)
+    close: list[tuple[int, str]] = []
+    close_lines: list[tuple[PastedName, list[tuple[int, str]]]] = []
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
-        try:
-            player = clubs.player_create(
-                club=club, name=data["name"], is_guest=data["kind"] == GUEST
-            )
-        except ServiceError as error:
-            form.add_service_error(error)
-        except IntegrityError:
-            form.add_error(None, RACED)
-        else:
-            kind = "a guest" if player.is_guest else "a member"
-            messages.success(request, f"{player.name} is added as {kind}.")
-            return redirect("club-players", club_id=club.pk)
+        if name_key(data["name"]) not in taken:  # a name taken is the service's refusal
+            close = selectors.close_players(names=names, name=data["name"])
+        if not close or form.close_confirmed():
+            try:
+                player = clubs.player_create(
+                    club=club, name=data["name"], is_guest=data["kind"] == GUEST
+                )
+            except ServiceError as error:
+                form.add_service_error(error)
+                close = []
+            except IntegrityError:
+                form.add_error(None, RACED)
+                close = []
+            else:
+                kind = "a guest" if player.is_guest else "a member"
+                messages.success(request, f"{player.name} is added as {kind}.")
+                return redirect("club-players", club_id=club.pk)
+    if paste.is_bound and paste.is_valid():
+        close_lines = [
+            (pasted, found)
+            for pasted in paste.pasted
+            if (found := selectors.close_players(names=names, name=pasted.name))
+        ]
+        if not close_lines or paste.close_confirmed():
+            try:
+                added = clubs.players_create(
+                    club=club,
+                    names=[pasted.name for pasted in paste.pasted],
+                    is_guest=paste.cleaned_data["kind"] == GUEST,
+                )
+            except ServiceError as error:
+                paste.add_service_error(error, field="names")
+                close_lines = []
+            except IntegrityError:
+                paste.add_error(None, RACED)
+                close_lines = []
+            else:
+                shown = ", ".join(player.name for player in added)
+                messages.success(
+                    request, f"{len(added)} player{pluralize(len(added))} added: {shown}."
+                )
+                return redirect("club-players", club_id=club.pk)
     search = search_of(request)
-    return _form_page(
+    return render(
         request,
         "league/organise/players.html",
-        form,
+        {
+            "form": form,
+            "paste": paste,
+            "summary": _summary(form) + _summary(paste),
+            "close": close,
+            "close_names": either([name for _, name in close]) if close else "",
+            "close_lines": [
+                (pasted, either([n for _, n in found])) for pasted, found in close_lines
+            ],
+            "club": club,
+            "query": search.text,
+            "search_error": search.error,
+            "players": organise_reads.club_players(club=club, query=search.text),
+        },
         status=search.status,
-        club=club,
-        query=search.text,
-        search_error=search.error,
-        players=organise_reads.club_players(club=club, query=search.text),
     )
 
 
@@ -359,6 +426,7 @@ def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
         event=event,
         drawn=drawn,
         replies=personal_reads.replies_panel(event=event, drawn=bool(drawn), now=timezone.now()),
+        rounds=rounds,
     )
 
 

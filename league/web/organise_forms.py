@@ -11,7 +11,8 @@ concerns. The browser gets ``min`` and ``max`` as hints only.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final
 
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
@@ -30,6 +31,7 @@ from league.models import (
     TableSpill,
     Visibility,
 )
+from league.names import MAX_NAME, name_clean, name_key, name_problem
 from league.services import clubs, fixtures
 from league.web.messages import option_message, sentence
 
@@ -446,9 +448,111 @@ class PlayerAddForm(SetupForm):
         },
     )
 
+    confirmed = forms.CharField(required=False, widget=forms.HiddenInput)
+    """The name the organiser said to add although it is close to a club's name
+    (their "No, add …" answer to "Do you mean …?")."""
+
     def clean_name(self) -> str:
         name: str = self.cleaned_data["name"]
         return " ".join(name.split())
+
+    def close_confirmed(self) -> bool:
+        """Whether the organiser answered "No, add …" for the name sent."""
+        return name_key(self.cleaned_data.get("confirmed", "")) == name_key(
+            self.cleaned_data["name"]
+        )
+
+
+MAX_PASTED: Final = 200
+"""The most names one paste adds."""
+
+
+@dataclass(frozen=True)
+class PastedName:
+    """A name of a pasted list, by its line number (from 1)."""
+
+    line: int
+    name: str
+
+
+class PlayersPasteForm(SetupForm):
+    """Players added by pasting a list, one a line: blank lines are left out; every
+    other line is a name, checked as a name is (:func:`league.names.name_problem`),
+    once in the list (by its key) and not the club's already (``taken``: the club's
+    names by key). Every fault is shown by the field, by line number, and nothing
+    is added while there is one."""
+
+    names = forms.CharField(
+        label="Names, one a line",
+        widget=forms.Textarea(attrs={"rows": 8, "autocomplete": "off", "spellcheck": "false"}),
+        max_length=MAX_PASTED * (MAX_NAME + 2),
+        help_text=(
+            f"Paste from a spreadsheet or a list: up to {MAX_PASTED} names. "
+            "Blank lines are left out."
+        ),
+        error_messages={
+            "required": "Paste at least one name.",
+            "max_length": f"That is more than {MAX_PASTED} names can be: paste fewer at a time.",
+        },
+    )
+    kind = forms.ChoiceField(
+        choices=[(MEMBER, "Members of the club"), (GUEST, "Guests")],
+        label="Add them as",
+        initial=MEMBER,
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": "Choose members or guests.",
+            "invalid_choice": "Choose members or guests.",
+        },
+    )
+    confirmed = forms.CharField(required=False, widget=forms.HiddenInput)
+    """The list (:meth:`fingerprint`) the organiser said to add although names in
+    it are close to the club's."""
+
+    def __init__(
+        self, data: Any = None, *, prefix: str | None = None, taken: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(data, prefix=prefix)
+        self.taken = taken or {}
+        self.pasted: list[PastedName] = []
+
+    def clean_names(self) -> str:
+        text: str = self.cleaned_data["names"]
+        problems: list[str] = []
+        seen: dict[str, int] = {}
+        pasted: list[PastedName] = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            name = name_clean(line)
+            if not name:
+                continue
+            problem = name_problem(name)
+            if problem is None:
+                name = " ".join(name.split())  # as the one name's field keeps it
+            key = name_key(name)
+            if problem is not None:
+                problems.append(f"Line {number}: {sentence(problem)}")
+            elif key in seen:
+                problems.append(f"Line {number}: “{name}” is on line {seen[key]} already.")
+            elif key in self.taken:
+                problems.append(f"Line {number}: The club has “{self.taken[key]}” already.")
+            else:
+                seen[key] = number
+                pasted.append(PastedName(line=number, name=name))
+        if not pasted and not problems:
+            problems.append("Paste at least one name.")
+        if len(pasted) > MAX_PASTED:
+            problems.append(f"That is {len(pasted)} names: paste at most {MAX_PASTED} at a time.")
+        if problems:
+            raise forms.ValidationError(problems)
+        self.pasted = pasted
+        return text
+
+    def fingerprint(self) -> str:
+        """The names to add, as one text: what a "No, add them" answer repeats."""
+        return "\n".join(name_key(pasted.name) for pasted in self.pasted)
+
+    def close_confirmed(self) -> bool:
+        return bool(self.pasted) and self.cleaned_data.get("confirmed", "") == self.fingerprint()
 
 
 NO_LOGIN = ""

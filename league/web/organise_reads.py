@@ -114,6 +114,8 @@ class RoundState:
 
     number: int
     has_tables: bool
+    id: int = 0
+    """The round's id (its delete page's address)."""
 
 
 def event_round_states(*, event: Event) -> list[RoundState]:
@@ -124,8 +126,8 @@ def event_round_states(*, event: Event) -> list[RoundState]:
         .order_by("number")
     )
     return [
-        RoundState(number=number, has_tables=drawn)
-        for number, drawn in rounds.values_list("number", "has_tables")
+        RoundState(number=number, has_tables=drawn, id=pk)
+        for pk, number, drawn in rounds.values_list("pk", "number", "has_tables")
     ]
 
 

@@ -514,3 +514,18 @@ def test_an_event_is_made_the_final_by_its_service_alone(
         url(type(setup.event.league), "change", setup.event.league_id)
     )
     assert "ranked by wins, then average place" in league_page.content.decode()
+
+
+def test_a_player_s_name_in_other_letters_is_refused_and_found_by_its_key(
+    setup: Setup, superuser_client: Client
+) -> None:
+    player = setup.players[0]
+    page = url(Player, "change", player.pk)
+    data = form_data(superuser_client.get(page))
+    response = superuser_client.post(page, {**data, "name": "BO"}, follow=True)
+    assert "Nothing was saved: the club already has a player named 'Bo'" in " ".join(
+        messages_of(response)
+    )
+    listed = superuser_client.get(url(Player, "changelist"), {"q": "b\u200bo"})
+    assert listed.status_code == 200
+    assert [p.pk for p in listed.context["cl"].result_list] == [setup.players[1].pk]

@@ -50,12 +50,14 @@ def key_of(day: datetime.date, table: int) -> str:
 def lists(*, players: int) -> Lists:
     """``players`` players with standings (of the league, and of one event in the reverse
     order) and ratings in a league scope, last played on days up to a year apart, several
-    with equal ratings: names that differ in case alone, equal in all but the name, or
-    equal in ordinal but not in mu."""
+    with equal ratings: names that differ in the case of their first letter (and, as a
+    club's names are unique without regard to case, in one more), equal in all but the
+    name, or equal in ordinal but not in mu."""
     club = ClubFactory()
     league = league_create(club=club, name="Ranked", game=Game.BLUKE)
-    # pairs of players rated alike, named alike but for the case of a letter
-    names = [f"{'Cc'[n % 2]}ora {n // 2:03d}" for n in range(players)]
+    # pairs of players rated alike, named alike but for the case of a letter (and
+    # the last: "Cora" and "core" sort by code point, upper case first)
+    names = [f"{'Cc'[n % 2]}or{'ae'[n % 2]} {n // 2:03d}" for n in range(players)]
     people = Player.objects.bulk_create(Player(club=club, name=name) for name in names)
     by_rank = people[1::2] + people[0::2]
     event = event_create(league=league, name="Night", date=LAST_DAY, rounds=1)
@@ -223,7 +225,9 @@ def test_the_database_ranks_the_leaderboard_as_python_does() -> None:
     # the board holds ties the order breaks by the name, code point by code point
     assert len({(r.ordinal, r.mu) for r in expected}) == len(expected) / 2
     first, second = expected[0].player.name, expected[1].player.name
-    assert (first[0], second[0], first[1:]) == ("C", "c", second[1:])
+    # alike but for the case of the first letter and the letter a club's names need
+    # to be unique without regard to case ("Cora 000", "core 000")
+    assert (first[0], second[0], first[1:3] + first[4:]) == ("C", "c", second[1:3] + second[4:])
 
 
 def test_the_leaderboard_comes_in_pages_with_what_it_says_beside_them() -> None:

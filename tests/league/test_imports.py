@@ -959,3 +959,66 @@ def test_two_runs_of_an_import_at_once_import_it_once(monkeypatch: pytest.Monkey
     assert queued.summary is not None and queued.summary["new_tables"] == 3
     assert Hand.objects.filter(table__round__event__league=copy).count() == 9
     assert Table.objects.filter(round__event__league=copy).count() == 3
+
+
+# -- names by their key ---------------------------------------------------------------------
+
+
+def test_a_players_file_matches_the_club_s_names_by_key() -> None:
+    club = ClubFactory()
+    player_create(club=club, name="Ann")
+    data = "name\nANN\nA\u200bnn\nbob\nBOB\n".encode()
+    check = check_players_import(club=club, data=data)
+    assert [(p.row, p.code) for p in check.problems] == [(3, "duplicate"), (5, "duplicate")]
+    data = "name\nANN\nbob\nJose\u0301\n".encode()
+    check = check_players_import(club=club, data=data)
+    assert check.ok and check.new_players == ("bob", "José") and check.existing == 1
+    players_import(club=club, data=data)
+    assert sorted(Player.objects.filter(club=club).values_list("name", flat=True)) == [
+        "Ann",
+        "José",
+        "bob",
+    ]
+
+
+@pytest.mark.parametrize("bad", ["A\x01nn", "\u200b"])
+def test_a_players_file_with_a_control_character_or_nothing_to_show_is_refused(bad: str) -> None:
+    club = ClubFactory()
+    check = check_players_import(club=club, data=f"name\nBob\n{bad}\n".encode())
+    assert [(p.row, p.code) for p in check.problems] == [(3, "bad_name")]
+
+
+def test_results_match_the_club_s_players_by_key_and_store_the_club_s_spelling(
+    jobs_run: Any,
+) -> None:
+    league = played_league(jobs_run, game=Game.BLUKE, nights=1)
+    data = export_csv(league)
+    copy = empty_league_like(league)
+    bob = player_create(club=copy.club, name="Bob")
+    rows = rows_of(data)
+    for row in rows:
+        if row["player"] == "Bob":
+            row["player"] = "BOB"  # as another spreadsheet spelled him
+        if row["player"] == "Cy" and row["hand"] == "2":
+            row["player"] = "cy"  # the same player, spelled otherwise in a later hand
+    check = check_results_import(league=copy, data=csv_of(rows))
+    assert check.ok, check.problems
+    assert "BOB" not in check.summary.new_players and "Cy" in check.summary.new_players
+    results_import(league=copy, data=csv_of(rows))
+    names = set(Player.objects.filter(club=copy.club).values_list("name", flat=True))
+    assert "Bob" in names and "BOB" not in names and "cy" not in names
+    assert Seating.objects.filter(player=bob).exists()
+
+
+def test_two_seats_of_one_name_in_other_letters_are_one_player_twice(jobs_run: Any) -> None:
+    league = played_league(jobs_run, game=Game.BLUKE, nights=1)
+    lines = jsonl_of(league).decode().splitlines()
+    line = json.loads(lines[0])
+    line["players"][1] = line["players"][0].swapcase()
+    assert line["players"][1] != line["players"][0]
+    check = check_results_import(
+        league=empty_league_like(league),
+        data=json.dumps(line).encode(),
+        format=ImportFormat.JSON_LINES,
+    )
+    assert [(p.row, p.code) for p in check.problems] == [(1, "player_twice")]

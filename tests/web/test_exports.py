@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from games.cli import answers_for_text
 from league.exports import safe_cell
-from league.models import Game, HandSeat, Standing
+from league.models import Game, HandSeat, Player, Standing
 from league.services.fixtures import event_create, league_create, table_create
 from league.services.results import game_submit, hand_submit
 from tests.support.factories import ClubFactory, PlayerFactory
@@ -228,7 +228,13 @@ def test_no_cell_starts_a_formula_whatever_the_spreadsheet_splits_on(
 ) -> None:
     club = ClubFactory()
     names = ["Ann;=1+1", "Bob\t@SUM(A1)", "Cy|+1", "Dee,-1"]
-    players = [PlayerFactory(club=club, name=name) for name in names]
+    # a tab is refused in a new name now, but a name stored before may hold one
+    players = [
+        Player.objects.create(club=club, name=name)
+        if "\t" in name
+        else PlayerFactory(club=club, name=name)
+        for name in names
+    ]
     league = league_create(
         club=club, name="Cup;=1+1 season", game=Game.BLUKE, options={"max_cards": 2}
     )
