@@ -205,6 +205,7 @@ class League(models.Model):
         default=None,
         help_text="the season format (league.season): points for places by table size, "
         "best nights, games to qualify; null: ranked by wins, then average place",
+    )
     replies_close_minutes = models.PositiveSmallIntegerField(
         default=60,
         db_default=60,

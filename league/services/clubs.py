@@ -36,6 +36,7 @@ from league.models import (
     Membership,
     PersonalLink,
     Player,
+    Reply,
     Round,
     Seating,
     SitOut,
@@ -584,7 +585,8 @@ def _same_round(
 def player_merge(*, player: Player, into: Player) -> Player:
     """Merge ``player``, the same person entered twice, into ``into`` (kept):
     their seats (seatings, hand lines, the tables' ``seat_players``), attendance,
-    sit-outs, the invitations naming them and their login move to ``into``, and
+    sit-outs, replies to nights, personal link (unless ``into`` has one), the
+    invitations naming them and their login move to ``into``, and
     ``player`` is deleted (their standings lines, ratings and rating history with
     them). Refused as :func:`check_player_merge` says.
 
@@ -624,6 +626,7 @@ def player_merge(*, player: Player, into: Player) -> Player:
     HandSeat.objects.filter(player=gone).update(player=kept)
     SitOut.objects.filter(player=gone).update(player=kept)
     _attendance_merge(gone, kept)
+    _replies_merge(gone, kept)
     Invitation.objects.filter(player=gone).update(player=kept)
     if gone.user_id is not None:
         kept.user_id, gone.user_id = gone.user_id, None
@@ -649,6 +652,26 @@ def player_merge(*, player: Player, into: Player) -> Player:
     _standings_rebuilds_owe(moves.leagues)
     jobs_owe(jobs=[(JobOwed.Kind.RATINGS, scope_id) for scope_id in owed_scopes])
     return kept
+
+
+def _replies_merge(gone: Player, kept: Player) -> None:
+    """Move ``gone``'s replies to nights and personal link to ``kept``: for a
+    night both answered, the later answer stands; ``gone``'s link moves when
+    ``kept`` has none, and otherwise goes with ``gone`` (the link ``kept``
+    holds is the one that keeps working)."""
+    theirs = {reply.event_id: reply for reply in Reply.objects.filter(player=kept)}
+    for reply in Reply.objects.filter(player=gone):
+        other = theirs.get(reply.event_id)
+        if other is None:
+            reply.player = kept
+            reply.save(update_fields=["player"])
+            continue
+        if reply.answered_at > other.answered_at:
+            other.answer, other.answered_at = reply.answer, reply.answered_at
+            other.save(update_fields=["answer", "answered_at"])
+        reply.delete()
+    if not PersonalLink.objects.filter(player=kept).exists():
+        PersonalLink.objects.filter(player=gone).update(player=kept)
 
 
 def _attendance_merge(gone: Player, kept: Player) -> None:

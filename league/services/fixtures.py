@@ -22,9 +22,9 @@ import games
 from league import audit
 from league.errors import Conflict, ServiceError
 from league.models import (
+    REPLIES_CLOSE_MINUTES_MAX,
     Archive,
     Attendance,
-    REPLIES_CLOSE_MINUTES_MAX,
     Club,
     Event,
     Game,
@@ -40,8 +40,8 @@ from league.models import (
     Table,
     TableSpill,
 )
-from league.seating import TablePolicy
 from league.season import season_check
+from league.seating import TablePolicy
 from league.services.jobs import standings_owe
 
 NOMINAL_PLAYERS = {Game.BLUKE: 4, Game.BUCK_EUCHRE: 4}

@@ -26,8 +26,7 @@ from django.urls import URLPattern, path
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league import access
-from league import selectors
+from league import access, selectors
 from league.errors import Conflict, ServiceError
 from league.models import Club, Event
 from league.names import name_key

@@ -19,7 +19,7 @@ from tests.support.api import assert_problem, client_for
 from tests.support.factories import ClubFactory, EventFactory, PlayerFactory
 from tests.support.setups import club_setup
 
-_migration = importlib.import_module("league.migrations.0023_player_name_key")
+_migration = importlib.import_module("league.migrations.0022_player_name_key")
 
 NFD_JOSE = unicodedata.normalize("NFD", "José")
 

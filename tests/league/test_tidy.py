@@ -19,10 +19,12 @@ from league.models import (
     Game,
     HandSeat,
     Invitation,
+    PersonalLink,
     Player,
     Rating,
     RatingHistory,
     RatingScope,
+    Reply,
     Round,
     Seating,
     SitOut,
@@ -30,7 +32,7 @@ from league.models import (
     StandingsOwed,
     Table,
 )
-from league.services import accounts, attendance, clubs, fixtures
+from league.services import accounts, attendance, clubs, fixtures, replies
 from league.services.results import hand_submit
 from tests.support.api import assert_problem, client_for
 from tests.support.attendance import draw, new_night, stretches
@@ -371,6 +373,32 @@ def test_a_merge_moves_attendance_sit_outs_invitations_and_the_login() -> None:
         "invitations": 1,
         "login": True,
     }
+
+
+def test_a_merge_moves_replies_the_later_answer_standing_and_the_link_only_to_one_without() -> None:
+    setup = club_setup()
+    kept, gone = setup.players[6], setup.players[7]
+    both, theirs_alone = new_night(setup, rounds=1), new_night(setup, rounds=1)
+    for night in (both, theirs_alone):
+        fixtures.event_update(event=night, date=timezone.localdate() + datetime.timedelta(days=7))
+    replies.reply_set(player=kept, event=both, answer="coming")
+    replies.reply_set(player=gone, event=both, answer="not_coming")  # the later answer
+    replies.reply_set(player=gone, event=theirs_alone, answer="coming")
+    [gone_link] = replies.personal_links_create(players=[gone], by=setup.organiser)
+
+    clubs.player_merge(player=gone, into=kept)
+
+    answers = {reply.event_id: reply.answer for reply in Reply.objects.filter(player=kept)}
+    assert answers == {both.pk: "not_coming", theirs_alone.pk: "coming"}
+    assert PersonalLink.objects.get(player=kept).digest == gone_link.link.digest
+
+    # a player kept who holds a link keeps theirs; the merged one's goes with them
+    other = PlayerFactory(club=setup.club)
+    [other_link] = replies.personal_links_create(players=[other], by=setup.organiser)
+    clubs.player_merge(player=kept, into=other)
+    assert list(PersonalLink.objects.values_list("player_id", "digest")) == [
+        (other.pk, other_link.link.digest)
+    ]
 
 
 def test_two_players_of_one_round_or_one_table_are_two_people() -> None:

@@ -77,7 +77,7 @@ def fill_keys(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0019_archives'),
+        ('league', '0021_table_player_removed'),
     ]
 
     operations = [
@@ -104,11 +104,11 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='auditentry',
             name='action',
-            field=models.CharField(choices=[('hand.submitted', 'hand submitted'), ('hand.corrected', 'hand corrected'), ('hand.deleted', 'hand deleted'), ('game.submitted', 'whole game submitted'), ('table.created', 'table made by hand'), ('table.reseated', 'table reseated'), ('seating.drawn', 'round drawn'), ('seating.adjusted', 'round adjusted by hand'), ('attendance.changed', 'attendance changed'), ('player.anonymised', 'player anonymised'), ('membership.set', 'role given'), ('membership.removed', 'role taken away'), ('game.confirmed', 'game confirmed'), ('game.disputed', 'game disputed'), ('table_link.made', 'table link made'), ('table_link.revoked', 'table link revoked'), ('event.deleted', 'game night deleted'), ('round.deleted', 'round deleted'), ('table.deleted', 'table deleted'), ('player.deleted', 'player deleted'), ('player.merged', 'players merged')], max_length=30),
+            field=models.CharField(choices=[('hand.submitted', 'hand submitted'), ('hand.corrected', 'hand corrected'), ('hand.deleted', 'hand deleted'), ('game.submitted', 'whole game submitted'), ('table.created', 'table made by hand'), ('table.reseated', 'table reseated'), ('table.player_removed', 'player taken off a table'), ('seating.drawn', 'round drawn'), ('seating.adjusted', 'round adjusted by hand'), ('attendance.changed', 'attendance changed'), ('player.anonymised', 'player anonymised'), ('membership.set', 'role given'), ('membership.removed', 'role taken away'), ('game.confirmed', 'game confirmed'), ('game.disputed', 'game disputed'), ('table_link.made', 'table link made'), ('table_link.revoked', 'table link revoked'), ('league.season_changed', 'season format changed'), ('league.final_made', 'final made'), ('event.deleted', 'game night deleted'), ('round.deleted', 'round deleted'), ('table.deleted', 'table deleted'), ('player.deleted', 'player deleted'), ('player.merged', 'players merged')], max_length=30),
         ),
         migrations.AddConstraint(
             model_name='auditentry',
-            constraint=models.CheckConstraint(condition=models.Q(('action__in', ['hand.submitted', 'hand.corrected', 'hand.deleted', 'game.submitted', 'table.created', 'table.reseated', 'seating.drawn', 'seating.adjusted', 'attendance.changed', 'player.anonymised', 'membership.set', 'membership.removed', 'game.confirmed', 'game.disputed', 'table_link.made', 'table_link.revoked', 'event.deleted', 'round.deleted', 'table.deleted', 'player.deleted', 'player.merged'])), name='audit_known_action'),
+            constraint=models.CheckConstraint(condition=models.Q(('action__in', ['hand.submitted', 'hand.corrected', 'hand.deleted', 'game.submitted', 'table.created', 'table.reseated', 'table.player_removed', 'seating.drawn', 'seating.adjusted', 'attendance.changed', 'player.anonymised', 'membership.set', 'membership.removed', 'game.confirmed', 'game.disputed', 'table_link.made', 'table_link.revoked', 'league.season_changed', 'league.final_made', 'event.deleted', 'round.deleted', 'table.deleted', 'player.deleted', 'player.merged'])), name='audit_known_action'),
         ),
         migrations.RunPython(_links.create_trigger, _links.drop_trigger, elidable=False),
     ]

@@ -19,7 +19,7 @@ _links = importlib.import_module("league.migrations.0014_table_links_and_confirm
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0019_archives"),
+        ("league", "0022_player_name_key"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -93,6 +93,7 @@ class Migration(migrations.Migration):
                     ("game.submitted", "whole game submitted"),
                     ("table.created", "table made by hand"),
                     ("table.reseated", "table reseated"),
+                    ("table.player_removed", "player taken off a table"),
                     ("seating.drawn", "round drawn"),
                     ("seating.adjusted", "round adjusted by hand"),
                     ("attendance.changed", "attendance changed"),
@@ -103,9 +104,16 @@ class Migration(migrations.Migration):
                     ("game.disputed", "game disputed"),
                     ("table_link.made", "table link made"),
                     ("table_link.revoked", "table link revoked"),
+                    ("league.season_changed", "season format changed"),
+                    ("league.final_made", "final made"),
                     ("reply.changed", "reply to a game night changed"),
                     ("personal_link.made", "personal link made"),
                     ("personal_link.revoked", "personal link revoked"),
+                    ("event.deleted", "game night deleted"),
+                    ("round.deleted", "round deleted"),
+                    ("table.deleted", "table deleted"),
+                    ("player.deleted", "player deleted"),
+                    ("player.merged", "players merged"),
                 ],
                 max_length=30,
             ),
@@ -138,6 +146,7 @@ class Migration(migrations.Migration):
                             "game.submitted",
                             "table.created",
                             "table.reseated",
+                            "table.player_removed",
                             "seating.drawn",
                             "seating.adjusted",
                             "attendance.changed",
@@ -148,9 +157,16 @@ class Migration(migrations.Migration):
                             "game.disputed",
                             "table_link.made",
                             "table_link.revoked",
+                            "league.season_changed",
+                            "league.final_made",
                             "reply.changed",
                             "personal_link.made",
                             "personal_link.revoked",
+                            "event.deleted",
+                            "round.deleted",
+                            "table.deleted",
+                            "player.deleted",
+                            "player.merged",
                         ],
                     )
                 ),
