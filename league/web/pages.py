@@ -174,6 +174,11 @@ class GameStandings:
         """How the standings of this game are ordered, in one line."""
         return STANDINGS_ORDER[self.bluke]
 
+    @property
+    def seasons(self) -> bool:
+        """Whether a league of these has a season format (a column of season points)."""
+        return any(row.league.season is not None for row in self.rows)
+
 
 @require_safe
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:

@@ -114,7 +114,9 @@ class _Tonight:
             status = max(status, search.status)
         lines, present = tonight_reads.attendance_lines(event=self.event, search=search.text)
         league = self.event.league
-        standings = tonight_reads.live_standings(self.rounds, game=league.game)
+        standings = tonight_reads.live_standings(
+            self.rounds, game=league.game, season=league.season
+        )
         return render(
             self.request,
             "league/tonight/event.html",
@@ -451,7 +453,7 @@ def _room_context(event: Event) -> dict[str, Any]:
     rounds = tonight_reads.event_rounds(event=event)
     current = tonight_reads.current_round(rounds)
     league = event.league
-    standings = tonight_reads.live_standings(rounds, game=league.game)
+    standings = tonight_reads.live_standings(rounds, game=league.game, season=league.season)
     return {
         "event": event,
         "league": league,
@@ -516,7 +518,7 @@ def _tonight_parts(request: HttpRequest, event: Event) -> dict[str, str]:
     Tonight page shows them (its forms' tokens for this session)."""
     rounds = tonight_reads.event_rounds(event=event, with_links=True)
     league = event.league
-    standings = tonight_reads.live_standings(rounds, game=league.game)
+    standings = tonight_reads.live_standings(rounds, game=league.game, season=league.season)
     here = reverse("event-tonight", kwargs={"event_id": event.pk})
     parts: dict[str, str] = {}
     for view in rounds:
@@ -532,6 +534,7 @@ def _tonight_parts(request: HttpRequest, event: Event) -> dict[str, str]:
         "league/tonight/_live_standings.html",
         {
             "event": event,
+            "league": league,
             "bluke": league.game == Game.BLUKE,
             "standings": standings,
             "unfinished": any(line.unfinished for line in standings),

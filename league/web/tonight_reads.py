@@ -10,9 +10,10 @@ views stay thin and the templates only lay things out.
 from __future__ import annotations
 
 import datetime
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
@@ -33,6 +34,7 @@ from league.models import (
     Table,
     TableLink,
 )
+from league.season import SeasonFormat
 from league.selectors import SeatLine, TableLines
 from league.services.seating import Draw
 
@@ -303,7 +305,8 @@ METHOD_MEANINGS: Mapping[str, str] = {
 class LiveLine:
     """A player's night so far: games that count with their wins and places,
     and points counting the running totals of games still being played (or
-    awaiting their players' confirmation)."""
+    awaiting their players' confirmation); in a league with a season format,
+    the night's season points from the places of the games that count."""
 
     player: Player
     games: int = 0
@@ -311,24 +314,48 @@ class LiveLine:
     places: list[int] = field(default_factory=list)
     points: int = 0
     unfinished: int = 0
+    season_points: Fraction = Fraction(0)
 
     @property
     def average_place(self) -> float | None:
         return sum(self.places) / len(self.places) if self.places else None
 
 
-def live_standings(rounds: Sequence[RoundView], *, game: str) -> list[LiveLine]:
-    """Everyone seated tonight, in the standings' order
-    (:func:`league.standings.rank_key`) with the night's points, running totals
-    of unfinished games counted, in place of the average. No query: the rounds
-    are read already."""
+def live_standings(
+    rounds: Sequence[RoundView], *, game: str, season: Mapping[str, Any] | None = None
+) -> list[LiveLine]:
+    """Everyone seated tonight, in the standings' order with the night's
+    points, running totals of unfinished games counted, in place of the
+    average (:func:`league.standings.rank_key`); with a season format
+    (``season``, the league's), by the night's season points, then the average
+    place, then wins, as the season's standings rank a night
+    (:func:`league.season.season_key`; head to head aside). No query: the
+    rounds are read already."""
+    fmt = SeasonFormat.from_json(season) if season is not None else None
     lines: dict[int, LiveLine] = {}
     for view in rounds:
         for table_lines in view.tables:
             table = table_lines.table
+            places = Counter(seat.place for seat in table_lines.seats)
             for seat in table_lines.seats:
                 line = lines.setdefault(seat.player.pk, LiveLine(player=seat.player))
                 _count(line, table, seat)
+                if fmt is not None and table.counts and seat.place is not None:
+                    line.season_points += fmt.seat_points(
+                        size=len(table_lines.seats), place=seat.place, tied=places[seat.place]
+                    )
+    if fmt is not None:
+        return sorted(
+            lines.values(),
+            key=lambda line: (
+                -line.season_points,
+                line.average_place is None,
+                line.average_place or 0.0,
+                -line.wins,
+                line.player.name,
+                line.player.pk,
+            ),
+        )
     bluke = game == Game.BLUKE
     return sorted(
         lines.values(),

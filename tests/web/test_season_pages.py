@@ -278,3 +278,37 @@ def test_a_made_final_is_shown_not_made_again() -> None:
     assert response.status_code == 200
     assert "A league has one final." in text(response)
     assert db_state() == before
+
+
+def test_the_room_screen_ranks_a_season_night_by_its_points_for_places(client: Client) -> None:
+    """Night 1 of the hand-worked season: at the table of four Ada and Cy share
+    first (4 + 2) / 2 = 3 each, Ben third 1, Dee last 0; at the table of three
+    Eve 3, Fay 1, Gus 0. Ties on points go by the average place, then wins."""
+    built = season_league()
+    page = text(client.get(reverse("event-room", kwargs={"event_id": built.events[0].pk})))
+    standings_part = page[page.index("Tonight's standings so far") :]
+    seated = [name for name in built.players if name != "Hal"]  # Hal came on night 2
+    order = sorted(seated, key=lambda name: standings_part.index(f">{name}<"))
+    assert order == ["Ada", "Cy", "Eve", "Fay", "Ben", "Gus", "Dee"]
+    assert "Season points" in standings_part
+    assert "Order: more season points, then the better average place" in standings_part
+
+    plain = season_league(season=None)
+    page = text(client.get(reverse("event-room", kwargs={"event_id": plain.events[0].pk})))
+    assert "Season points" not in page and "Order: more wins" in page
+
+
+def test_a_players_page_shows_their_season_points_and_whether_they_qualify(
+    client: Client,
+) -> None:
+    built = season_league()
+    standings.standings_refresh(league=built.league)
+    dee = text(client.get(reverse("player", kwargs={"player_id": built.players["Dee"].pk})))
+    assert "Season points" in dee and "not yet qualified" not in dee
+    hal = text(client.get(reverse("player", kwargs={"player_id": built.players["Hal"].pk})))
+    assert "(not yet qualified)" in hal  # one game of the three to qualify
+
+    plain = season_league(season=None)
+    standings.standings_refresh(league=plain.league)
+    ada = text(client.get(reverse("player", kwargs={"player_id": plain.players["Ada"].pk})))
+    assert "Season points" not in ada
