@@ -496,6 +496,11 @@ def test_the_organiser_renames_and_moves_an_event(setup: ClubSetup) -> None:
 
 def test_events_filter_by_league_club_and_date(setup: ClubSetup) -> None:
     other = club_setup()
+    # the factory's dates run on a week an event: far enough into a long run, they
+    # would pass the dates below, so the two set-ups' nights are put between them
+    Event.objects.filter(pk__in=[setup.event.pk, other.event.pk]).update(
+        date=datetime.date(2026, 10, 1)
+    )
     late = EventFactory(league=setup.league, date=datetime.date(2030, 5, 1))
     early = EventFactory(league=setup.league, date=datetime.date(2020, 5, 1))
     second_league = LeagueFactory(club=setup.club)
@@ -660,6 +665,10 @@ def test_tables_filter_by_round_event_league_player_date_and_status() -> None:
     later_event = EventFactory(league=setup.league, date=datetime.date(2031, 1, 1))
     fourth = make_table(round=later_event.rounds.get(), players=setup.players[:4])
     other = club_setup(game=Game.BUCK_EUCHRE)
+    # the factory's dates run on a week an event: put the set-ups' nights before 2031
+    Event.objects.filter(pk=setup.event.pk).update(date=datetime.date(2026, 10, 1))
+    Event.objects.filter(pk=other.event.pk).update(date=datetime.date(2026, 10, 8))
+    setup.event.refresh_from_db()
     hand_submit(table=second, record=bluke_results(1, winner=2))
     hand_submit(table=other.table, record=buck_takes_all(1))
     anonymous = client_for()
