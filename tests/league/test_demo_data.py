@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import ProtectedError
 
 import games
+from league import standings
 from league.models import (
     Club,
     Event,
@@ -187,3 +188,15 @@ def test_if_empty_does_nothing_when_a_club_exists() -> None:
     for model in LEAGUE_MODELS[1:]:
         assert not model.objects.exists(), model
     assert not get_user_model().objects.exists()
+
+
+def test_the_demo_cup_is_scored_by_points_for_places(demo_data: str) -> None:
+    """Three nights of two rounds: every player has six games, two nights count."""
+    cup = League.objects.get(game=Game.BUCK_EUCHRE)
+    assert cup.season is not None and cup.season["best_nights"] == 2
+    standings.standings_refresh(league=cup)
+    rows = list(Standing.objects.filter(league=cup, event=None).order_by("rank"))
+    assert len(rows) == 12
+    assert all(row.qualified and row.nights_counted == 2 for row in rows)
+    points = [row.season_points for row in rows]
+    assert points == sorted(points, reverse=True) and points[0] > 0

@@ -61,6 +61,14 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"demo data: {summary}"))
 
 
+DEMO_CUP_SEASON: dict[str, Any] = {
+    "points_by_place": {"4": [4, 2, 1, 0]},
+    "best_nights": 2,
+    "min_games": 4,
+}
+"""The Buck Euchre league's season format: 4-2-1-0, the best 2 nights, 4 games to qualify."""
+
+
 def create_demo_data(*, seed: int) -> str:
     rng = random.Random(seed)
     club = club_create(name="Riverside Card Club")
@@ -72,7 +80,10 @@ def create_demo_data(*, seed: int) -> str:
             user = user_model.objects.create_user(username=username, password=DEMO_PASSWORD)
         membership_set(club=club, user=user, role=role)
     bluke = league_create(club=club, name="Thursday Bluke", game=Game.BLUKE)
-    buck = league_create(club=club, name="Dirty Clubs Cup", game=Game.BUCK_EUCHRE)
+    # scored as many clubs score a cup: points for places, the best nights counting
+    buck = league_create(
+        club=club, name="Dirty Clubs Cup", game=Game.BUCK_EUCHRE, season=DEMO_CUP_SEASON
+    )
     organiser = user_model.objects.get(username="organiser")
     hands = 0
     hands += _play_events(bluke, players, organiser, rng, events=2, rounds=1)
