@@ -375,17 +375,18 @@ class SitOut(models.Model):
         return f"{self.player} sits out {self.round}"
 
 
-class PersonalLink(models.Model):
-    """A player's personal link: whoever holds its secret may answer "coming" or
-    "not coming" to the player's coming game nights, and check the player in at
-    the venue on the night, without an account (:mod:`league.services.replies`).
+def secret_digest(secret: str) -> str:
+    """What is kept of a secret handed out once in a link (a table's, an
+    invitation's): its SHA-256, hex. The secret has 256 random bits, so a
+    digest without salt or stretching is safe to store and quick to look up."""
+    return hashlib.sha256(secret.encode()).hexdigest()
 
-    Only the secret's SHA-256 digest is stored; the secret is shown (or mailed,
-    or printed on a card) once, when the link is made. One link a player, with
-    no expiry: a new one replaces the old, which stops working at once, and
-    revoking deletes the row."""
 
-    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="personal_link")
+class SecretLink(models.Model):
+    """A link handed out once, whose holder may act without an account (a
+    table's, a player's): what is kept of its secret (:func:`secret_digest`),
+    who made it and when."""
+
     digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the secret, hex")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -396,13 +397,29 @@ class PersonalLink(models.Model):
     )
     created_at = models.DateTimeField()
 
-    def __str__(self) -> str:
-        return f"personal link of {self.player_id}, made {self.created_at}"
+    class Meta:
+        abstract = True
 
     @staticmethod
     def digest_of(token: str) -> str:
         """What is stored of a link's secret, and looked up when it comes back."""
         return secret_digest(token)
+
+
+class PersonalLink(SecretLink):
+    """A player's personal link: whoever holds its secret may answer "coming" or
+    "not coming" to the player's coming game nights, and check the player in at
+    the venue on the night, without an account (:mod:`league.services.replies`).
+
+    Only the secret's SHA-256 digest is stored; the secret is shown (or mailed,
+    or printed on a card) once, when the link is made. One link a player, with
+    no expiry: a new one replaces the old, which stops working at once, and
+    revoking deletes the row."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="personal_link")
+
+    def __str__(self) -> str:
+        return f"personal link of {self.player_id}, made {self.created_at}"
 
 
 class Reply(models.Model):
@@ -568,14 +585,7 @@ class Table(models.Model):
         return self.complete and self.confirmation in COUNTED
 
 
-def secret_digest(secret: str) -> str:
-    """What is kept of a secret handed out once in a link (a table's, an
-    invitation's): its SHA-256, hex. The secret has 256 random bits, so a
-    digest without salt or stretching is safe to store and quick to look up."""
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
-class TableLink(models.Model):
+class TableLink(SecretLink):
     """A table's link for the people playing at it: whoever holds its secret
     may read the table's score sheet, enter and correct its hands until the
     game is confirmed, and confirm or dispute it, without an account
@@ -586,15 +596,6 @@ class TableLink(models.Model):
     revoking deletes the row."""
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="link")
-    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the secret, hex")
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
-    created_at = models.DateTimeField()
     expires_at = models.DateTimeField()
 
     class Meta:
@@ -606,11 +607,6 @@ class TableLink(models.Model):
 
     def __str__(self) -> str:
         return f"link to {self.table_id}, until {self.expires_at}"
-
-    @staticmethod
-    def digest_of(token: str) -> str:
-        """What is stored of a link's secret, and looked up when it comes back."""
-        return secret_digest(token)
 
 
 SEATING_COUNTS: Final = (
