@@ -43,6 +43,6 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]
 
-handler400 = "league.web.error_pages.bad_request"
-handler404 = "league.web.error_pages.not_found"
-handler500 = "league.web.error_pages.server_error"
+handler400 = "league.error_pages.bad_request"
+handler404 = "league.error_pages.not_found"
+handler500 = "league.error_pages.server_error"

@@ -351,7 +351,7 @@ AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"], "username", "ip_address"]
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "league.web.lockout.lockout_response"
-AXES_CLIENT_IP_CALLABLE = "league.web.lockout.client_ip"
+AXES_CLIENT_IP_CALLABLE = "league.client_address.client_ip"
 CLIENT_IP_HEADER: str | None = None
 """The request header holding the client's address, which the proxies in front
 add to (production: X-Forwarded-For); without one, the connection's address."""
