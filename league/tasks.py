@@ -4,12 +4,12 @@
 the sweep of the work owed to them and to the other jobs (:mod:`league.outbox`),
 and the pruning of old ``Idempotency-Key`` answers.
 
-Nothing in the league imports this module: the work owed is sent by its task's
-registered name (:data:`league.outbox.JOB_TASKS`, from which each task here takes
-its name), and the league app loads this module in every process
-(:meth:`league.apps.LeagueConfig.ready`), Celery's worker and beat too. The other
-jobs' tasks live with their code: a webhook's delivery in
-:mod:`league.webhook_delivery`, a results file's import in
+No module of the league imports this one but the app's start
+(:meth:`league.apps.LeagueConfig.ready`), which loads it in every process (web,
+commands, Celery's worker): the work owed is sent by its task's registered name
+(:data:`league.outbox.JOB_TASKS`, from which each task here takes its name), and
+this module imports no service. The other jobs' tasks live with their code: a
+webhook's delivery in :mod:`league.webhook_delivery`, a results file's import in
 :mod:`league.services.imports`.
 
 Every job is safe to run twice, at the same time too: a league's standings
