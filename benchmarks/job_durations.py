@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
         assert settings.CELERY_TASK_ALWAYS_EAGER
 
         def owe(kind: JobOwed.Kind, target_id: int) -> None:
-            """The row a service writes (not :func:`~league.services.jobs.job_owe`,
+            """The row a service writes (not :func:`~league.outbox.job_owe`,
             which would also run the job at once, there being no broker)."""
             now = timezone.now()
             JobOwed.objects.create(

@@ -980,7 +980,7 @@ def last_post(web: Web, loaded: Loaded, table: Drawn, figures: Figures) -> None:
     its work, still owed, is then done as ``manage.py jobs_sweep`` does it."""
     from league import outbox
     from league.models import Table
-    from league.services.jobs import jobs_sweep
+    from league.outbox import jobs_sweep
 
     began = time.perf_counter()
     try:

@@ -6,8 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import DefaultRouter
 
 from league import health
-from league.api import viewsets
-from league.api import webhooks as webhooks_api
+from league.api import viewsets, webhook_viewsets
 from league.api.problems import api_not_found
 
 router = DefaultRouter()
@@ -18,7 +17,7 @@ router.register("leagues", viewsets.LeagueViewSet, basename="league")
 router.register("events", viewsets.EventViewSet, basename="event")
 router.register("rounds", viewsets.RoundViewSet, basename="round")
 router.register("tables", viewsets.TableViewSet, basename="table")
-router.register("webhooks", webhooks_api.WebhookEndpointViewSet, basename="webhook")
+router.register("webhooks", webhook_viewsets.WebhookEndpointViewSet, basename="webhook")
 
 urlpatterns = [
     # The API first: no page's URL starts with api/, and a request is matched
@@ -44,6 +43,6 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]
 
-handler400 = "league.web.error_pages.bad_request"
-handler404 = "league.web.error_pages.not_found"
-handler500 = "league.web.error_pages.server_error"
+handler400 = "league.error_pages.bad_request"
+handler404 = "league.error_pages.not_found"
+handler500 = "league.error_pages.server_error"

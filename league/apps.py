@@ -11,9 +11,10 @@ class LeagueConfig(AppConfig):
         from league import archives, db
 
         db.connect_signals()
-        # The import of a results file is a task of its service, which the tasks
-        # name but may not import (league.tasks.RESULTS_IMPORT_TASK): loaded here,
-        # it is known to every process that may send or run it.
+        # The work owed is sent by its task's name (league.outbox.JOB_TASKS), and
+        # nothing that owes work imports the tasks: their modules are loaded here,
+        # so every process that may send or run a job knows its task.
+        from league import tasks, webhook_delivery  # noqa: F401
         from league.services import imports  # noqa: F401
 
         # an archive's file goes with its row

@@ -1155,18 +1155,18 @@ class PasswordResetAsked(models.Model):
 
 class JobOwed(models.Model):
     """Work owed to a background job: the transactional outbox of
-    :mod:`league.services.jobs`.
+    :mod:`league.outbox`.
 
     A service that changes what a job derives writes this row in the same
-    transaction as the change (:func:`~league.services.jobs.job_owe`), so the
+    transaction as the change (:func:`~league.outbox.job_owe`), so the
     work is recorded exactly when the change commits, whatever the broker
     does. The job clears the row when it has done the work, unless the work
     was owed again meanwhile (``token`` changed); until then the sweep
-    (:func:`~league.services.jobs.jobs_sweep`) sends it again.
+    (:func:`~league.outbox.jobs_sweep`) sends it again.
 
     A webhook delivery's row is owed from when its next attempt is due: its
     job sets ``owed_since`` to that time, so the sweep sends it then, not
-    before (:mod:`league.webhooks`).
+    before (:mod:`league.webhook_delivery`).
     """
 
     class Kind(models.TextChoices):
@@ -1482,7 +1482,8 @@ class WebhookEvent(models.TextChoices):
 
 class WebhookEndpoint(models.Model):
     """A URL of a club's to which the league POSTs the events it subscribes to
-    (:mod:`league.services.webhooks`, :mod:`league.webhooks`).
+    (:mod:`league.services.webhook_endpoints`, :mod:`league.webhook_events`,
+    :mod:`league.webhook_delivery`).
 
     ``secret`` signs every delivery; it is stored because signing needs it,
     and shown once, when the endpoint is made. ``active`` is false when the

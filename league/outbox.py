@@ -1,8 +1,25 @@
-"""How the work owed to background jobs reaches them, whatever the broker does.
+"""Background work owed by a change (a transactional outbox), and how it
+reaches its job, whatever the broker does.
 
-The services record work owed as :class:`~league.models.JobOwed` rows in the
-transaction of the change that owes it (:func:`league.services.jobs.jobs_owe`);
-this module sends the jobs and keeps the rows:
+A change whose work a background job derives from (a game's result: the
+league's standings and its scopes' ratings; a draw's sit-outs: the standings;
+a webhook's delivery) calls :func:`jobs_owe` (or :func:`job_owe`,
+:func:`standings_owe`) inside its transaction. The work is written as
+:class:`~league.models.JobOwed` rows in that transaction, so it is owed if and
+only if the change commits, and the jobs are sent once it commits. Sending
+never fails the caller: a broker that is down or silent costs at most its
+short timeout, and the work stays owed until :func:`jobs_sweep` (Celery beat,
+or ``manage.py jobs_sweep``) sends it.
+
+Each kind of work owed has its job, a Celery task named here by its registered
+name (:data:`JOB_TASKS`; :data:`JOBS` sends it by that name), with the options
+every job shares (:data:`JOB_OPTIONS`) and the lock it holds
+(:data:`JOB_LOCKS`). The tasks are defined above this module (most in
+:mod:`league.tasks`, a webhook's delivery in :mod:`league.webhook_delivery`, a
+results file's import in :mod:`league.services.imports`), so nothing that owes
+work imports them; the league app loads them in every process
+(:meth:`league.apps.LeagueConfig.ready`). This module sends the jobs and keeps
+the rows:
 
 - :func:`send` hands one job to Celery. With a broker (``CELERY_BROKER_URL``)
   it is published once, with the bounded socket and connection timeouts of
@@ -57,15 +74,16 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from typing import Any, Final
 
+from celery.canvas import Signature
 from django.conf import settings
 from django.core.signals import request_finished, request_started
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, OperationalError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from config.celery import app as celery_app
 from league.background import JobThread
-from league.models import JobOwed
+from league.models import JobOwed, StandingsOwed
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +101,127 @@ SWEEP_BATCH: Final = 500
 """The most jobs one sweep sends; the next sweep sends the rest."""
 BROKER_BACKOFF: Final = 5.0
 """Seconds after a failed publish during which a request publishes nothing."""
+
+
+# -- the jobs ------------------------------------------------------------------------------
+
+JOB_TASKS: Final[Mapping[str, str]] = {
+    JobOwed.Kind.STANDINGS: "league.tasks.league_standings_refresh",
+    JobOwed.Kind.RATINGS: "league.tasks.ratings_refresh",
+    # a webhook delivery's attempt; its task lives with the delivery code
+    # (league.webhook_delivery) and keeps the name it had before that module's
+    # rename, so that messages queued by an older release still find it
+    JobOwed.Kind.WEBHOOK: "league.webhooks.webhook_deliver",
+    # a results file's import: a service's task (league.services.imports)
+    JobOwed.Kind.IMPORT: "league.services.imports.results_import_job",
+    JobOwed.Kind.PASSWORD_RESET: "league.tasks.password_reset_mail",
+    JobOwed.Kind.ARCHIVE: "league.tasks.archive_prepare",
+}
+"""The registered name of each kind of work owed's task. Each task takes its
+name from here (``shared_task(name=...)``), and the work owed is sent by it
+(:data:`JOBS`), so that what owes work never imports the tasks."""
+
+JOBS: Final[Mapping[str, Signature[Any]]] = {
+    kind: celery_app.signature(name) for kind, name in JOB_TASKS.items()
+}
+"""The task of each kind of work owed, by its registered name (:data:`JOB_TASKS`):
+sent, applied or called as the task itself is, once its module is loaded."""
+
+JOB_OPTIONS: Final[dict[str, Any]] = {
+    # Acknowledged once done, so a worker that dies mid-job leaves it to
+    # another (after the broker's visibility timeout, see the settings); the
+    # jobs are safe to run twice, so that is harmless.
+    "acks_late": True,
+    # A lost connection or a lock timeout is worth another try, later.
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": True,
+    # Well under the visibility timeout: a worker holds a retry,
+    # unacknowledged, until its countdown ends; held longer, it would be
+    # delivered to a second worker too.
+    "retry_backoff_max": 60,
+    "max_retries": 5,
+}
+"""The Celery options of the jobs' tasks (:mod:`league.tasks`, a results file's
+import)."""
+
+
+# -- work owed -----------------------------------------------------------------------------
+
+
+def jobs_owe(*, jobs: Iterable[tuple[JobOwed.Kind, int]]) -> None:
+    """Record that each ``(kind, target id)`` of ``jobs`` is owed (a league's
+    standings, a rating scope's ratings), and send them, in that order, once
+    the current transaction commits.
+
+    Call inside the transaction of the change that owes the work: the rows
+    are written in it, so a rollback owes nothing. One query, an upsert: work
+    owed already is owed again (a new token, not sent nor failed since), and
+    stays one row. It waits for no job that runs but one ending with this
+    very row (its delete, then its commit: see :func:`running`)."""
+    owed = sorted(set(jobs))  # one order for every caller: rows are locked in it
+    if not owed:
+        return
+    now = timezone.now()
+    JobOwed.objects.bulk_create(
+        [
+            JobOwed(kind=kind, target_id=target_id, owed_since=now, owed_at=now, token=token())
+            for kind, target_id in owed
+        ],
+        update_conflicts=True,
+        unique_fields=["kind", "target_id"],
+        # owed again: a new token (so a job running now leaves the row), not sent
+        # nor failed since (the failures counted so far are kept, for whoever looks)
+        update_fields=["owed_at", "token", "sent_at", "failed_at"],
+    )
+
+    def send_owed() -> None:
+        for kind, target_id in owed:
+            send(JOBS[kind], kind=kind, target_id=target_id, in_request=True)
+
+    # robust: whatever sending does, the change is committed and the caller answers
+    transaction.on_commit(send_owed, robust=True)
+
+
+def standings_owe(
+    *,
+    league_id: int,
+    event_id: int | None = None,
+    player_ids: Iterable[int] = (),
+    more_jobs: Iterable[tuple[JobOwed.Kind, int]] = (),
+) -> None:
+    """Owe the standings ``player_ids`` have in the event ``event_id`` and in
+    the league (or, with no event, every line of the league: a full rebuild),
+    and the league's standings job that recomputes them
+    (:func:`league.standings.standings_catch_up`), with ``more_jobs`` (sent
+    together). Call inside the change's transaction, as :func:`jobs_owe`: one
+    insert, then its upsert."""
+    now = timezone.now()
+    if event_id is None:
+        lines = [StandingsOwed(league_id=league_id, owed_at=now)]
+    else:
+        lines = [
+            StandingsOwed(league_id=league_id, event_id=event_id, player_id=player_id, owed_at=now)
+            for player_id in sorted(set(player_ids))
+        ]
+    jobs = list(more_jobs)
+    if lines:
+        StandingsOwed.objects.bulk_create(lines)
+        jobs.append((JobOwed.Kind.STANDINGS, league_id))
+    jobs_owe(jobs=jobs)
+
+
+def job_owe(*, kind: JobOwed.Kind, target_id: int) -> None:
+    """Owe one job: :func:`jobs_owe` of one."""
+    jobs_owe(jobs=[(kind, target_id)])
+
+
+def jobs_sweep(*, batch: int = SWEEP_BATCH) -> int:
+    """Send the work owed that is due, at most ``batch`` jobs (see
+    :func:`sweep`); returns how many were sent."""
+    return sweep(jobs=JOBS, batch=batch)
+
+
+# -- sending -------------------------------------------------------------------------------
 
 
 def token() -> int:
@@ -185,7 +324,7 @@ JOB_LOCKS: Final[Mapping[str, int]] = {
 rating scope's ratings job, a results file's import (which runs for a minute
 or more: the sweep must not send it again meanwhile). A webhook delivery's
 job has none: its claim on the delivery keeps a second run off
-(:mod:`league.webhooks`)."""
+(:mod:`league.webhook_delivery`)."""
 
 
 def job_lock(kind: JobOwed.Kind, target_id: int) -> None:
@@ -310,14 +449,10 @@ _backoff = _Backoff()
 
 
 def _run_in_thread(kind: str, target_id: int) -> None:
-    from league.tasks import JOBS  # the tasks import this module
-
     send(JOBS[kind], kind=JobOwed.Kind(kind), target_id=target_id, in_request=False)
 
 
 def _sweep_in_thread() -> None:
-    from league.tasks import JOBS
-
     sweep(jobs=JOBS)
 
 

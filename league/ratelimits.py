@@ -36,7 +36,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django_ratelimit.core import get_usage  # type: ignore[import-untyped]
 
-from league.web.lockout import client_ip
+from league.client_address import client_ip
 
 logger = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ sit-outs out.
 Stored, and kept up to date line by line: a change that makes lines stale
 (a game completed, corrected or no longer complete; a draw's sit-outs) owes
 them as :class:`~league.models.StandingsOwed` rows in its own transaction
-(:func:`league.services.jobs.standings_owe`), and the league's standings job
+(:func:`league.outbox.standings_owe`), and the league's standings job
 (:func:`standings_catch_up`) recomputes just those players' lines, in the
 event and in the league, then ranks both scopes again in one statement each
 (in a league with a season format, one read of the scope's lines, ranked in
@@ -64,7 +64,7 @@ from league.models import (
     StandingsOwed,
 )
 from league.season import SeasonFormat, head_to_head_scores, season_ranked
-from league.services.webhooks import webhooks_standings_updated
+from league.webhook_events import webhooks_standings_updated
 
 
 def rank_key(

@@ -351,7 +351,7 @@ AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"], "username", "ip_address"]
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "league.web.lockout.lockout_response"
-AXES_CLIENT_IP_CALLABLE = "league.web.lockout.client_ip"
+AXES_CLIENT_IP_CALLABLE = "league.client_address.client_ip"
 CLIENT_IP_HEADER: str | None = None
 """The request header holding the client's address, which the proxies in front
 add to (production: X-Forwarded-For); without one, the connection's address."""
@@ -441,7 +441,7 @@ SPECTACULAR_SETTINGS = {
         "LeaderboardStatusEnum": ["up_to_date", "pending"],
         # webhooks: a delivery's event (ping too), the events subscribed to, a delivery's status
         "WebhookEventEnum": "league.models.WebhookEvent",
-        "WebhookSubscribedEventEnum": "league.api.webhooks.EVENT_CHOICES",
+        "WebhookSubscribedEventEnum": "league.api.webhook_viewsets.EVENT_CHOICES",
         "WebhookDeliveryStatusEnum": "league.models.WebhookDelivery.Status",
     },
 }
@@ -533,7 +533,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Publishing never holds a request long (league.services.jobs, the outbox): a
+# Publishing never holds a request long (league.outbox): a
 # broker that refuses fails at once, a silent one (frozen, or its host gone)
 # after a second's socket timeout, and nothing retries in the request: the
 # work stays owed and the sweep sends it. A worker's wait for messages (BRPOP,
@@ -563,7 +563,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_step": 0.5,
     "interval_max": 1,
 }
-# The sweep of the work owed (league.services.jobs.SWEEP_EVERY), and the
+# The sweep of the work owed (league.outbox.SWEEP_EVERY), and the
 # hourly pruning, for `celery -A config beat`; a run not taken within its
 # period is dropped.
 CELERY_BEAT_SCHEDULE = {
@@ -580,7 +580,7 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
-# Webhooks (league.webhooks, docs/webhooks.md): whether an endpoint may be a
+# Webhooks (league.webhook_delivery, docs/webhooks.md): whether an endpoint may be a
 # loopback or private address. Off, the league refuses such URLs when they are
 # registered and checks every address again when it delivers, so that a club's
 # URL cannot reach the servers' own network (SSRF). The local settings turn it

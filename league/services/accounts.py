@@ -47,8 +47,8 @@ from league.models import (
     PasswordResetAsked,
     Player,
 )
+from league.outbox import job_owe
 from league.services.clubs import membership_set, player_update
-from league.services.jobs import job_owe
 
 USERNAME_MAX_LENGTH = 150
 """Django's ``User.username`` length."""

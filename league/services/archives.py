@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from league.errors import ServiceError
 from league.models import Archive, Event, JobOwed, League
-from league.services.jobs import job_owe
+from league.outbox import job_owe
 
 
 def archive_again_after() -> datetime.timedelta:

@@ -45,7 +45,7 @@ from league.models import (
     Visibility,
 )
 from league.names import name_clean, name_key, name_problem
-from league.services.jobs import jobs_owe, standings_owe
+from league.outbox import jobs_owe, standings_owe
 
 NO_ROLE_IN_CLUB = "invitation-needed"
 """The ``code`` of the refusal of a login that holds no role in the club (or is

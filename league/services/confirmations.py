@@ -36,10 +36,10 @@ from league.services.results import (
     check_seat,
     lock_table,
     replay_results,
-    results_changed,
+    results_changed_owe_jobs,
     store_places,
 )
-from league.services.webhooks import webhooks_game_confirmed
+from league.webhook_events import webhooks_game_confirmed
 
 NOTE_MAX_LENGTH: Final = 500
 """The longest note a dispute carries."""
@@ -146,7 +146,7 @@ def _count(table: Table) -> None:
     records = Hand.objects.filter(table=table).order_by("number").values_list("record", flat=True)
     replay = replay_results(table=table, keep=0, records=list(records))
     players = store_places(table, replay.tally)
-    results_changed(table=table, player_ids=players)
+    results_changed_owe_jobs(table=table, player_ids=players)
     webhooks_game_confirmed(table=table)
 
 

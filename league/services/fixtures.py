@@ -40,9 +40,9 @@ from league.models import (
     Table,
     TableSpill,
 )
+from league.outbox import standings_owe
 from league.season import season_check
 from league.seating import TablePolicy
-from league.services.jobs import standings_owe
 
 NOMINAL_PLAYERS = {Game.BLUKE: 4, Game.BUCK_EUCHRE: 4}
 """The table size a league's options are checked against when its table size
@@ -387,7 +387,7 @@ def league_update(
     from no change but the ones that would make it worse.
 
     A new season format is in the audit trail, and owes the league's standings
-    a full rebuild in this transaction (:func:`league.services.jobs.standings_owe`):
+    a full rebuild in this transaction (:func:`league.outbox.standings_owe`):
     the standings job ranks the season anew once this commits. The league row
     is locked first when the format changes, so that two changes at once are
     recorded one after the other, each with the format it replaced."""

@@ -75,8 +75,8 @@ from league.models import (
     Table,
 )
 from league.names import name_clean, name_key, name_problem
-from league.services import clubs, fixtures, jobs, results
-from league.tasks import JOB_OPTIONS, RESULTS_IMPORT_TASK
+from league.outbox import JOB_OPTIONS, JOB_TASKS
+from league.services import clubs, fixtures, results
 
 PLAYER_COLUMNS: Final = ("name",)
 """The columns of a players file."""
@@ -1698,7 +1698,7 @@ def results_import_queue(
                 hands=check.summary.hands,
                 created_at=timezone.now(),
             )
-            jobs.job_owe(kind=JobOwed.Kind.IMPORT, target_id=queued.pk)
+            outbox.job_owe(kind=JobOwed.Kind.IMPORT, target_id=queued.pk)
     except IntegrityError:
         # the same confirmation at the same moment (results_import_once_under_way)
         if (under_way := _under_way(league, digest)) is None:
@@ -1763,10 +1763,10 @@ def results_import_run(*, import_id: int) -> str:
         return str(queued.state)
 
 
-@shared_task(name=RESULTS_IMPORT_TASK, **JOB_OPTIONS)
+@shared_task(name=JOB_TASKS[JobOwed.Kind.IMPORT], **JOB_OPTIONS)
 def results_import_job(import_id: int) -> str:
     """The Celery task of :func:`results_import_run` (the work owed of kind
-    ``import``: :data:`league.tasks.RESULTS_IMPORT_TASK` names it)."""
+    ``import``: :data:`league.outbox.JOB_TASKS` names it)."""
     return results_import_run(import_id=import_id)
 
 

@@ -68,9 +68,8 @@ from league.models import (
     Seating,
     Table,
 )
+from league.outbox import standings_owe
 from league.services.fixtures import game_rules
-from league.services.jobs import standings_owe
-from league.services.webhooks import webhooks_table_changed
 from league.statements import (
     JoinedRead,
     column_list,
@@ -82,6 +81,7 @@ from league.statements import (
     typed_row,
     unnest_columns,
 )
+from league.webhook_events import webhooks_table_changed
 
 
 class ResultsMode(StrEnum):
@@ -530,7 +530,7 @@ def store_results(
             entry.save(force_insert=True)
     if table.counts or counted:
         players = store_places(table, replay.tally if table.counts else None)
-        results_changed(table=table, player_ids=players)
+        results_changed_owe_jobs(table=table, player_ids=players)
     if table.complete or was_complete:
         # game.completed or result.corrected, to the club's webhooks
         webhooks_table_changed(table=table, was_complete=was_complete)
@@ -789,11 +789,15 @@ def store_places(table: Table, tally: games.GameTally | None) -> list[int]:
         return [player_id for (player_id,) in cursor.fetchall()]
 
 
-def results_changed(*, table: Table, player_ids: Sequence[int]) -> None:
-    """A complete game changed (or stopped being complete): owe the ratings
-    from it on, the lines of its players (``player_ids``) in the event's and
-    the league's standings, and the standings and ratings jobs, sent when the
-    current transaction commits (:func:`~league.services.jobs.jobs_owe`).
+def results_changed_owe_jobs(*, table: Table, player_ids: Sequence[int]) -> None:
+    """A complete game changed (or stopped being complete): owe the jobs that
+    derive from it, in the caller's transaction. What it owes: the ratings of
+    the table's rating scopes from this game on (``RatingsOwed`` rows,
+    :func:`league.ratings.ratings_mark_changed`); the lines of its players
+    (``player_ids``) in the event's and the league's standings
+    (``StandingsOwed`` rows); and the league's standings job and each scope's
+    ratings job (``JobOwed`` rows), sent when the current transaction commits
+    (:func:`~league.outbox.standings_owe`, :func:`~league.outbox.jobs_owe`).
     Rows inserted, and the jobs' rows upserted: no lock a running job holds."""
     scopes = ratings.ratings_mark_changed(table=table)
     standings_owe(

@@ -50,16 +50,16 @@ from django.db import transaction
 from league import audit, seating, selectors
 from league.errors import Conflict, ServiceError
 from league.models import Attendance, Event, Game, League, Player, Round, Seating, SitOut, Table
+from league.outbox import standings_owe
 from league.services.attendance import attendance_start_from, attendance_stop_before
 from league.services.fixtures import game_rules, round_reseat, table_create
-from league.services.jobs import standings_owe
 from league.services.seating import MAX_SEED
 
 # a round drawn again is drawn as a draw is: the league's table policy, the
 # ranking of swiss and rating (the draw's own helpers, so the two never differ)
 from league.services.seating import _policy as table_policy
 from league.services.seating import _ranking as seating_ranking
-from league.services.webhooks import webhooks_rounds_seated
+from league.webhook_events import webhooks_rounds_seated
 
 
 class Outcome(StrEnum):

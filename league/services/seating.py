@@ -29,9 +29,9 @@ from django.db.models import Q
 from league import audit, seating, selectors
 from league.errors import Conflict, ServiceError
 from league.models import Event, Game, League, Player, Round, SitOut, Table, TableSpill
+from league.outbox import standings_owe
 from league.services.fixtures import round_reseat, table_create
-from league.services.jobs import standings_owe
-from league.services.webhooks import webhooks_rounds_seated
+from league.webhook_events import webhooks_rounds_seated
 
 MAX_SEED = 2**63 - 1
 """Seeds fit a signed 64-bit column."""

@@ -21,16 +21,16 @@ an address does not hide the failures of other logins there, nor of the same
 login elsewhere. A new password (a reset link) clears every count of the
 username (:func:`league.services.accounts.login_password_changed`).
 
-This module also tells django-axes the client's address (:func:`client_ip`,
-which trusts ``X-Forwarded-For`` only through ``TRUSTED_PROXIES`` proxies)
-and answers a refused login (:func:`lockout_response`): the login page again,
-saying which count paused it, for how long and what to do, with 429.
+django-axes takes the client's address from
+:func:`league.client_address.client_ip`, which trusts ``X-Forwarded-For`` only
+through ``TRUSTED_PROXIES`` proxies. This module answers a refused login
+(:func:`lockout_response`): the login page again, saying which count paused it,
+for how long and what to do, with 429.
 """
 
 from __future__ import annotations
 
 import enum
-import ipaddress
 import math
 from typing import Any
 
@@ -44,33 +44,6 @@ from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-
-
-def client_ip(request: HttpRequest) -> str | None:
-    """The client's address.
-
-    With ``CLIENT_IP_HEADER`` (``X-Forwarded-For`` in the production
-    settings) and ``TRUSTED_PROXIES`` proxies in front, each of which adds
-    the address it saw to the header's end, the address the farthest trusted
-    proxy saw: the ``TRUSTED_PROXIES``-th from the end. Whatever a client put
-    before it is not read. A header with fewer addresses than that gives its
-    first; one that is not an address, the connection's. Without the header,
-    the connection's own address; ``None`` when neither is known (a request
-    made in code, as ``force_login`` makes), which django-axes stores as no
-    address.
-    """
-    header = getattr(settings, "CLIENT_IP_HEADER", None)
-    proxies = int(getattr(settings, "TRUSTED_PROXIES", 0))
-    if header and proxies > 0:
-        hops = [hop.strip() for hop in str(request.META.get(header, "")).split(",")]
-        hops = [hop for hop in hops if hop]
-        if hops:
-            address = hops[-min(proxies, len(hops))]
-            try:
-                return str(ipaddress.ip_address(address))
-            except ValueError:
-                pass  # a proxy that is not the one documented: the connection's
-    return str(request.META.get("REMOTE_ADDR") or "") or None
 
 
 class Pause(enum.Enum):

@@ -8,7 +8,7 @@ deleting it are small POST forms by each endpoint, sent on (POST/redirect/GET)
 with a short confirmation. An endpoint the league disabled says why.
 
 Only the club's organisers may open the page (:func:`league.web.access.club_page_refusal`);
-the writes go through :mod:`league.services.webhooks`, the reads run a fixed
+the writes go through :mod:`league.services.webhook_endpoints`, the reads run a fixed
 number of queries, whatever the number of endpoints and deliveries.
 """
 
@@ -28,13 +28,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_http_methods, require_POST
 
-from league import webhooks as delivery
+from league import webhook_delivery
 from league.errors import ServiceError
 from league.models import Club, WebhookDelivery, WebhookEndpoint
-from league.services import webhooks
+from league.services import webhook_endpoints
 from league.web.access import club_page_refusal
 from league.web.forms import SummaryItem
 from league.web.organise_forms import SetupForm
+from league.webhook_events import SUBSCRIBABLE
 
 DELIVERIES_SHOWN: Final = 5
 """How many of each endpoint's latest deliveries the page lists."""
@@ -53,9 +54,9 @@ class WebhookForm(SetupForm):
         widget=forms.URLInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
     events = forms.MultipleChoiceField(
-        choices=[(event.value, event.label) for event in webhooks.SUBSCRIBABLE],
+        choices=[(event.value, event.label) for event in SUBSCRIBABLE],
         label="Events",
-        initial=[event.value for event in webhooks.SUBSCRIBABLE],
+        initial=[event.value for event in SUBSCRIBABLE],
         widget=forms.CheckboxSelectMultiple,
         error_messages={
             "required": "Choose at least one event.",
@@ -111,7 +112,7 @@ def club_webhooks(request: HttpRequest, club_id: int) -> HttpResponse:
     new = None
     if form.is_bound and form.is_valid():
         try:
-            new = webhooks.webhook_endpoint_create(
+            new = webhook_endpoints.webhook_endpoint_create(
                 club=club,
                 url=form.cleaned_data["url"],
                 events=form.cleaned_data["events"],
@@ -133,8 +134,8 @@ def club_webhooks(request: HttpRequest, club_id: int) -> HttpResponse:
         "new": new,
         "endpoints": club_endpoints(club=club),
         "deliveries_shown": DELIVERIES_SHOWN,
-        "disable_after": delivery.DISABLE_AFTER,
-        "max_attempts": delivery.MAX_ATTEMPTS,
+        "disable_after": webhook_delivery.DISABLE_AFTER,
+        "max_attempts": webhook_delivery.MAX_ATTEMPTS,
     }
     if new is None:
         return render(request, "league/organise/webhooks.html", shown)
@@ -167,7 +168,7 @@ def endpoint_action(
 def webhook_switch(request: HttpRequest, endpoint: WebhookEndpoint) -> None:
     """Turn an endpoint off, or on again (clearing why it was disabled)."""
     turn_on = request.POST.get("active") == "on"
-    webhooks.webhook_endpoint_update(endpoint=endpoint, active=turn_on)
+    webhook_endpoints.webhook_endpoint_update(endpoint=endpoint, active=turn_on)
     state = "on: events are sent to it again" if turn_on else "off: nothing is sent to it"
     messages.success(request, f"The endpoint {endpoint.url} is {state}.")
 
@@ -176,7 +177,7 @@ def webhook_switch(request: HttpRequest, endpoint: WebhookEndpoint) -> None:
 def webhook_ping(request: HttpRequest, endpoint: WebhookEndpoint) -> None:
     """Send an endpoint a test ping; its delivery shows in the list."""
     try:
-        webhooks.webhook_ping(endpoint=endpoint)
+        webhook_endpoints.webhook_ping(endpoint=endpoint)
     except ServiceError as error:
         messages.error(request, f"No ping was sent: {error.message}.")
     else:
@@ -186,7 +187,7 @@ def webhook_ping(request: HttpRequest, endpoint: WebhookEndpoint) -> None:
 @endpoint_action
 def webhook_delete(request: HttpRequest, endpoint: WebhookEndpoint) -> None:
     """Delete an endpoint and its deliveries."""
-    webhooks.webhook_endpoint_delete(endpoint=endpoint)
+    webhook_endpoints.webhook_endpoint_delete(endpoint=endpoint)
     messages.success(request, f"The endpoint {endpoint.url} is deleted.")
 
 

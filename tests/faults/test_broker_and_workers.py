@@ -48,7 +48,7 @@ from django.utils import timezone
 
 from league import outbox, ratings, standings, tasks
 from league.models import Game, JobOwed, RatingScope, RatingsOwed, Standing, StandingsOwed
-from league.services.jobs import jobs_sweep, standings_owe
+from league.outbox import jobs_sweep, standings_owe
 from league.standings import standing_rows
 from tests.faults.worker_settings import VISIBILITY_TIMEOUT
 from tests.support.api import client_for

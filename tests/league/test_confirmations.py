@@ -23,8 +23,8 @@ from league.models import (
     Standing,
     WebhookDelivery,
 )
-from league.services.webhooks import webhook_endpoint_create
-from league.tasks import JOBS
+from league.outbox import JOBS
+from league.services.webhook_endpoints import webhook_endpoint_create
 from tests.support.api import assert_problem, client_for, etag
 from tests.support.factories import UserFactory
 from tests.support.records import buck_takes_all

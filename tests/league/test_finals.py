@@ -24,7 +24,7 @@ from league.models import (
 from league.services.clubs import membership_set
 from league.services.finals import final_create, final_preview
 from league.services.fixtures import round_create
-from league.services.webhooks import webhook_endpoint_create
+from league.services.webhook_endpoints import webhook_endpoint_create
 from tests.support.api import assert_problem, client_for
 from tests.support.factories import LeagueFactory, PlayerFactory, UserFactory
 from tests.support.seasons import play, season_league

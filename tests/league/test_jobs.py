@@ -1,4 +1,4 @@
-"""The work owed to the background jobs (league.services.jobs, league.outbox):
+"""The work owed to the background jobs (league.outbox):
 written with the change that owes it, sent after the commit without failing
 the request, cleared by the job unless owed again meanwhile, and swept.
 
@@ -28,8 +28,8 @@ from config.celery import app as celery_app
 from league import outbox, ratings, standings, tasks
 from league.management.commands.jobs_sweep import Command as JobsSweep
 from league.models import Game, JobOwed, RatingScope, RatingsOwed, Standing, StandingsOwed
+from league.outbox import job_owe, jobs_owe, jobs_sweep, standings_owe
 from league.services.attendance import attendance_set
-from league.services.jobs import job_owe, jobs_owe, jobs_sweep, standings_owe
 from league.services.results import hand_submit
 from league.services.seating import round_seating_commit
 from tests.support.api import client_for
@@ -453,7 +453,7 @@ def test_publishing_is_bounded_and_a_dead_workers_jobs_come_back_within_minutes(
     # longer than the longest job (benchmarks/job_durations.py), far under kombu's hour
     assert 60 <= outbox.visibility_timeout() <= 600
     # retries are held unacknowledged by the worker: they must end well within it
-    assert tasks.JOB_OPTIONS["retry_backoff_max"] < outbox.visibility_timeout() / 2
+    assert outbox.JOB_OPTIONS["retry_backoff_max"] < outbox.visibility_timeout() / 2
 
 
 # -- the migration -----------------------------------------------------------------------

@@ -24,9 +24,9 @@ from django.urls import reverse
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
+from league.client_address import client_ip
 from league.models import ApiToken, Club
 from league.services.accounts import api_token_create
-from league.web.lockout import client_ip
 from tests.support.api import assert_problem
 from tests.support.factories import PASSWORD, UserFactory
 from tests.support.markup import text

@@ -30,7 +30,7 @@ from league.services.seat_changes import (
     table_player_remove,
 )
 from league.services.seating import event_schedule_commit
-from league.services.webhooks import webhook_endpoint_create
+from league.services.webhook_endpoints import webhook_endpoint_create
 from tests.support.factories import PlayerFactory, make_table
 from tests.support.records import bluke_results, buck_takes_all
 from tests.support.seat_changes import Night, names, seated_night, seats_of, sitting_out

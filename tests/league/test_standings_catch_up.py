@@ -20,9 +20,9 @@ from django.utils import timezone
 
 from league import standings, tasks
 from league.models import Game, Standing, StandingsOwed, Table
+from league.outbox import standings_owe
 from league.services.attendance import attendance_set
 from league.services.fixtures import event_create, league_create, round_create, table_create
-from league.services.jobs import standings_owe
 from league.services.results import hand_delete_last, hand_submit
 from league.services.seating import round_seating_commit
 from tests.support.factories import ClubFactory, PlayerFactory, UserFactory

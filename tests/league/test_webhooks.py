@@ -28,24 +28,23 @@ from django.db import IntegrityError, connection, transaction
 from django.test import Client
 from django.utils import timezone
 
-from league import webhooks
+from league import webhook_delivery as webhooks
+from league import webhook_events
 from league.errors import Conflict, ServiceError
 from league.models import JobOwed, Standing, WebhookDelivery, WebhookEndpoint
-from league.services import webhooks as webhook_services
+from league.outbox import jobs_sweep
 from league.services.attendance import attendance_set
 from league.services.fixtures import event_create
-from league.services.jobs import jobs_sweep
 from league.services.results import hand_correct, hand_delete_last, hand_submit
 from league.services.seating import event_schedule_commit, round_seating_commit
-from league.services.webhooks import (
+from league.services.webhook_endpoints import (
     webhook_endpoint_create,
     webhook_endpoint_delete,
     webhook_endpoint_update,
     webhook_ping,
-    webhooks_emit,
-    webhooks_standings_updated,
 )
 from league.standings import standings_refresh
+from league.webhook_events import webhooks_emit, webhooks_standings_updated
 from tests.support.api import assert_problem, client_for
 from tests.support.factories import UserFactory
 from tests.support.records import bluke_results
@@ -279,7 +278,7 @@ def test_seating_a_round_and_a_night_is_round_seated(private_ok: None) -> None:
 def test_standings_updated_carries_the_top_and_the_lines_that_changed(
     private_ok: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(webhook_services, "STANDINGS_SENT", 2)  # of a league's four lines
+    monkeypatch.setattr(webhook_events, "STANDINGS_SENT", 2)  # of a league's four lines
     setup = one_hand_game()
     hand_submit(table=setup.table, record=bluke_results(1, winner=2))
     standings_refresh(league=setup.league)
@@ -951,7 +950,7 @@ def test_the_schema_documents_the_webhooks(client: Client) -> None:
 
 
 def test_the_delivery_modules_examples_hold() -> None:
-    """The doctests of league/webhooks.py (the signature, the addresses refused)."""
+    """The doctests of league/webhook_delivery.py (the signature, the addresses refused)."""
     failed, tried = doctest.testmod(webhooks, raise_on_error=False)
     assert (failed, tried > 0) == (0, True)
 

@@ -118,7 +118,7 @@ def test_a_complete_game_updates_the_standings_through_a_worker_on_redis(
 def test_a_results_file_queued_by_the_page_is_imported_by_a_worker_on_redis(
     redis_worker: None,
 ) -> None:
-    """Issue 28: its task is a service's, sent by its name (league.tasks.JOBS)."""
+    """Issue 28: its task is a service's, sent by its name (league.outbox.JOB_TASKS)."""
     club = club_create(name="Import Club")
     league = league_create(club=club, name="Cup", game="buck_euchre")
     line = {

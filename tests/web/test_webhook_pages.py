@@ -14,10 +14,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from league import webhooks as delivery
+from league import webhook_delivery as delivery
 from league.models import WebhookDelivery, WebhookEndpoint
-from league.services.webhooks import webhook_endpoint_create, webhooks_emit
+from league.services.webhook_endpoints import webhook_endpoint_create
 from league.web.organise_webhooks import DELIVERIES_SHOWN
+from league.webhook_events import webhooks_emit
 from tests.support.markup import assert_tied, error_of, text
 from tests.support.organise import VISITORS, assert_refused, manage_url
 from tests.support.setups import ClubSetup, club_setup

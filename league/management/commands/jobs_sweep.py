@@ -1,5 +1,5 @@
 """``manage.py jobs_sweep``: send the background jobs that are owed and due
-(:func:`league.services.jobs.jobs_sweep`; what is due: :mod:`league.outbox`).
+(:func:`league.outbox.jobs_sweep`; what is due: :mod:`league.outbox`).
 
 Once by default, for cron or a systemd timer; ``--loop [SECONDS]`` sweeps
 every SECONDS (15 by default, as Celery beat's schedule) until it is stopped
@@ -19,7 +19,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError, connections
 
 from league import outbox
-from league.services.jobs import jobs_sweep
+from league.outbox import jobs_sweep
 
 
 class Command(BaseCommand):

@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from league.models import League
-from league.services.jobs import standings_owe
+from league.outbox import standings_owe
 
 
 class Command(BaseCommand):

@@ -1,4 +1,6 @@
-"""The error pages of the whole site: problem+json under /api/, pages elsewhere."""
+"""The error pages of the whole site (the handlers ``config/urls.py`` names):
+problem+json under /api/, as :mod:`league.api.problems` shapes it, and pages
+elsewhere. Above both ways in, the API and the pages, as it chooses between them."""
 
 from __future__ import annotations
 

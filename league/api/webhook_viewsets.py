@@ -7,7 +7,7 @@ its ``secret``, the only time it is shown. An endpoint, its deliveries
 ping are the club's organisers' alone: anyone else signed in is answered as
 for a missing endpoint (404), a member of the club without the role 403
 (:mod:`league.access`); an anonymous caller 401. The services are
-:mod:`league.services.webhooks`.
+:mod:`league.services.webhook_endpoints`.
 """
 
 from __future__ import annotations
@@ -26,9 +26,10 @@ from league.api.pagination import IdOrder
 from league.api.problems import InvalidField
 from league.api.serializers import Input
 from league.models import Club, Membership, WebhookDelivery, WebhookEndpoint
-from league.services import webhooks
+from league.services import webhook_endpoints
+from league.webhook_events import SUBSCRIBABLE
 
-EVENT_CHOICES = [(event.value, event.label) for event in webhooks.SUBSCRIBABLE]
+EVENT_CHOICES = [(event.value, event.label) for event in SUBSCRIBABLE]
 
 
 class WebhookEndpointOutput(serializers.ModelSerializer[WebhookEndpoint]):
@@ -172,7 +173,7 @@ class WebhookEndpointViewSet(
             inp.is_valid(raise_exception=True)
         data = inp.validated_data
         access.check_club_role(request.user, data["club"].pk, roles=access.ORGANISER)
-        new = webhooks.webhook_endpoint_create(
+        new = webhook_endpoints.webhook_endpoint_create(
             club=data["club"], url=data["url"], events=data["events"], by=request.user
         )
         body = WebhookEndpointCreatedOutput(new.endpoint).data
@@ -185,12 +186,14 @@ class WebhookEndpointViewSet(
         endpoint = self.get_object()
         inp = WebhookEndpointUpdateInput(data=request.data, partial=True)
         inp.is_valid(raise_exception=True)
-        endpoint = webhooks.webhook_endpoint_update(endpoint=endpoint, **inp.validated_data)
+        endpoint = webhook_endpoints.webhook_endpoint_update(
+            endpoint=endpoint, **inp.validated_data
+        )
         return Response(WebhookEndpointOutput(endpoint).data)
 
     def destroy(self, request: Request, pk: str | None = None) -> Response:
         """Delete the endpoint and its deliveries."""
-        webhooks.webhook_endpoint_delete(endpoint=self.get_object())
+        webhook_endpoints.webhook_endpoint_delete(endpoint=self.get_object())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(responses=WebhookDeliveryOutput(many=True))
@@ -208,7 +211,7 @@ class WebhookEndpointViewSet(
     def ping(self, request: Request, pk: str | None = None) -> Response:
         """Send the endpoint a test ``ping``; answers its delivery (accepted:
         sent after this answer, or already, without a broker)."""
-        delivery = webhooks.webhook_ping(endpoint=self.get_object())
+        delivery = webhook_endpoints.webhook_ping(endpoint=self.get_object())
         delivery.refresh_from_db()
         return Response(WebhookDeliveryOutput(delivery).data, status=status.HTTP_202_ACCEPTED)
 

@@ -4,7 +4,7 @@ retries, and what is kept of each attempt.
 The services record a delivery (a :class:`~league.models.WebhookDelivery`
 row, ``pending``) and owe its job (a :class:`~league.models.JobOwed` row of
 kind ``webhook``) in the transaction of the change it tells of
-(:func:`league.services.webhooks.webhooks_emit`), so a change rolled back
+(:func:`league.webhook_events.webhooks_emit`), so a change rolled back
 sends nothing, and the job is sent once the change commits. The job,
 :func:`webhook_deliver`, runs :func:`deliver`:
 
@@ -324,6 +324,7 @@ class Outcome:
 
 
 @shared_task(
+    name=outbox.JOB_TASKS[JobOwed.Kind.WEBHOOK],
     acks_late=True,  # a worker that dies mid-job leaves it to another
     autoretry_for=(OperationalError,),  # a lost connection or lock timeout: later
     retry_backoff=True,

@@ -1,16 +1,14 @@
-"""Webhooks: a club's endpoints, and the events the league sends them.
+"""Webhook events: what the league owes a club's endpoints when something happens.
 
-An organiser registers an endpoint (a URL and the events it wants) and is
-given its secret once (:func:`webhook_endpoint_create`); they may change its
-URL and events, turn it off and on, send it a test ping, or delete it.
-
-The services whose changes make an event call :func:`webhooks_emit` (or one
-of the helpers below that build its payload) inside the change's
-transaction: it stores one pending delivery per active endpoint of the club
-subscribed to the event, all with the same event id, and owes each its job
-(:mod:`league.services.jobs`), sent once the change commits. A change
-rolled back leaves no delivery and sends nothing. How deliveries are sent,
-signed and retried is :mod:`league.webhooks`.
+The services whose changes make an event (and the standings job) call
+:func:`webhooks_emit` (or one of the helpers below that build its payload)
+inside the change's transaction: it stores one pending delivery per active
+endpoint of the club subscribed to the event, all with the same event id, and
+owes each its job (:func:`league.outbox.jobs_owe`), sent once the change
+commits. A change rolled back leaves no delivery and sends nothing. How
+deliveries are sent, signed and retried is :mod:`league.webhook_delivery`; the
+endpoints themselves are made and changed by
+:mod:`league.services.webhook_endpoints`.
 
 Locks: an event locks the club's active endpoints (``FOR NO KEY UPDATE``, by
 id) until its change commits, after whatever the change locked before (a
@@ -35,18 +33,14 @@ The events and their payloads (``data`` in the body sent):
 from __future__ import annotations
 
 import functools
-import secrets
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
-from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from league import webhooks
-from league.errors import Conflict, ServiceError
+from league import webhook_delivery
 from league.models import (
     Club,
     Event,
@@ -61,9 +55,9 @@ from league.models import (
     WebhookEndpoint,
     WebhookEvent,
 )
+from league.outbox import jobs_owe
 from league.outputs import confirmation_data
 from league.season import season_in_words
-from league.services.jobs import jobs_owe
 
 SUBSCRIBABLE: Final = (
     WebhookEvent.GAME_COMPLETED,
@@ -73,129 +67,8 @@ SUBSCRIBABLE: Final = (
     WebhookEvent.ROUND_SEATED,
 )
 """The events an endpoint may subscribe to (a ping is sent on request only)."""
-MAX_ENDPOINTS: Final = 10
-"""The most endpoints a club may have: each event is sent to every one."""
 
 Payload = Mapping[str, Any] | Callable[[], Mapping[str, Any]]
-
-
-@dataclass(frozen=True)
-class NewWebhookEndpoint:
-    """An endpoint just made, and its secret: the only time it is shown."""
-
-    endpoint: WebhookEndpoint
-    secret: str
-
-
-# -- the endpoints -------------------------------------------------------------------------
-
-
-def check_events(events: Iterable[str]) -> list[str]:
-    """The events subscribed to, each once, in a fixed order; a
-    :class:`ServiceError` (``events``) for none or an unknown one."""
-    chosen = list(dict.fromkeys(events))
-    unknown = [e for e in chosen if e not in SUBSCRIBABLE]
-    if unknown:
-        known = ", ".join(SUBSCRIBABLE)
-        raise ServiceError(f"unknown event {unknown[0]!r}: choose from {known}", field="events")
-    if not chosen:
-        raise ServiceError("choose at least one event", field="events")
-    return [e.value for e in SUBSCRIBABLE if e in chosen]
-
-
-@transaction.atomic
-def webhook_endpoint_create(
-    *, club: Club, url: str, events: Iterable[str], by: Any = None
-) -> NewWebhookEndpoint:
-    """Register ``url`` for the club's ``events``, on behalf of ``by`` (an
-    organiser of the club: the caller checks). The secret is made here and
-    returned once. Errors: :class:`ServiceError` for a URL the league will
-    not send to (``url``, see :func:`league.webhooks.check_url`) or no or
-    unknown events; :class:`Conflict` for a URL the club has already, or a
-    club at :data:`MAX_ENDPOINTS`."""
-    url = webhooks.check_url(url)
-    chosen = check_events(events)
-    # one count at a time; NO KEY: rows that refer to the club may still be made
-    Club.objects.select_for_update(no_key=True).get(pk=club.pk)
-    if WebhookEndpoint.objects.filter(club=club).count() >= MAX_ENDPOINTS:
-        raise Conflict(f"a club has at most {MAX_ENDPOINTS} webhook endpoints", field="url")
-    if WebhookEndpoint.objects.filter(club=club, url=url).exists():
-        raise Conflict("the club has an endpoint at this URL already", field="url")
-    secret = "whsec_" + secrets.token_urlsafe(32)
-    endpoint = WebhookEndpoint.objects.create(
-        club=club,
-        url=url,
-        events=chosen,
-        secret=secret,
-        created_by=by if by is not None and by.is_authenticated else None,
-    )
-    return NewWebhookEndpoint(endpoint=endpoint, secret=secret)
-
-
-@transaction.atomic
-def webhook_endpoint_update(
-    *,
-    endpoint: WebhookEndpoint,
-    url: str | None = None,
-    events: Iterable[str] | None = None,
-    active: bool | None = None,
-) -> WebhookEndpoint:
-    """Change an endpoint's URL or events, or turn it off or on (``None``:
-    unchanged). Turning it off fails its pending deliveries; turning it on
-    clears why it was disabled and its count of failures. Errors as
-    :func:`webhook_endpoint_create`."""
-    endpoint = WebhookEndpoint.objects.select_for_update(no_key=True).get(pk=endpoint.pk)
-    fields: list[str] = []
-    if url is not None:
-        url = webhooks.check_url(url)
-        if WebhookEndpoint.objects.filter(club_id=endpoint.club_id, url=url).exclude(
-            pk=endpoint.pk
-        ):
-            raise Conflict("the club has an endpoint at this URL already", field="url")
-        endpoint.url = url
-        fields.append("url")
-    if events is not None:
-        endpoint.events = check_events(events)
-        fields.append("events")
-    if fields:
-        endpoint.save(update_fields=fields)
-    if active is False and endpoint.active:
-        webhooks.endpoint_disable(endpoint)
-    elif active is True and not endpoint.active:
-        endpoint.active = True
-        endpoint.disabled_at = None
-        endpoint.disabled_reason = ""
-        endpoint.consecutive_failures = 0
-        endpoint.save(
-            update_fields=["active", "disabled_at", "disabled_reason", "consecutive_failures"]
-        )
-    return endpoint
-
-
-@transaction.atomic
-def webhook_endpoint_delete(*, endpoint: WebhookEndpoint) -> None:
-    """Delete an endpoint, its deliveries, and the jobs owed to them."""
-    endpoint = WebhookEndpoint.objects.select_for_update().get(pk=endpoint.pk)
-    ids = list(endpoint.deliveries.values_list("pk", flat=True))
-    JobOwed.objects.filter(kind=JobOwed.Kind.WEBHOOK, target_id__in=ids).delete()
-    endpoint.delete()
-
-
-@transaction.atomic
-def webhook_ping(*, endpoint: WebhookEndpoint) -> WebhookDelivery:
-    """Send the endpoint a ``ping`` (its payload names the endpoint), as any
-    delivery is sent: after this commits, with retries. A :class:`Conflict`
-    for an endpoint that is off."""
-    endpoint = WebhookEndpoint.objects.select_for_update(no_key=True).get(pk=endpoint.pk)
-    if not endpoint.active:
-        raise Conflict("the endpoint is off: turn it on first", field="active")
-    deliveries = _deliver(
-        [endpoint], WebhookEvent.PING, {"endpoint": endpoint.pk, "url": endpoint.url}
-    )
-    return deliveries[0]
-
-
-# -- the events --------------------------------------------------------------------------
 
 
 def webhooks_emit(*, club: Club | int, event: str, payload: Payload) -> list[WebhookDelivery]:
@@ -224,15 +97,18 @@ def webhooks_emit(*, club: Club | int, event: str, payload: Payload) -> list[Web
     if not endpoints:
         return []
     data = payload() if callable(payload) else payload
-    return _deliver(endpoints, WebhookEvent(event), data)
+    return webhook_deliveries_owe(endpoints, WebhookEvent(event), data)
 
 
-def _deliver(
+def webhook_deliveries_owe(
     endpoints: Sequence[WebhookEndpoint], event: WebhookEvent, data: Mapping[str, Any]
 ) -> list[WebhookDelivery]:
+    """One pending delivery of ``event`` and its ``data`` to each of ``endpoints``
+    (locked by the caller), all with one event id, and each delivery's job, sent
+    when the current transaction commits (an event's, or an endpoint's ping)."""
     event_id = uuid.uuid4()
     now = timezone.now()
-    stored = webhooks.payload_json(data)
+    stored = webhook_delivery.payload_json(data)
     deliveries = WebhookDelivery.objects.bulk_create(
         WebhookDelivery(
             endpoint=endpoint, event_id=event_id, event=event, payload=stored, next_attempt_at=now
