@@ -39,7 +39,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from league import selectors
+from league import outputs
 from league.models import AuditEntry, Hand, HandSeat, Player, Seating, SitOut, Table
 
 Action = AuditEntry.Action
@@ -184,15 +184,15 @@ def audit_entry(
 
 
 def hand_record(hand: Hand, lines: Iterable[HandSeat]) -> dict[str, Any]:
-    """A hand as the API's hand output shows it (:func:`league.selectors.hand_data`),
+    """A hand as the API's hand output shows it (:func:`league.outputs.hand_data`),
     so that the trail reads like the API."""
-    return selectors.hand_data(hand, lines)
+    return outputs.hand_data(hand, lines)
 
 
 def stored_hand(*, table: Table, number: int) -> dict[str, Any] | None:
     """Hand ``number`` of the table as stored (one query), before a change
     replaces or deletes it, as the API's hand output shows it
-    (:func:`league.selectors.hand_data`); ``None`` when there is none."""
+    (:func:`league.outputs.hand_data`); ``None`` when there is none."""
     lines = list(
         HandSeat.objects.filter(hand__table=table, hand__number=number)
         .select_related("hand")

@@ -300,7 +300,7 @@ def player_create(*, club: Club, name: str, user: Any = None, is_guest: bool = F
     (:func:`league.services.attendance.guest_add`) until an organiser keeps them.
 
     A name close to one the club has (:func:`league.names.is_close`) is taken: the
-    pages ask first (:func:`league.selectors.close_players`).
+    pages ask first (:func:`league.selectors.clubs.close_players`).
     """
     name = _check_player_name(club, name, player=None)
     user = _check_player_user(club, user, player=None)

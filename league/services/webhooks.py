@@ -63,7 +63,10 @@ from league.models import (
 )
 from league.outputs import confirmation_data
 from league.season import season_in_words
-from league.services.jobs import jobs_owe
+
+# the module, not its name: this module is imported while league.services.jobs is
+# still importing league.tasks (the circle that issue 31 opens)
+from league.services import jobs
 
 SUBSCRIBABLE: Final = (
     WebhookEvent.GAME_COMPLETED,
@@ -239,7 +242,7 @@ def _deliver(
         )
         for endpoint in endpoints
     )
-    jobs_owe(jobs=[(JobOwed.Kind.WEBHOOK, delivery.pk) for delivery in deliveries])
+    jobs.jobs_owe(jobs=[(JobOwed.Kind.WEBHOOK, delivery.pk) for delivery in deliveries])
     return deliveries
 
 

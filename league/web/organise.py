@@ -3,7 +3,7 @@ nights of a club.
 
 Only the club's organisers may open them (:func:`league.web.access.club_page_refusal`);
 a new club, any signed-in user (or the site's staff alone: ``CLUB_CREATION``).
-Views stay thin: the reads are in :mod:`league.web.organise_reads` (each page
+Views stay thin: the reads are in :mod:`league.selectors` (each page
 a fixed number of queries, whatever the size of the club), every write goes
 through :mod:`league.services`, and a form
 (:mod:`league.web.organise_forms`) shows a service's refusal by the field it
@@ -26,12 +26,16 @@ from django.urls import URLPattern, path
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league import access, selectors
+from league import access
 from league.errors import Conflict, ServiceError
 from league.models import Club, Event
 from league.names import name_key
+from league.selectors import clubs as clubs_selectors
+from league.selectors import events as events_selectors
+from league.selectors import leagues as leagues_selectors
+from league.selectors import players as players_selectors
 from league.services import clubs, fixtures
-from league.web import organise_reads, personal_reads
+from league.web import tonight_shaping
 from league.web.access import club_page_refusal
 from league.web.forms import SummaryItem
 from league.web.organise_forms import (
@@ -119,9 +123,9 @@ def club_manage(request: HttpRequest, club_id: int) -> HttpResponse:
         {
             "club": club,
             "today": today,
-            "leagues": organise_reads.club_leagues_with_nights(club=club, today=today),
-            "player_count": organise_reads.club_player_count(club=club),
-            "events_shown": organise_reads.EVENTS_SHOWN,
+            "leagues": leagues_selectors.club_leagues_with_nights(club=club, today=today),
+            "player_count": clubs_selectors.club_player_count(club=club),
+            "events_shown": leagues_selectors.EVENTS_SHOWN,
         },
     )
 
@@ -163,10 +167,10 @@ def league_create(request: HttpRequest, club_id: int) -> HttpResponse:
 def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
     """Rename a league, change its rule options (until a hand is played), its
     table size or spill. Its game cannot change."""
-    league = get_object_or_404(organise_reads.league_for_manage(), pk=league_id)
+    league = get_object_or_404(leagues_selectors.league_for_manage(), pk=league_id)
     if refusal := club_page_refusal(request, league.club):
         return refusal
-    options_fixed = organise_reads.league_has_hands(league=league)
+    options_fixed = leagues_selectors.league_has_hands(league=league)
     form = LeagueForm(
         request.POST if request.method == "POST" else None,
         league=league,
@@ -228,7 +232,7 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
         return refusal
     posted = request.POST if request.method == "POST" else None
     # the club's names are read for a form sent, not to show the page
-    names = selectors.club_names(club=club) if posted is not None else []
+    names = clubs_selectors.club_names(club=club) if posted is not None else []
     taken = {key: name for _, name, key in names}
     pasting = posted is not None and f"{PASTE}-names" in posted
     form = PlayerAddForm(None if pasting else posted)
@@ -238,7 +242,7 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
         if name_key(data["name"]) not in taken:  # a name taken is the service's refusal
-            close = selectors.close_players(names=names, name=data["name"])
+            close = clubs_selectors.close_players(names=names, name=data["name"])
         if not close or form.close_confirmed():
             try:
                 player = clubs.player_create(
@@ -258,7 +262,7 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
         close_lines = [
             (pasted, found)
             for pasted in paste.pasted
-            if (found := selectors.close_players(names=names, name=pasted.name))
+            if (found := clubs_selectors.close_players(names=names, name=pasted.name))
         ]
         if not close_lines or paste.close_confirmed():
             try:
@@ -295,7 +299,7 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
             "club": club,
             "query": search.text,
             "search_error": search.error,
-            "players": organise_reads.club_players(club=club, query=search.text),
+            "players": clubs_selectors.club_players(club=club, query=search.text),
         },
         status=search.status,
     )
@@ -304,10 +308,10 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
     """Rename a player, keep a guest as a member, link a login or unlink it."""
-    player = get_object_or_404(organise_reads.player_for_manage(), pk=player_id)
+    player = get_object_or_404(players_selectors.player_for_manage(), pk=player_id)
     if refusal := club_page_refusal(request, player.club):
         return refusal
-    logins = organise_reads.club_logins(club=player.club, also=player.user)
+    logins = clubs_selectors.club_logins(club=player.club, also=player.user)
     form = PlayerEditForm(
         request.POST if request.method == "POST" else None, player=player, logins=logins
     )
@@ -339,7 +343,7 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
 def event_create(request: HttpRequest, league_id: int) -> HttpResponse:
     """A new game night of the league, with its rounds numbered from 1 (made
     in the same transaction as the night)."""
-    league = get_object_or_404(organise_reads.league_for_manage(), pk=league_id)
+    league = get_object_or_404(leagues_selectors.league_for_manage(), pk=league_id)
     if refusal := club_page_refusal(request, league.club):
         return refusal
     form = EventForm(request.POST if request.method == "POST" else None)
@@ -375,11 +379,11 @@ def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
     """Change a game night's name, date, start time, venue or number of
     rounds: more rounds are added after the last; fewer remove the last
     ones, unless tables are drawn in them (then nothing changes)."""
-    event = get_object_or_404(organise_reads.event_for_manage(), pk=event_id)
+    event = get_object_or_404(events_selectors.event_for_manage(), pk=event_id)
     league = event.league
     if refusal := club_page_refusal(request, league.club):
         return refusal
-    rounds = organise_reads.event_round_states(event=event)
+    rounds = events_selectors.event_round_states(event=event)
     last = max((state.number for state in rounds), default=0)
     drawn = [state.number for state in rounds if state.has_tables]
     form = EventForm(request.POST if request.method == "POST" else None, event=event, rounds=last)
@@ -424,7 +428,7 @@ def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
         league=league,
         event=event,
         drawn=drawn,
-        replies=personal_reads.replies_panel(event=event, drawn=bool(drawn), now=timezone.now()),
+        replies=tonight_shaping.replies_panel(event=event, drawn=bool(drawn), now=timezone.now()),
         rounds=rounds,
     )
 

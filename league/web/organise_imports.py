@@ -37,6 +37,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 import games
 from league.errors import ServiceError
 from league.models import Club, League, ResultsImport
+from league.selectors.imports import recent_results_imports, results_import_progress
 from league.services import imports
 from league.services.imports import (
     ImportRefused,
@@ -51,7 +52,6 @@ from league.web.messages import EnteredHand, HandFacts, engine_message
 from league.web.organise import RACED
 from league.web.organise_forms import sentence
 from league.web.organise_imports_forms import MAX_GAMES, PLAYERS, ConfirmForm, ImportForm
-from league.web.organise_imports_reads import recent_results_imports, results_import_progress
 
 PROBLEMS_SHOWN: Final = 500
 """The most problems a preview lists; the command lists every one."""
