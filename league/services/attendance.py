@@ -226,7 +226,7 @@ def _audit(
 ) -> None:
     """One entry a player whose attendance changed: the rounds they played
     before and play after (``None``: not on the list)."""
-    audit.audit_record(
+    audit.audit_entry_write(
         action=audit.Action.ATTENDANCE_CHANGED,
         club_id=event.league.club_id,
         event_id=event.pk,

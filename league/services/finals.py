@@ -139,7 +139,7 @@ def final_create(
             players={f.player.pk: f.player for f in planned.finalists},
         )
     )
-    audit.audit_record(
+    audit.audit_entry_write(
         action=audit.Action.FINAL_MADE,
         club_id=league.club_id,
         event_id=event.pk,

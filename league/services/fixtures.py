@@ -321,7 +321,7 @@ def league_create(
 
 def _audit_season(league: League, *, before: dict[str, Any] | None) -> None:
     """The ``league.season_changed`` entry: the league and its format before and after."""
-    audit.audit_record(
+    audit.audit_entry_write(
         action=audit.Action.SEASON_CHANGED,
         club_id=league.club_id,
         before={"league": league.pk, "season": before},
@@ -566,7 +566,7 @@ def table_create(
     )
     _seat(table, players, rules)
     after = audit.seats_record(players, first_dealer)
-    audit.table_record(table, action=audit.Action.TABLE_CREATED, before=None, after=after)
+    audit.table_entry_write(table, action=audit.Action.TABLE_CREATED, before=None, after=after)
     return table
 
 
@@ -601,7 +601,7 @@ def table_reseat(
     table.save(update_fields=["players", "first_dealer", "version"])
     _seat(table, players, rules)
     after = audit.seats_record(players, first_dealer)
-    audit.table_record(table, action=audit.Action.TABLE_RESEATED, before=before, after=after)
+    audit.table_entry_write(table, action=audit.Action.TABLE_RESEATED, before=before, after=after)
     return table
 
 
@@ -649,7 +649,7 @@ def round_reseat(
         table.save(update_fields=["players", "first_dealer", "version"])
         _seat(table, players, rules)
         after = audit.seats_record(players, first_dealer)
-        audit.table_record(table, action=audit.Action.TABLE_RESEATED, before=was, after=after)
+        audit.table_entry_write(table, action=audit.Action.TABLE_RESEATED, before=was, after=after)
     return tables
 
 
@@ -742,7 +742,7 @@ def event_delete(*, event: Event) -> None:
         or Standing.objects.filter(event=event).exists()
         or StandingsOwed.objects.filter(event=event).exists()
     )
-    audit.audit_record(
+    audit.audit_entry_write(
         action=audit.Action.EVENT_DELETED,
         club_id=event.league.club_id,
         event_id=event.pk,
@@ -822,7 +822,7 @@ def round_delete(*, round: Round) -> None:
         moved.number -= 1
         moved.save(update_fields=["number"])
     changed = _attendance_after_round_removed(event, number)
-    audit.audit_record(
+    audit.audit_entry_write(
         action=audit.Action.ROUND_DELETED,
         club_id=event.league.club_id,
         event_id=event.pk,
@@ -883,7 +883,7 @@ def table_delete(*, table: Table) -> None:
     )
     _check_no_hands([table], what=f"table {table.number}")
     seated = [s.player for s in table.seatings.select_related("player").order_by("seat")]
-    audit.table_record(
+    audit.table_entry_write(
         table,
         action=audit.Action.TABLE_DELETED,
         before={"number": table.number, **audit.seats_record(seated, table.first_dealer)},

@@ -280,7 +280,7 @@ def _commit(
     rounds = [state.round, *later]
     webhooks_rounds_seated(event=state.event, rounds=rounds)
     after = audit.rounds_record([state.round.pk])[state.round.pk]
-    audit.table_record(
+    audit.table_entry_write(
         plan.table,
         action=audit.Action.TABLE_PLAYER_REMOVED,
         before={

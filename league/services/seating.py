@@ -175,7 +175,7 @@ def _audit_round(
     action: audit.Action, round: Round, *, before: dict[str, Any] | None, after: Any
 ) -> None:
     """An entry about a round's seats (its event and league fetched)."""
-    audit.audit_record(
+    audit.audit_entry_write(
         action=action,
         club_id=round.event.league.club_id,
         event_id=round.event_id,

@@ -3,7 +3,7 @@
 Views stay thin: reads come from :mod:`league.selectors` (each page a fixed
 number of queries, whatever the number of hands), every write goes through
 :mod:`league.services.results`, whose rules engine judges the hand; the form
-(:mod:`league.web.forms`) only shapes what was typed into a results-only
+(:mod:`league.web.hand_forms`) only shapes what was typed into a results-only
 record and shows the engine's refusal by the field it concerns. A refused
 hand stores nothing. After a hand is stored the browser is sent to the score
 sheet (POST/redirect/GET), anchored at that hand.
@@ -35,7 +35,8 @@ from league.selectors import tables as tables_selectors
 from league.services import confirmations, results
 from league.web import sheet
 from league.web.access import club_page_refusal, members_only_refusal, results_access
-from league.web.forms import NO_TRUMP, HandForm, Stage, SummaryItem
+from league.web.form_summary import SummaryItem
+from league.web.hand_forms import NO_TRUMP, HandForm, Stage
 
 STALE_SHEET = "The sheet changed while you were editing; here it is again."
 RACED = "Another change to this table got there first; here is the sheet as it is now."

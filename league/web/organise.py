@@ -37,7 +37,7 @@ from league.selectors import players as players_selectors
 from league.services import clubs, fixtures
 from league.web import tonight_shaping
 from league.web.access import club_page_refusal
-from league.web.forms import SummaryItem
+from league.web.form_summary import summary_of
 from league.web.organise_forms import (
     GUEST,
     ClubForm,
@@ -54,18 +54,11 @@ from league.web.search import search_of
 RACED = "Another change got there first; nothing was saved. Check the form and save again."
 
 
-def _summary(form: SetupForm) -> list[SummaryItem]:
-    """The error summary at the top of a form page (empty for an unbound form)."""
-    if not form.is_bound:
-        return []
-    return [SummaryItem(target=target, text=text) for target, text in form.summary()]
-
-
 def _form_page(
     request: HttpRequest, template: str, form: SetupForm, *, status: int = 200, **context: Any
 ) -> HttpResponse:
     return render(
-        request, template, {"form": form, "summary": _summary(form), **context}, status=status
+        request, template, {"form": form, "summary": summary_of(form), **context}, status=status
     )
 
 
@@ -290,7 +283,7 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
         {
             "form": form,
             "paste": paste,
-            "summary": _summary(form) + _summary(paste),
+            "summary": summary_of(form) + summary_of(paste),
             "close": close,
             "close_names": either([name for _, name in close]) if close else "",
             "close_lines": [

@@ -33,7 +33,7 @@ from league.models import (
 )
 from league.names import MAX_NAME, name_clean, name_key, name_problem
 from league.services import clubs, fixtures
-from league.web.messages import option_message, sentence
+from league.web.refusal_words import option_message, sentence
 
 __all__ = ["sentence"]  # the pages' sentences, as the import pages read them from here
 

@@ -39,7 +39,7 @@ from league.services import results
 from league.web import sheet
 from league.web.access import results_access
 from league.web.entry import Route, next_hand_form
-from league.web.forms import HandForm
+from league.web.hand_forms import HandForm
 from league.web.table_link import SAY_WHO, link_page
 
 BUCK_EUCHRE_ROWS: Final = 12

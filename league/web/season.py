@@ -29,18 +29,11 @@ from league.selectors import leagues as leagues_selectors
 from league.selectors import seasons as seasons_selectors
 from league.services import finals, fixtures
 from league.web.access import club_page_refusal
-from league.web.forms import SummaryItem
+from league.web.form_summary import summary_of
 from league.web.organise import RACED
-from league.web.organise_forms import SetupForm
 from league.web.season_forms import FinalForm, SeasonForm
 
 PREVIEW, MAKE = "preview", "make"
-
-
-def _summary(form: SetupForm) -> list[SummaryItem]:
-    if not form.is_bound:
-        return []
-    return [SummaryItem(target=target, text=text) for target, text in form.summary()]
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -68,7 +61,7 @@ def league_season(request: HttpRequest, league_id: int) -> HttpResponse:
         "league/organise/season_form.html",
         {
             "form": form,
-            "summary": _summary(form),
+            "summary": summary_of(form),
             "club": league.club,
             "league": league,
             "shown": seasons_selectors.season_shown(league),
@@ -121,7 +114,7 @@ def league_final(request: HttpRequest, league_id: int) -> HttpResponse:
         {
             **context,
             "form": form,
-            "summary": _summary(form),
+            "summary": summary_of(form),
             "preview": preview,
             "season": seasons_selectors.season_shown(league, count_nights=False),
             "qualified": seasons_selectors.qualified_count(league),
