@@ -339,14 +339,6 @@ class LeagueForm(SetupForm):
             for name in ("bluke_lead", "max_cards"):
                 self.fields[name].disabled = True
 
-    @property
-    def game_chosen(self) -> str:
-        """The game the form is about: the league's, or the one chosen (Bluke until then)."""
-        if self.league is not None:
-            return self.league.game
-        value = self["game"].value()
-        return value if value in Game.values else Game.BLUKE
-
     def clean(self) -> dict[str, Any]:
         """Buck Euchre has no rule options: a Bluke option set for it is refused
         by the option, rather than dropped without a word."""
