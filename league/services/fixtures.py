@@ -594,14 +594,8 @@ def table_reseat(
     if table.hands_played:
         raise Conflict("seats cannot change once hands are played")
     rules = _check_seating(table.round, players, first_dealer, table=table)
-    before = audit.seats_record(seated, table.first_dealer)
     table.seatings.all().delete()
-    table.players, table.first_dealer = len(players), first_dealer
-    table.version += 1
-    table.save(update_fields=["players", "first_dealer", "version"])
-    _seat(table, players, rules)
-    after = audit.seats_record(players, first_dealer)
-    audit.table_entry_write(table, action=audit.Action.TABLE_RESEATED, before=before, after=after)
+    _reseated(table, players, first_dealer, rules, seated=seated)
     return table
 
 
@@ -643,14 +637,29 @@ def round_reseat(
         if first_dealers is not None and table.pk in first_dealers:
             first_dealer = first_dealers[table.pk]
         rules = _check_seating(round, players, first_dealer, table=table)
-        was = audit.seats_record(before[table.pk], table.first_dealer)
-        table.players, table.first_dealer = len(players), first_dealer
-        table.version += 1
-        table.save(update_fields=["players", "first_dealer", "version"])
-        _seat(table, players, rules)
-        after = audit.seats_record(players, first_dealer)
-        audit.table_entry_write(table, action=audit.Action.TABLE_RESEATED, before=was, after=after)
+        _reseated(table, players, first_dealer, rules, seated=before[table.pk])
     return tables
+
+
+def _reseated(
+    table: Table,
+    players: Sequence[Player],
+    first_dealer: int,
+    rules: games.Rules,
+    *,
+    seated: Sequence[Player],
+) -> None:
+    """The new seats of ``table`` (its seatings deleted already, the seating
+    checked: ``rules``) stored, its version moved, and the entry saying who
+    sat where before (``seated``, by seat) and after: what
+    :func:`table_reseat` and :func:`round_reseat` do for each table."""
+    before = audit.seats_record(seated, table.first_dealer)
+    table.players, table.first_dealer = len(players), first_dealer
+    table.version += 1
+    table.save(update_fields=["players", "first_dealer", "version"])
+    _seat(table, players, rules)
+    after = audit.seats_record(players, first_dealer)
+    audit.table_entry_write(table, action=audit.Action.TABLE_RESEATED, before=before, after=after)
 
 
 def _check_seating(

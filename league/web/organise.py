@@ -14,7 +14,8 @@ a save the browser is sent on (POST/redirect/GET) with a short confirmation.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -53,6 +54,8 @@ from league.web.search import search_of
 
 RACED = "Another change got there first; nothing was saved. Check the form and save again."
 
+T = TypeVar("T")
+
 
 def _form_page(
     request: HttpRequest, template: str, form: SetupForm, *, status: int = 200, **context: Any
@@ -60,6 +63,31 @@ def _form_page(
     return render(
         request, template, {"form": form, "summary": summary_of(form), **context}, status=status
     )
+
+
+def _saved_or_refused(
+    request: HttpRequest,
+    form: SetupForm,
+    save: Callable[[], T],
+    *,
+    said: Callable[[T], str],
+    then: Callable[[T], HttpResponse],
+    raced: tuple[type[Exception], ...] = (IntegrityError,),
+) -> HttpResponse | None:
+    """Run a form's save (one service): on success, its message and the
+    redirect (``said`` and ``then``, of what was saved); on a refusal,
+    ``None``, the refusal shown by the form (a race lost, ``raced``, by the
+    form as a whole)."""
+    try:
+        saved = save()
+    except ServiceError as error:
+        form.add_service_error(error)
+        return None
+    except raced:
+        form.add_error(None, RACED)
+        return None
+    messages.success(request, said(saved))
+    return then(saved)
 
 
 # -- a new club -----------------------------------------------------------------------------
@@ -78,24 +106,23 @@ def club_create(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
-        try:
-            club = clubs.club_create(
+        done = _saved_or_refused(
+            request,
+            form,
+            lambda: clubs.club_create(
                 name=data["name"],
                 slug=data["slug"],
                 visibility=data["visibility"],
                 organiser=request.user,
-            )
-        except ServiceError as error:
-            form.add_service_error(error)
-        except IntegrityError:
-            form.add_error(None, RACED)
-        else:
-            messages.success(
-                request,
+            ),
+            said=lambda club: (
                 f"The club “{club.name}” is started and you are its organiser. "
-                "Next, make its first league.",
-            )
-            return redirect("club-manage", club_id=club.pk)
+                "Next, make its first league."
+            ),
+            then=lambda club: redirect("club-manage", club_id=club.pk),
+        )
+        if done is not None:
+            return done
     return _form_page(request, "league/organise/club_form.html", form, closed=False)
 
 
@@ -135,8 +162,10 @@ def league_create(request: HttpRequest, club_id: int) -> HttpResponse:
     form = LeagueForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid() and form.fits_the_rules():
         data = form.cleaned_data
-        try:
-            league = fixtures.league_create(
+        done = _saved_or_refused(
+            request,
+            form,
+            lambda: fixtures.league_create(
                 club=club,
                 name=data["name"],
                 game=data["game"],
@@ -145,14 +174,12 @@ def league_create(request: HttpRequest, club_id: int) -> HttpResponse:
                 table_spill=data["table_spill"],
                 results_confirmation=data["results_confirmation"],
                 replies_close_minutes=data["replies_close_minutes"],
-            )
-        except ServiceError as error:
-            form.add_service_error(error)
-        except IntegrityError:
-            form.add_error(None, RACED)
-        else:
-            messages.success(request, f"The league “{league.name}” is set up.")
-            return redirect("club-manage", club_id=club.pk)
+            ),
+            said=lambda league: f"The league “{league.name}” is set up.",
+            then=lambda _: redirect("club-manage", club_id=club.pk),
+        )
+        if done is not None:
+            return done
     return _form_page(request, "league/organise/league_form.html", form, club=club, league=None)
 
 
@@ -171,9 +198,11 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
     )
     if form.is_bound and form.is_valid() and form.fits_the_rules():
         data = form.cleaned_data
-        try:
+        done = _saved_or_refused(
+            request,
+            form,
             # A copy, so that a refused change leaves the page's league as stored.
-            updated = fixtures.league_update(
+            lambda: fixtures.league_update(
                 league=copy.copy(league),
                 name=data["name"],
                 options=None if options_fixed else form.options(),
@@ -181,12 +210,13 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
                 table_spill=data["table_spill"],
                 results_confirmation=data["results_confirmation"],
                 replies_close_minutes=data["replies_close_minutes"],
-            )
-        except ServiceError as error:
-            form.add_service_error(error)
-        else:
-            messages.success(request, f"The league “{updated.name}” is saved.")
-            return redirect("club-manage", club_id=league.club_id)
+            ),
+            said=lambda updated: f"The league “{updated.name}” is saved.",
+            then=lambda _: redirect("club-manage", club_id=league.club_id),
+            raced=(),  # an IntegrityError here was never taken for a race lost
+        )
+        if done is not None:
+            return done
     return _form_page(
         request,
         "league/organise/league_form.html",
@@ -310,20 +340,20 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
     )
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
-        try:
-            updated = clubs.player_update(
+        done = _saved_or_refused(
+            request,
+            form,
+            lambda: clubs.player_update(
                 player=copy.copy(player),
                 name=data["name"],
                 user=data["login"],
                 is_guest=False if data.get("keep") else None,
-            )
-        except ServiceError as error:
-            form.add_service_error(error)
-        except IntegrityError:
-            form.add_error(None, RACED)
-        else:
-            messages.success(request, f"{updated.name} is saved.")
-            return redirect("club-players", club_id=player.club_id)
+            ),
+            said=lambda updated: f"{updated.name} is saved.",
+            then=lambda _: redirect("club-players", club_id=player.club_id),
+        )
+        if done is not None:
+            return done
     return _form_page(
         request, "league/organise/player_form.html", form, club=player.club, player=player
     )
@@ -342,20 +372,23 @@ def event_create(request: HttpRequest, league_id: int) -> HttpResponse:
     form = EventForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
-        try:
-            event = fixtures.event_create(
+        done = _saved_or_refused(
+            request,
+            form,
+            lambda: fixtures.event_create(
                 league=league,
                 name=data["name"],
                 date=data["date"],
                 start_time=data["start_time"],
                 venue=data["venue"],
                 rounds=data["rounds"],
-            )
-        except ServiceError as error:
-            form.add_service_error(error)
-        else:
-            messages.success(request, f"The game night “{event.name}” is set up.")
-            return redirect("club-manage", club_id=league.club_id)
+            ),
+            said=lambda event: f"The game night “{event.name}” is set up.",
+            then=lambda _: redirect("club-manage", club_id=league.club_id),
+            raced=(),  # an IntegrityError here was never taken for a race lost
+        )
+        if done is not None:
+            return done
     return _form_page(
         request,
         "league/organise/event_form.html",
