@@ -26,7 +26,6 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from league import selectors
 from league.errors import Forbidden, NotFound
 from league.models import (
     Club,
@@ -38,6 +37,8 @@ from league.models import (
     TableLink,
     Visibility,
 )
+from league.selectors import clubs as clubs_selectors
+from league.selectors import tables as tables_selectors
 from league.statements import JoinedRead
 
 
@@ -48,7 +49,7 @@ def club_visible(user: Any, club: Club) -> bool:
     one otherwise."""
     if not club.members_only:
         return True
-    return club.pk in selectors.member_club_ids(user)
+    return club.pk in clubs_selectors.member_club_ids(user)
 
 
 def visible_clubs(user: Any, path: str = "") -> Q:
@@ -78,7 +79,7 @@ def check_club_role(user: Any, club_id: int, *, roles: tuple[str, ...]) -> None:
     One query when ``user`` has a role, two when not (to tell a member from a
     stranger), none for an anonymous user.
     """
-    check_role(user, club_id, role=selectors.club_role(user, club_id), roles=roles)
+    check_role(user, club_id, role=clubs_selectors.club_role(user, club_id), roles=roles)
 
 
 def check_role(user: Any, club_id: int, *, role: str | None, roles: tuple[str, ...]) -> None:
@@ -86,14 +87,14 @@ def check_role(user: Any, club_id: int, *, role: str | None, roles: tuple[str, .
     one of ``roles`` (a query, to tell a member from a stranger, when not)."""
     if role in roles:
         return
-    if role is None and not selectors.is_club_player(user, club_id):
+    if role is None and not clubs_selectors.is_club_player(user, club_id):
         raise NotFound()
     raise Forbidden(roles=roles)
 
 
 def may_write(user: Any, club_id: int, *, roles: tuple[str, ...]) -> bool:
     """Whether ``user`` holds one of ``roles`` in the club (for showing links)."""
-    return selectors.club_role(user, club_id) in roles
+    return clubs_selectors.club_role(user, club_id) in roles
 
 
 STAFF: Final = "staff"
@@ -141,7 +142,7 @@ def access_table_for_results(user: Any, table_id: int) -> Table:
 def _access_table(user: Any, table_id: int, *, roles: tuple[str, ...]) -> Table:
     """The table, if ``user`` holds one of ``roles`` in its club (see above)."""
     try:
-        table, role = selectors.sheet_table_and_role(table_id, user)
+        table, role = tables_selectors.sheet_table_and_role(table_id, user)
     except Table.DoesNotExist:
         raise NotFound("no such table") from None
     check_role(user, table.round.event.league.club_id, role=role, roles=roles)
@@ -163,17 +164,17 @@ def access_table_history(user: Any, table_id: int) -> Table:
     the club's users. :class:`NotFound` for a missing table and for anyone
     else alike, the anonymous included."""
     try:
-        table = selectors.sheet_table(table_id)
+        table = tables_selectors.sheet_table(table_id)
     except Table.DoesNotExist:
         raise NotFound("no such table") from None
-    if table.round.event.league.club_id not in selectors.member_club_ids(user):
+    if table.round.event.league.club_id not in clubs_selectors.member_club_ids(user):
         raise NotFound("no such table")
     return table
 
 
 LINK_AND_TABLE: Final = JoinedRead(
     model=TableLink,
-    related=(f"table__{selectors.SHEET_TABLE}",),
+    related=(f"table__{tables_selectors.SHEET_TABLE}",),
     where="base.digest = %s",
 )
 """A link by its secret's digest, with its table read as the score sheet reads

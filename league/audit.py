@@ -1,7 +1,7 @@
 """The audit trail: who changed results, seatings, attendance and roles,
 when, through what, and the record before and after.
 
-The services write it (:func:`audit_record`), inside the transaction of the
+The services write it (:func:`audit_entry_write`), inside the transaction of the
 change, so an entry exists exactly when the change commits: a refused or
 rolled-back change leaves none. Entries are :class:`~league.models.AuditEntry`
 rows, append-only (the app offers no way to edit or delete one; the
@@ -39,7 +39,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from league import selectors
+from league import outputs
 from league.models import AuditEntry, Hand, HandSeat, Player, Seating, SitOut, Table
 
 Action = AuditEntry.Action
@@ -146,7 +146,7 @@ def audit_entry(
     after: Any = None,
     seat: int | None = None,
 ) -> AuditEntry | None:
-    """One entry, not yet saved (no query): :func:`audit_record` writes it, a
+    """One entry, not yet saved (no query): :func:`audit_entry_write` writes it, a
     caller that writes it in a statement of its own saves it there; ``None``
     when inside :func:`audit_covered` (the caller records the change).
     ``seat`` is the seat that said it made a change through a table link:
@@ -184,15 +184,15 @@ def audit_entry(
 
 
 def hand_record(hand: Hand, lines: Iterable[HandSeat]) -> dict[str, Any]:
-    """A hand as the API's hand output shows it (:func:`league.selectors.hand_data`),
+    """A hand as the API's hand output shows it (:func:`league.outputs.hand_data`),
     so that the trail reads like the API."""
-    return selectors.hand_data(hand, lines)
+    return outputs.hand_data(hand, lines)
 
 
 def stored_hand(*, table: Table, number: int) -> dict[str, Any] | None:
     """Hand ``number`` of the table as stored (one query), before a change
     replaces or deletes it, as the API's hand output shows it
-    (:func:`league.selectors.hand_data`); ``None`` when there is none."""
+    (:func:`league.outputs.hand_data`); ``None`` when there is none."""
     lines = list(
         HandSeat.objects.filter(hand__table=table, hand__number=number)
         .select_related("hand")
@@ -238,23 +238,58 @@ def table_entry(
     )
 
 
-def _writing(make: Callable[P, AuditEntry | None]) -> Callable[P, AuditEntry | None]:
-    """``make``, and the entry it makes written (one INSERT, in the current
-    transaction) when there is one."""
+def audit_entry_write(
+    *,
+    action: str,
+    club_id: int,
+    event_id: int | None = None,
+    round_id: int | None = None,
+    table_id: int | None = None,
+    hand_number: int | None = None,
+    before: Any = None,
+    after: Any = None,
+    seat: int | None = None,
+) -> AuditEntry | None:
+    """Write one entry (:func:`audit_entry`: one INSERT, in the current
+    transaction); ``None``, and nothing written, inside :func:`audit_covered`."""
+    return _written(
+        audit_entry(
+            action=action,
+            club_id=club_id,
+            event_id=event_id,
+            round_id=round_id,
+            table_id=table_id,
+            hand_number=hand_number,
+            before=before,
+            after=after,
+            seat=seat,
+        )
+    )
 
-    def write(*args: P.args, **kwargs: P.kwargs) -> AuditEntry | None:
-        entry = make(*args, **kwargs)
-        if entry is not None:
-            entry.save(force_insert=True)
-        return entry
 
-    return write
+def table_entry_write(
+    table: Table,
+    *,
+    action: str,
+    hand_number: int | None = None,
+    before: Any,
+    after: Any,
+    seat: int | None = None,
+) -> AuditEntry | None:
+    """Write an entry about one table (:func:`table_entry`), as
+    :func:`audit_entry_write` writes one."""
+    return _written(
+        table_entry(
+            table, action=action, hand_number=hand_number, before=before, after=after, seat=seat
+        )
+    )
 
 
-audit_record = _writing(audit_entry)
-"""Write one entry (:func:`audit_entry`); ``None`` inside :func:`audit_covered`."""
-table_record = _writing(table_entry)
-"""Write an entry about one table (:func:`table_entry`)."""
+def _written(entry: AuditEntry | None) -> AuditEntry | None:
+    """``entry`` saved (one INSERT, in the current transaction), when there is one."""
+    if entry is not None:
+        entry.save(force_insert=True)
+    return entry
 
 
 def rounds_record(round_ids: Iterable[int]) -> dict[int, dict[str, Any] | None]:

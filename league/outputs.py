@@ -1,12 +1,16 @@
-"""Records shaped as the API and the webhooks show them, from models alone
-(no query, no other module of the league), so that every reader imports
-them without a cycle."""
+"""Records shaped as the API, the webhooks and the audit trail show them,
+from models alone (no query, no other module of the league; the engine's
+tally for the next hand), so that every reader imports them without a cycle:
+a hand with its lines (:func:`hand_data`), a game's confirmation, the next
+hand to enter."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from league.models import Table
+import games
+from league.models import Hand, HandSeat, Table
 
 
 def confirmation_data(table: Table) -> dict[str, Any]:
@@ -22,3 +26,42 @@ def confirmation_data(table: Table) -> dict[str, Any]:
         "note": table.confirmation_note or None,
         "entered_seat": table.entered_seat,
     }
+
+
+def hand_data(hand: Hand, lines: Iterable[HandSeat]) -> dict[str, Any]:
+    """A hand and its lines as the API renders them
+    (:class:`league.api.serializers.HandOutput`) and the audit trail records
+    them (:mod:`league.audit`), so the two always agree."""
+    return {
+        "number": hand.number,
+        "dealer": hand.dealer,
+        "cards": hand.cards,
+        "trump": hand.trump or None,
+        "maker": hand.maker,
+        "drops": hand.drops,
+        "takes_all": hand.takes_all,
+        "is_move_log": hand.is_move_log,
+        "seats": [
+            {
+                "seat": line.seat,
+                "bid": line.bid,
+                "tricks": line.tricks,
+                "points": line.points,
+                "total": line.total,
+            }
+            for line in lines
+        ],
+    }
+
+
+def next_hand_of(tally: games.GameTally) -> dict[str, int] | None:
+    """The next hand's number, dealer and cards a seat; ``None`` when the
+    game is over."""
+    if tally.complete:
+        return None
+    size = tally.next_hand_size
+    if size is None:
+        if isinstance(tally.rules, games.Bluke):
+            return None  # past the schedule
+        size = games.buck_euchre.HAND_SIZE
+    return {"number": tally.hands_played, "dealer": tally.next_dealer, "cards": size}

@@ -40,10 +40,6 @@ def problem(
     }
 
 
-def problem_response(body: dict[str, Any]) -> Response:
-    return Response(body, status=body["status"], content_type=PROBLEM_CONTENT_TYPE)
-
-
 GENERIC_INVALID = "The request has fields that are missing or wrong; see errors."
 
 

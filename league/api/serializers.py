@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from league import selectors
+from league import outputs
 from league.api import parsers
 from league.api.pagination import ID_LIMIT
 from league.models import (
@@ -37,6 +37,7 @@ from league.models import (
 )
 from league.season import season_in_words
 from league.seating import Method
+from league.selectors import clubs as clubs_selectors
 
 # -- fields -------------------------------------------------------------------
 
@@ -97,7 +98,7 @@ MEMBERS_OF = "member_club_ids"
 def members_context(user: Any) -> dict[str, Any]:
     """The serializer context that shows ``user`` the logins behind the
     players and attendance of the clubs they are a member of (one query)."""
-    return {MEMBERS_OF: selectors.member_club_ids(user)}
+    return {MEMBERS_OF: clubs_selectors.member_club_ids(user)}
 
 
 def shown_to_member(serializer: serializers.Serializer[Any], club_id: int) -> bool:
@@ -394,7 +395,7 @@ def score_sheet_data(sheet: dict[str, Any]) -> dict[str, Any]:
     table: Table = sheet["table"]
     return {
         "table": table_data(table, table.seatings.all()),
-        "hands": [selectors.hand_data(hand, hand.seats.all()) for hand in sheet["hands"]],
+        "hands": [outputs.hand_data(hand, hand.seats.all()) for hand in sheet["hands"]],
         "next_hand": sheet["next_hand"],
         "confirmation": sheet["confirmation"],
     }
@@ -448,7 +449,7 @@ def hand_submitted_data(change: Any) -> dict[str, Any]:
     table = change.table
     places = list(change.places) if change.places is not None else None
     return {
-        "hand": selectors.hand_data(change.hands[-1], change.lines[-1]),
+        "hand": outputs.hand_data(change.hands[-1], change.lines[-1]),
         "table": {
             "id": table.pk,
             "version": table.version,

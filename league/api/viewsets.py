@@ -22,7 +22,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from league import access, audit, mails, ratelimits, selectors
+from league import access, audit, mails, ratelimits
 from league.api import filters
 from league.api import serializers as s
 from league.api.etags import etag, if_match_version
@@ -43,6 +43,14 @@ from league.models import (
     Table,
     TableLink,
 )
+from league.selectors import clubs as clubs_selectors
+from league.selectors import events as events_selectors
+from league.selectors import players as players_selectors
+from league.selectors import ratings as ratings_selectors
+from league.selectors import replies as replies_selectors
+from league.selectors import seasons as seasons_selectors
+from league.selectors import standings as standings_selectors
+from league.selectors import tables as tables_selectors
 from league.services import (
     attendance,
     clubs,
@@ -107,25 +115,26 @@ RANKED_PARAMETERS = [
 def standings_page(request: Request, rows: QuerySet[Standing]) -> Response:
     """A page of stored standings (``rows``: ranked, with their players)."""
     page = RankOrder().paginate(rows, request)
-    shown = replace(page, rows=[selectors.standing_row(row) for row in page.rows])
+    shown = replace(page, rows=[standings_selectors.standing_row(row) for row in page.rows])
     return Response(s.StandingsPageOutput(shown).data)
 
 
 def leaderboard_page(request: Request, scope: RatingScope | None) -> Response:
     """A page of the scope's rating leaderboard (``None``: nothing rated yet),
     with what the board says beside its rows (one query for the rows)."""
-    about = selectors.rating_board_about(scope=scope)
+    about = ratings_selectors.rating_board_about(scope=scope)
     if scope is None:
         page = RankOrder().paginate([], request)
     else:
         page = RankOrder().paginate(
-            selectors.leaderboard_ranked(scope=scope),
+            ratings_selectors.leaderboard_ranked(scope=scope),
             request,
             ranks_unique=True,
             player_field="board_player_id",
         )
         page = replace(
-            page, rows=[selectors.leaderboard_row(row, game=scope.game) for row in page.rows]
+            page,
+            rows=[ratings_selectors.leaderboard_row(row, game=scope.game) for row in page.rows],
         )
     return Response(s.LeaderboardOutput({**about, **vars(page)}).data)
 
@@ -305,7 +314,7 @@ class ClubViewSet(ReadWriteViewSet):
         club = self.get_object()
         query = s.GameQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        scope = selectors.club_game_scope(club=club, game=query.validated_data["game"])
+        scope = ratings_selectors.club_game_scope(club=club, game=query.validated_data["game"])
         return leaderboard_page(request, scope)
 
 
@@ -327,7 +336,7 @@ class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
     create_service = clubs.membership_change
 
     def get_queryset(self) -> Any:
-        return self.queryset.filter(club_id__in=selectors.member_club_ids(self.request.user))
+        return self.queryset.filter(club_id__in=clubs_selectors.member_club_ids(self.request.user))
 
     def visible(self) -> Q:
         return Q()  # the memberships of the caller's clubs alone, whatever their clubs' visibility
@@ -397,7 +406,7 @@ class PlayerViewSet(ReadWriteViewSet):
         over on request: their game nights, games, standings and ratings."""
         player = self.get_object()
         self.check_write(request, player)
-        return Response(selectors.player_data(player=player))
+        return Response(players_selectors.player_data(player=player))
 
     @extend_schema(
         methods=["POST"],
@@ -451,7 +460,7 @@ class PlayerViewSet(ReadWriteViewSet):
         player = self.get_object()
         query = s.ScopeQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        points = selectors.player_rating_history(
+        points = ratings_selectors.player_rating_history(
             player=player,
             league_id=query.validated_data.get("league"),
             game=query.validated_data.get("game"),
@@ -474,7 +483,7 @@ class LeagueViewSet(ReadWriteViewSet):
     def ratings(self, request: Request, pk: str | None = None) -> Response:
         """The league's rating leaderboard, a page at a time (or ``player=``
         rows alone), and whether it is up to date."""
-        scope = selectors.league_scope_of(league=self.get_object())
+        scope = ratings_selectors.league_scope_of(league=self.get_object())
         return leaderboard_page(request, scope)
 
     @extend_schema(
@@ -495,18 +504,18 @@ class LeagueViewSet(ReadWriteViewSet):
         query = s.StandingsQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         if query.validated_data:
-            rows = selectors.standing_rows_between(league=league, **query.validated_data)
+            rows = standings_selectors.standing_rows_between(league=league, **query.validated_data)
             return Response(s.StandingsPageOutput(RankOrder().paginate(rows, request)).data)
-        return standings_page(request, selectors.league_standings(league=league))
+        return standings_page(request, standings_selectors.league_standings(league=league))
 
     @extend_schema(methods=["GET"], responses=s.FinalResultOutput)
     @action(detail=True, pagination_class=None, filter_backends=[])
     def final(self, request: Request, pk: str | None = None) -> Response:
         """The league's final night and its result (404 before it is made)."""
-        event = selectors.league_final(league=self.get_object())
+        event = seasons_selectors.league_final(league=self.get_object())
         if event is None:
             raise exceptions.NotFound("the league has no final yet")
-        result = selectors.final_result(event=event)
+        result = seasons_selectors.final_result(event=event)
         return Response(s.FinalResultOutput(result).data)
 
     @extend_schema(
@@ -590,7 +599,7 @@ class EventViewSet(ReadWriteViewSet):
         return self._attendance(event)
 
     def _attendance(self, event: Event) -> Response:
-        rows = selectors.event_attendance(event=event)
+        rows = events_selectors.event_attendance(event=event)
         context = s.members_context(self.request.user)
         return Response(s.AttendanceOutput(rows, many=True, context=context).data)
 
@@ -605,7 +614,7 @@ class EventViewSet(ReadWriteViewSet):
             "open": window.open,
             "closed": window.closed,
             "closes_at": window.closes_at,
-            "replies": selectors.event_replies(event=event),
+            "replies": replies_selectors.event_replies(event=event),
         }
         return Response(s.RepliesOutput(body).data)
 
@@ -723,7 +732,9 @@ class EventViewSet(ReadWriteViewSet):
         """The standings of the event's complete games, best first, a page at
         a time (or ``player=`` rows alone)."""
         event = self.get_object()
-        return standings_page(request, selectors.league_standings(league=event.league, event=event))
+        return standings_page(
+            request, standings_selectors.league_standings(league=event.league, event=event)
+        )
 
 
 class RoundViewSet(ReadWriteViewSet):
@@ -856,7 +867,7 @@ class TableViewSet(ReadWriteViewSet):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     def _sheet(self, table: Table, code: int = status.HTTP_200_OK) -> Response:
-        sheet = selectors.score_sheet(table=table)
+        sheet = tables_selectors.score_sheet(table=table)
         response = Response(s.score_sheet_data(sheet), status=code)
         response["ETag"] = etag(sheet["table"])
         return response

@@ -36,7 +36,6 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from league import selectors
 from league.errors import Conflict, Forbidden, NotFound, ServiceError
 from league.models import (
     ApiToken,
@@ -48,6 +47,7 @@ from league.models import (
     Player,
 )
 from league.outbox import job_owe
+from league.selectors import clubs as clubs_selectors
 from league.services.clubs import membership_set, player_update
 
 USERNAME_MAX_LENGTH = 150
@@ -122,7 +122,7 @@ def user_invite(
     the club's organisers see its logins with a role). Nothing is stored on
     error.
     """
-    if selectors.club_role(by, club.pk) != Membership.Role.ORGANISER:
+    if clubs_selectors.club_role(by, club.pk) != Membership.Role.ORGANISER:
         raise Forbidden(roles=(Membership.Role.ORGANISER,))
     username = _check_username(username)
     email = _check_email(email)
@@ -252,7 +252,7 @@ def invitation_withdraw(*, invitation: Invitation, by: Any) -> None:
     deleted, and its link stops working. A login it made stays, as a login
     whose role is removed does. :class:`Forbidden` for anyone else;
     :class:`NotFound` when it is gone already."""
-    if selectors.club_role(by, invitation.club_id) != Membership.Role.ORGANISER:
+    if clubs_selectors.club_role(by, invitation.club_id) != Membership.Role.ORGANISER:
         raise Forbidden(roles=(Membership.Role.ORGANISER,))
     if not Invitation.objects.filter(pk=invitation.pk).delete()[0]:
         raise NotFound("no such invitation")

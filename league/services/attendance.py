@@ -3,7 +3,7 @@
 A player's attendance at an event is one row: the first round they play
 (``from_round``) and the last (``until_round``, ``None`` while they stay to
 the end), with who changed it last and when. What counts is which rounds
-already have tables (:func:`league.selectors.event_draw_state`):
+already have tables (:func:`league.selectors.draws.event_draw_state`):
 
 - **checking in** makes a player play from the first round after the last
   one with tables: round 1 before the night starts, round 3 for a late
@@ -36,10 +36,12 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from league import audit, selectors
+from league import audit
 from league.errors import Conflict, ServiceError
 from league.models import Attendance, Event, Player
-from league.selectors import DrawState
+from league.selectors import draws as draws_selectors
+from league.selectors import events as events_selectors
+from league.selectors.draws import DrawState
 from league.services.clubs import player_create
 
 
@@ -51,14 +53,14 @@ def attendance_set(*, event: Event, players: Sequence[Player], by: Any) -> list[
     event = _lock(event)
     _check_players(event, players, field="players")
     rows = {row.player_id: row for row in Attendance.objects.filter(event=event)}
-    state = selectors.event_draw_state(event=event)
+    state = draws_selectors.event_draw_state(event=event)
     listed = {player.pk for player in players}
     for player in players:
         _check_in(event, player, rows.get(player.pk), state, by=by, field="players")
     for row in rows.values():
         if row.present and row.player_id not in listed:
             _leave(event, row, state, by=by)
-    return selectors.event_attendance(event=event)
+    return events_selectors.event_attendance(event=event)
 
 
 @transaction.atomic
@@ -67,7 +69,7 @@ def attendance_check_in(*, event: Event, player: Player, by: Any) -> Attendance:
     event = _lock(event)
     _check_players(event, [player], field="player")
     row = Attendance.objects.filter(event=event, player=player).first()
-    state = selectors.event_draw_state(event=event)
+    state = draws_selectors.event_draw_state(event=event)
     return _check_in(event, player, row, state, by=by, field="player")
 
 
@@ -80,7 +82,7 @@ def attendance_leave(*, event: Event, player: Player, by: Any) -> Attendance | N
     row = Attendance.objects.filter(event=event, player=player).first()
     if row is None:
         raise Conflict(f"{player.name} is not checked in", field="player")
-    return _leave(event, row, selectors.event_draw_state(event=event), by=by)
+    return _leave(event, row, draws_selectors.event_draw_state(event=event), by=by)
 
 
 @transaction.atomic
@@ -88,7 +90,7 @@ def guest_add(*, event: Event, name: str, by: Any) -> Attendance:
     """A new player of the event's club, marked as a guest, checked in; a
     name the club has already is a :class:`Conflict` (nothing is stored)."""
     event = _lock(event)
-    state = selectors.event_draw_state(event=event)
+    state = draws_selectors.event_draw_state(event=event)
     _check_round_to_join(state, field="name")
     player = player_create(club=event.league.club, name=name, is_guest=True)
     return _check_in(event, player, None, state, by=by, field="name")
@@ -224,7 +226,7 @@ def _audit(
 ) -> None:
     """One entry a player whose attendance changed: the rounds they played
     before and play after (``None``: not on the list)."""
-    audit.audit_record(
+    audit.audit_entry_write(
         action=audit.Action.ATTENDANCE_CHANGED,
         club_id=event.league.club_id,
         event_id=event.pk,

@@ -171,7 +171,7 @@ def player_anonymise(*, player: Player) -> Player:
     locked.name = name
     locked.user = None
     locked.save(update_fields=["name", "user"])
-    audit.audit_record(
+    audit.audit_entry_write(
         action=audit.Action.PLAYER_ANONYMISED,
         club_id=locked.club_id,
         before={"player": locked.pk, "had_login": had_login},
@@ -194,7 +194,7 @@ def membership_set(*, club: Club, user: Any, role: str) -> Membership:
         club=club, user=user, defaults={"role": role}
     )
     if current is None or current.role != role:  # giving the role held already changes nothing
-        audit.audit_record(
+        audit.audit_entry_write(
             action=audit.Action.MEMBERSHIP_SET,
             club_id=club.pk,
             before=None if current is None else _role_record(user, current.role),
@@ -236,7 +236,7 @@ def membership_remove(*, membership: Membership) -> None:
         _check_not_last_organiser(membership.club_id)
     before = _role_record(membership.user, membership.role)
     membership.delete()
-    audit.audit_record(
+    audit.audit_entry_write(
         action=audit.Action.MEMBERSHIP_REMOVED, club_id=membership.club_id, before=before
     )
 
@@ -300,7 +300,7 @@ def player_create(*, club: Club, name: str, user: Any = None, is_guest: bool = F
     (:func:`league.services.attendance.guest_add`) until an organiser keeps them.
 
     A name close to one the club has (:func:`league.names.is_close`) is taken: the
-    pages ask first (:func:`league.selectors.close_players`).
+    pages ask first (:func:`league.selectors.clubs.close_players`).
     """
     name = _check_player_name(club, name, player=None)
     user = _check_player_user(club, user, player=None)
@@ -455,7 +455,7 @@ def player_delete(*, player: Player) -> None:
     _events_lock(attendance)
     leagues = set(Standing.objects.filter(player=locked).values_list("league_id", flat=True))
     sit_outs = SitOut.objects.filter(player=locked).count()
-    audit.audit_record(
+    audit.audit_entry_write(
         action=audit.Action.PLAYER_DELETED,
         club_id=locked.club_id,
         before={
@@ -637,7 +637,7 @@ def player_merge(*, player: Player, into: Player) -> Player:
         "round__event__league"
     ):
         owed_scopes.update(scope.pk for scope in ratings.ratings_mark_changed(table=table))
-    audit.audit_record(
+    audit.audit_entry_write(
         action=audit.Action.PLAYER_MERGED,
         club_id=kept.club_id,
         before={"player": gone.pk, "player_name": gone.name, "into": kept.pk},

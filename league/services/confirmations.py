@@ -127,7 +127,7 @@ def game_confirm(
             "version",
         ]
     )
-    audit.table_record(
+    audit.table_entry_write(
         table,
         action=audit.Action.GAME_CONFIRMED if agree else audit.Action.GAME_DISPUTED,
         before=None,

@@ -13,7 +13,7 @@ keeps), with one round: those players checked in and their tables stored, as
 a draw stores them (:func:`league.services.seating.round_seating_store`), so
 the Tonight page, table links and score pads serve it as any night.
 
-Its games have their own result (:func:`league.selectors.final_result`): the
+Its games have their own result (:func:`league.selectors.seasons.final_result`): the
 top table's players first, by their places there, then the next table's, and
 so on. They count in no season standings of the league (:mod:`league.standings`
 leaves a final night out) and do count for ratings, like every game.
@@ -139,7 +139,7 @@ def final_create(
             players={f.player.pk: f.player for f in planned.finalists},
         )
     )
-    audit.audit_record(
+    audit.audit_entry_write(
         action=audit.Action.FINAL_MADE,
         club_id=league.club_id,
         event_id=event.pk,

@@ -321,7 +321,7 @@ def league_create(
 
 def _audit_season(league: League, *, before: dict[str, Any] | None) -> None:
     """The ``league.season_changed`` entry: the league and its format before and after."""
-    audit.audit_record(
+    audit.audit_entry_write(
         action=audit.Action.SEASON_CHANGED,
         club_id=league.club_id,
         before={"league": league.pk, "season": before},
@@ -566,7 +566,7 @@ def table_create(
     )
     _seat(table, players, rules)
     after = audit.seats_record(players, first_dealer)
-    audit.table_record(table, action=audit.Action.TABLE_CREATED, before=None, after=after)
+    audit.table_entry_write(table, action=audit.Action.TABLE_CREATED, before=None, after=after)
     return table
 
 
@@ -594,14 +594,8 @@ def table_reseat(
     if table.hands_played:
         raise Conflict("seats cannot change once hands are played")
     rules = _check_seating(table.round, players, first_dealer, table=table)
-    before = audit.seats_record(seated, table.first_dealer)
     table.seatings.all().delete()
-    table.players, table.first_dealer = len(players), first_dealer
-    table.version += 1
-    table.save(update_fields=["players", "first_dealer", "version"])
-    _seat(table, players, rules)
-    after = audit.seats_record(players, first_dealer)
-    audit.table_record(table, action=audit.Action.TABLE_RESEATED, before=before, after=after)
+    _reseated(table, players, first_dealer, rules, seated=seated)
     return table
 
 
@@ -643,14 +637,29 @@ def round_reseat(
         if first_dealers is not None and table.pk in first_dealers:
             first_dealer = first_dealers[table.pk]
         rules = _check_seating(round, players, first_dealer, table=table)
-        was = audit.seats_record(before[table.pk], table.first_dealer)
-        table.players, table.first_dealer = len(players), first_dealer
-        table.version += 1
-        table.save(update_fields=["players", "first_dealer", "version"])
-        _seat(table, players, rules)
-        after = audit.seats_record(players, first_dealer)
-        audit.table_record(table, action=audit.Action.TABLE_RESEATED, before=was, after=after)
+        _reseated(table, players, first_dealer, rules, seated=before[table.pk])
     return tables
+
+
+def _reseated(
+    table: Table,
+    players: Sequence[Player],
+    first_dealer: int,
+    rules: games.Rules,
+    *,
+    seated: Sequence[Player],
+) -> None:
+    """The new seats of ``table`` (its seatings deleted already, the seating
+    checked: ``rules``) stored, its version moved, and the entry saying who
+    sat where before (``seated``, by seat) and after: what
+    :func:`table_reseat` and :func:`round_reseat` do for each table."""
+    before = audit.seats_record(seated, table.first_dealer)
+    table.players, table.first_dealer = len(players), first_dealer
+    table.version += 1
+    table.save(update_fields=["players", "first_dealer", "version"])
+    _seat(table, players, rules)
+    after = audit.seats_record(players, first_dealer)
+    audit.table_entry_write(table, action=audit.Action.TABLE_RESEATED, before=before, after=after)
 
 
 def _check_seating(
@@ -742,7 +751,7 @@ def event_delete(*, event: Event) -> None:
         or Standing.objects.filter(event=event).exists()
         or StandingsOwed.objects.filter(event=event).exists()
     )
-    audit.audit_record(
+    audit.audit_entry_write(
         action=audit.Action.EVENT_DELETED,
         club_id=event.league.club_id,
         event_id=event.pk,
@@ -822,7 +831,7 @@ def round_delete(*, round: Round) -> None:
         moved.number -= 1
         moved.save(update_fields=["number"])
     changed = _attendance_after_round_removed(event, number)
-    audit.audit_record(
+    audit.audit_entry_write(
         action=audit.Action.ROUND_DELETED,
         club_id=event.league.club_id,
         event_id=event.pk,
@@ -883,7 +892,7 @@ def table_delete(*, table: Table) -> None:
     )
     _check_no_hands([table], what=f"table {table.number}")
     seated = [s.player for s in table.seatings.select_related("player").order_by("seat")]
-    audit.table_record(
+    audit.table_entry_write(
         table,
         action=audit.Action.TABLE_DELETED,
         before={"number": table.number, **audit.seats_record(seated, table.first_dealer)},

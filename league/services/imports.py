@@ -117,7 +117,7 @@ class ImportFormat(StrEnum):
 @dataclass(frozen=True)
 class ProblemHand:
     """What the file says of the hand an engine refusal is about, so that a page
-    can word the refusal (:func:`league.web.messages.engine_message`) by name.
+    can word the refusal (:func:`league.web.refusal_words.engine_message`) by name.
 
     Lists are by seat, ``None`` where the file has no value; all but ``names``
     are empty (``None``) for a hand given as a move log."""

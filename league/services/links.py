@@ -98,7 +98,7 @@ def table_links_create(*, tables: Sequence[Table], by: Any) -> list[NewTableLink
             created_at=now,
             expires_at=link_expiry(event=table.round.event, now=now),
         )
-        audit.table_record(
+        audit.table_entry_write(
             table,
             action=audit.Action.LINK_MADE,
             before=None,
@@ -123,5 +123,5 @@ def table_link_revoke(*, table: Table) -> bool:
     """Revoke the table's link (it stops working at once); whether it had one."""
     deleted, _ = TableLink.objects.filter(table=table).delete()
     if deleted:
-        audit.table_record(table, action=audit.Action.LINK_REVOKED, before=None, after=None)
+        audit.table_entry_write(table, action=audit.Action.LINK_REVOKED, before=None, after=None)
     return bool(deleted)

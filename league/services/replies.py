@@ -104,7 +104,7 @@ def personal_links_create(*, players: Sequence[Player], by: Any) -> list[NewPers
             created_by=by if getattr(by, "is_authenticated", False) else None,
             created_at=now,
         )
-        audit.audit_record(
+        audit.audit_entry_write(
             action=audit.Action.PERSONAL_LINK_MADE,
             club_id=player.club_id,
             before={"player": player.pk} if player.pk in replaced else None,
@@ -119,7 +119,7 @@ def personal_link_revoke(*, player: Player) -> bool:
     """Revoke the player's link (it stops working at once); whether they had one."""
     deleted, _ = PersonalLink.objects.filter(player=player).delete()
     if deleted:
-        audit.audit_record(
+        audit.audit_entry_write(
             action=audit.Action.PERSONAL_LINK_REVOKED,
             club_id=player.club_id,
             before={"player": player.pk},
@@ -241,7 +241,7 @@ def reply_set(*, player: Player, event: Event, answer: str) -> Reply:
         reply.answer, reply.answered_at = answer, now
         reply.save(update_fields=["answer", "answered_at"])
     with audit.audit_context(via=audit.Via.PERSONAL):
-        audit.audit_record(
+        audit.audit_entry_write(
             action=audit.Action.REPLY_CHANGED,
             club_id=event.league.club_id,
             event_id=event.pk,

@@ -53,7 +53,7 @@ from django.db.models import Field
 from django.utils import timezone
 
 import games
-from league import audit, ratings, selectors
+from league import audit, outputs, ratings
 from league.db import Failure, failure_kind, retry_on_conflict
 from league.errors import Conflict, NotFound, PreconditionFailed, ServiceError
 from league.models import (
@@ -560,7 +560,7 @@ def _results_applied(
         table=table,
         hands=replay.hands,
         lines=replay.lines,
-        next_hand=selectors.next_hand_of(tally),
+        next_hand=outputs.next_hand_of(tally),
         places=tally.ranks() if table.counts else None,
     )
     entry = _audit_entry(change, action=action, keep=keep, before=before, by_seat=by_seat)

@@ -47,10 +47,11 @@ from typing import Any
 
 from django.db import transaction
 
-from league import audit, seating, selectors
+from league import audit, seating
 from league.errors import Conflict, ServiceError
 from league.models import Attendance, Event, Game, League, Player, Round, Seating, SitOut, Table
 from league.outbox import standings_owe
+from league.selectors import draws as draws_selectors
 from league.services.attendance import attendance_start_from, attendance_stop_before
 from league.services.fixtures import game_rules, round_reseat, table_create
 from league.services.seating import MAX_SEED
@@ -279,7 +280,7 @@ def _commit(
     rounds = [state.round, *later]
     webhooks_rounds_seated(event=state.event, rounds=rounds)
     after = audit.rounds_record([state.round.pk])[state.round.pk]
-    audit.table_record(
+    audit.table_entry_write(
         plan.table,
         action=audit.Action.TABLE_PLAYER_REMOVED,
         before={
@@ -366,7 +367,7 @@ def _read(table: Table, *, locked: bool) -> _State:
         row.player_id: row
         for row in Attendance.objects.filter(event=event).select_related("player")
     }
-    last_drawn = selectors.event_draw_state(event=event).last_drawn
+    last_drawn = draws_selectors.event_draw_state(event=event).last_drawn
     seated_later: dict[int, list[int]] = {}
     for player_id, number in (
         Seating.objects.filter(round__event=event, round__number__gt=round_.number)
@@ -639,7 +640,7 @@ def _reseat_round(
         drawn = seating.plan_round(
             ordered,
             policy,
-            history=selectors.seating_history(round=round_),
+            history=draws_selectors.seating_history(round=round_),
             method=method,
             seed=seed,
             ranking=seating_ranking(round_, method, pool),

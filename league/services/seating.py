@@ -26,10 +26,11 @@ from typing import Any, Literal
 from django.db import transaction
 from django.db.models import Q
 
-from league import audit, seating, selectors
+from league import audit, seating
 from league.errors import Conflict, ServiceError
 from league.models import Event, Game, League, Player, Round, SitOut, Table, TableSpill
 from league.outbox import standings_owe
+from league.selectors import draws as draws_selectors
 from league.services.fixtures import round_reseat, table_create
 from league.webhook_events import webhooks_rounds_seated
 
@@ -174,7 +175,7 @@ def _audit_round(
     action: audit.Action, round: Round, *, before: dict[str, Any] | None, after: Any
 ) -> None:
     """An entry about a round's seats (its event and league fetched)."""
-    audit.audit_record(
+    audit.audit_entry_write(
         action=action,
         club_id=round.event.league.club_id,
         event_id=round.event_id,
@@ -223,7 +224,7 @@ def _ranking(
     the other methods)."""
     if method not in (seating.Method.SWISS, seating.Method.RATING):
         return None
-    return selectors.seating_ranking(
+    return draws_selectors.seating_ranking(
         round=round, by_rating=method is seating.Method.RATING, players=list(players.values())
     )
 
@@ -362,7 +363,7 @@ def _stored_draw(round: Round) -> Draw:
     assessed = seating.assess(
         [seating.Table(tuple(t.seat_players), t.first_dealer) for t in tables],
         sit_out=[player.pk for player in out],
-        history=selectors.seating_history(round=round),
+        history=draws_selectors.seating_history(round=round),
         ranking=ranking,
         method=method,
     )
@@ -425,7 +426,7 @@ def _draw(
     present = [
         {
             player.pk: player
-            for player in selectors.players_present(event=event, round_number=r.number)
+            for player in draws_selectors.players_present(event=event, round_number=r.number)
         }
         for r in rounds
     ]
@@ -443,7 +444,7 @@ def _draw(
             ordered,
             policy,
             rounds=len(rounds),
-            history=selectors.seating_history(round=rounds[0]),
+            history=draws_selectors.seating_history(round=rounds[0]),
             method=chosen,
             seed=seed,
             absent={n: [pk for pk in ordered if pk not in present[n]] for n in range(len(rounds))},

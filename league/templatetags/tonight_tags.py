@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from league import access
 from league.models import League
-from league.web import tonight_reads
+from league.selectors import tonight as tonight_selectors
 
 register = template.Library()
 
@@ -23,7 +23,7 @@ register = template.Library()
 def tonight_link(context: template.Context) -> dict[str, Any]:
     """Today's events of the page's league (or of any league) for the link (one query)."""
     league = context.get("league")
-    events = tonight_reads.events_on(
+    events = tonight_selectors.events_on(
         timezone.localdate(), league=league if isinstance(league, League) else None
     )
     return {"events": list(events)}

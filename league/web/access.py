@@ -17,9 +17,10 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from league import access, selectors
+from league import access
 from league.errors import Forbidden, NotFound
 from league.models import Club, Table
+from league.selectors import tables as tables_selectors
 
 P = ParamSpec("P")
 
@@ -42,7 +43,7 @@ def results_access(
         except NotFound:
             raise Http404("no such table") from None
         except Forbidden:
-            shown = {"table": selectors.sheet_table(table_id)}
+            shown = {"table": tables_selectors.sheet_table(table_id)}
             return render(request, "league/_sheet_forbidden.html", shown, status=403)
         return view(request, table, *args, **kwargs)
 

@@ -53,9 +53,9 @@ from league import access
 from league.errors import Conflict, NotFound, ServiceError
 from league.models import ApiToken, Club, Invitation, Membership
 from league.ratelimits import invitation_over_limit, password_reset_over_limit
+from league.selectors import accounts as accounts_selectors
 from league.services import accounts as account_services
 from league.services.clubs import membership_remove, membership_set
-from league.web import accounts_reads
 from league.web.access import club_page_refusal
 from league.web.accounts_forms import ApiTokenForm, InviteForm, PasswordResetForm, RoleForm
 
@@ -117,9 +117,9 @@ class _PeoplePage:
     def __init__(self, request: HttpRequest, club: Club) -> None:
         self.request = request
         self.club = club
-        self.memberships = accounts_reads.club_memberships(club_id=club.pk)
-        self.invitations = accounts_reads.club_invitations(club_id=club.pk)
-        self.players = accounts_reads.club_players(club_id=club.pk)
+        self.memberships = accounts_selectors.club_memberships(club_id=club.pk)
+        self.invitations = accounts_selectors.club_invitations(club_id=club.pk)
+        self.players = accounts_selectors.club_players(club_id=club.pk)
 
     def invite_form(self, data: Any = None) -> InviteForm:
         free = [player for player in self.players if player.user_id is None]
@@ -276,7 +276,7 @@ def invitation(request: HttpRequest, secret: str) -> HttpResponse:
     """An invitation's link: the login made for it chooses its first password
     here, which accepts it; any other login, logged in, accepts or declines it
     (anyone else is sent to log in first)."""
-    found = accounts_reads.invitation_by_secret(secret=secret)
+    found = accounts_selectors.invitation_by_secret(secret=secret)
     if found is None:
         return render(request, "league/accounts/invitation.html", {"found": None}, status=404)
     if found.new_login and not found.user.has_usable_password():
@@ -350,10 +350,10 @@ def account(request: HttpRequest) -> HttpResponse:
     may), the invitations waiting for their answer, the players they are, their
     tokens."""
     shown = {
-        "memberships": accounts_reads.user_memberships(user=request.user),
-        "invitations": accounts_reads.user_invitations(user=request.user),
-        "players": accounts_reads.user_players(user=request.user),
-        "tokens": accounts_reads.user_api_tokens(user=request.user),
+        "memberships": accounts_selectors.user_memberships(user=request.user),
+        "invitations": accounts_selectors.user_invitations(user=request.user),
+        "players": accounts_selectors.user_players(user=request.user),
+        "tokens": accounts_selectors.user_api_tokens(user=request.user),
         "may_start_club": access.may_create_club(request.user),
     }
     return render(request, "league/accounts/account.html", shown)
@@ -382,7 +382,7 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
     else:
         form = ApiTokenForm()
     shown = {
-        "tokens": accounts_reads.user_api_tokens(user=request.user),
+        "tokens": accounts_selectors.user_api_tokens(user=request.user),
         "form": form,
         "summary": form.summary(),
         "new": new,

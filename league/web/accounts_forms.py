@@ -20,7 +20,7 @@ from django.http import HttpRequest
 from league.errors import ServiceError
 from league.models import Membership, Player
 from league.services import accounts as account_services
-from league.web.forms import SummaryItem
+from league.web.form_summary import SummaryItem
 
 ROLE_CHOICES = [
     (Membership.Role.SCOREKEEPER.value, "Scorekeeper: enters and corrects results"),

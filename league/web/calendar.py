@@ -37,8 +37,9 @@ from icalendar import Calendar
 from icalendar import Event as CalendarEvent
 from icalendar.prop import vDuration
 
-from league import access, selectors
+from league import access
 from league.models import Club, Event, League
+from league.selectors import events as events_selectors
 
 PAST_DAYS: Final = 90
 """How far back a feed reaches."""
@@ -58,7 +59,7 @@ def club_calendar(request: HttpRequest, club_id: int) -> HttpResponse:
     """The game nights of every league of a club."""
     club = get_object_or_404(Club, pk=club_id)
     _check_visible(request, club)
-    events = selectors.calendar_events(club=club, since=_since())
+    events = events_selectors.calendar_events(club=club, since=_since())
     return _feed(request, club, name=club.name, events=events, slug=club.slug)
 
 
@@ -68,7 +69,7 @@ def league_calendar(request: HttpRequest, league_id: int) -> HttpResponse:
     """The game nights of one league."""
     league = get_object_or_404(League.objects.select_related("club"), pk=league_id)
     _check_visible(request, league.club)
-    events = selectors.calendar_events(club=league.club, league=league, since=_since())
+    events = events_selectors.calendar_events(club=league.club, league=league, since=_since())
     return _feed(
         request,
         league.club,

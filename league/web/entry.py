@@ -3,7 +3,7 @@
 Views stay thin: reads come from :mod:`league.selectors` (each page a fixed
 number of queries, whatever the number of hands), every write goes through
 :mod:`league.services.results`, whose rules engine judges the hand; the form
-(:mod:`league.web.forms`) only shapes what was typed into a results-only
+(:mod:`league.web.hand_forms`) only shapes what was typed into a results-only
 record and shows the engine's refusal by the field it concerns. A refused
 hand stores nothing. After a hand is stored the browser is sent to the score
 sheet (POST/redirect/GET), anchored at that hand.
@@ -27,13 +27,16 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 import games
-from league import access, selectors
+from league import access
 from league.errors import Conflict, PreconditionFailed, ServiceError
 from league.models import Confirmation, Game, Hand, HandSeat, League, Table
+from league.selectors import clubs as clubs_selectors
+from league.selectors import tables as tables_selectors
 from league.services import confirmations, results
 from league.web import sheet
 from league.web.access import club_page_refusal, members_only_refusal, results_access
-from league.web.forms import NO_TRUMP, HandForm, Stage, SummaryItem
+from league.web.form_summary import SummaryItem
+from league.web.hand_forms import NO_TRUMP, HandForm, Stage
 
 STALE_SHEET = "The sheet changed while you were editing; here it is again."
 RACED = "Another change to this table got there first; here is the sheet as it is now."
@@ -92,7 +95,7 @@ def table_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
     if request.method == "POST":
         return _enter_as_scorekeeper(request, table_id)
     try:
-        table = selectors.sheet_table(table_id)
+        table = tables_selectors.sheet_table(table_id)
     except Table.DoesNotExist:
         raise Http404("no such table") from None
     if refusal := members_only_refusal(request, table.round.event.league.club):
@@ -160,7 +163,7 @@ def sheet_response(
         may_confirm = route.seat is not None and route.seat != table.entered_seat
         confirm_url = reverse("table-link-confirm", kwargs={"token": route.token})
     else:
-        role = selectors.club_role(request.user, club_id)
+        role = clubs_selectors.club_role(request.user, club_id)
         may_enter = role in access.RESULTS
         may_confirm = role in access.ORGANISER
         confirm_url = reverse("table-confirm", kwargs={"table_id": table.pk})
@@ -186,7 +189,7 @@ def sheet_response(
     page["confirm_as_organiser"] = not route.by_link
     page["confirm_url"] = confirm_url
     # The history names the club's users: for its members, as the API's (league.access).
-    if not route.by_link and club_id in selectors.member_club_ids(request.user):
+    if not route.by_link and club_id in clubs_selectors.member_club_ids(request.user):
         names = [player.name for player in page["players"]]
         page["history"] = sheet.sheet_history(table=table, names=names)
     page.update(extra)
@@ -198,7 +201,7 @@ def table_confirm(request: HttpRequest, table_id: int) -> HttpResponse:
     """An organiser confirms a game entered at its table (from its score
     sheet): it counts from now on, disputed or not."""
     try:
-        table = selectors.sheet_table(table_id)
+        table = tables_selectors.sheet_table(table_id)
     except Table.DoesNotExist:
         raise Http404("no such table") from None
     if refusal := club_page_refusal(request, table.round.event.league.club, roles=access.ORGANISER):
@@ -289,7 +292,7 @@ def _offline_config(
 
 def _sheet_again(request: HttpRequest, route: Route, *, status: int, **extra: Any) -> HttpResponse:
     """The sheet as it is now (the table read again), with ``extra`` shown."""
-    fresh = replace(route, table=selectors.sheet_table(route.table.pk))
+    fresh = replace(route, table=tables_selectors.sheet_table(route.table.pk))
     return sheet_response(request, fresh, status=status, **extra)
 
 
@@ -346,7 +349,7 @@ def correct_hand(request: HttpRequest, route: Route, number: int) -> HttpRespons
     so that a correction made on a sheet that has changed since is refused.
     Through a table link, a confirmed game is the organiser's to correct."""
     table = route.table
-    found = selectors.sheet_hand(table=table, number=number)
+    found = tables_selectors.sheet_hand(table=table, number=number)
     if found is None:
         raise Http404("no such hand")
     fix = _Correction(request, route, *found)
@@ -423,7 +426,9 @@ class _Page:
         self.table = table = route.table
         self.league = table.round.event.league
         self.bluke = self.league.game == Game.BLUKE
-        self.names = [seating.player.name for seating in selectors.sheet_seatings(table=table)]
+        self.names = [
+            seating.player.name for seating in tables_selectors.sheet_seatings(table=table)
+        ]
 
     def context(self, **extra: Any) -> dict[str, Any]:
         return {
@@ -461,7 +466,7 @@ class _Entry(_Page):
 
     def __init__(self, request: HttpRequest, route: Route) -> None:
         super().__init__(request, route)
-        self.next_hand = selectors.sheet_next_hand(table=route.table)
+        self.next_hand = tables_selectors.sheet_next_hand(table=route.table)
         self.first_stage = Stage.BIDS if self.bluke else Stage.WHOLE
 
     def form(
@@ -523,7 +528,7 @@ class _Entry(_Page):
                 return self.bids_again()
             return self.render(form)
         except (ServiceError, IntegrityError):
-            fresh = replace(self.route, table=selectors.sheet_table(self.table.pk))
+            fresh = replace(self.route, table=tables_selectors.sheet_table(self.table.pk))
             return _Entry(self.request, fresh).moved_on()
         messages.success(self.request, f"Hand {number + 1} is on the sheet.")
         return redirect(self.route.sheet_at(number))
@@ -581,8 +586,8 @@ class _Correction(_Page):
     def again(self, note: str) -> HttpResponse:
         """The hand as it is stored now, on the table's current version, with
         ``note`` saying why (409); a hand gone meanwhile is a 404."""
-        table = selectors.sheet_table(self.table.pk)
-        found = selectors.sheet_hand(table=table, number=self.hand.number)
+        table = tables_selectors.sheet_table(self.table.pk)
+        found = tables_selectors.sheet_hand(table=table, number=self.hand.number)
         if found is None:
             raise Http404("no such hand")
         fresh = _Correction(self.request, replace(self.route, table=table), *found)

@@ -62,8 +62,11 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league import access, archives, exports, selectors
+from league import access, archives, exports
 from league.models import Archive, Event, League
+from league.selectors import events as events_selectors
+from league.selectors import leagues as leagues_selectors
+from league.selectors import ratings as ratings_selectors
 from league.services.archives import archive_again_after, archive_request
 
 logger = logging.getLogger(__name__)
@@ -128,7 +131,7 @@ def _league(request: HttpRequest, league_id: int) -> League:
     """The league, if the request may read its club (404 otherwise, as for a
     league that does not exist: a members-only club's downloads are its
     members'; a download link is followed from a page they are logged in to)."""
-    league = get_object_or_404(selectors.league_for_page(), pk=league_id)
+    league = get_object_or_404(leagues_selectors.league_for_page(), pk=league_id)
     if not access.club_visible(request.user, league.club):
         raise Http404("no such league")
     return league
@@ -136,7 +139,7 @@ def _league(request: HttpRequest, league_id: int) -> League:
 
 def _event(request: HttpRequest, event_id: int) -> Event:
     """The event, if the request may read its club (as :func:`_league`)."""
-    event = get_object_or_404(selectors.event_for_page(), pk=event_id)
+    event = get_object_or_404(events_selectors.event_for_page(), pk=event_id)
     if not access.club_visible(request.user, event.league.club):
         raise Http404("no such event")
     return event
@@ -179,7 +182,7 @@ def league_standings_csv(request: HttpRequest, league_id: int) -> StreamingHttpR
 @require_safe
 def league_ratings_csv(request: HttpRequest, league_id: int) -> StreamingHttpResponse:
     league = _league(request, league_id)
-    rows = exports.rating_rows(scope=selectors.league_scope(league))
+    rows = exports.rating_rows(scope=ratings_selectors.league_scope(league))
     filename = f"{exports.file_stem(league)}-ratings.csv"
     return _csv(exports.RATINGS_COLUMNS, rows, filename=filename, what=request.path)
 

@@ -14,7 +14,7 @@ Each page costs a fixed number of queries, whatever the league's size, and
 reads only the rows it shows. The standings are stored ranked, so the
 database cuts a page out of them. The leaderboard's order is each rating as
 of the league's latest game (:func:`league.ratings.as_of`), which the database
-computes as Python would (:func:`selectors.leaderboard_ranked`), so it cuts a
+computes as Python would (:func:`league.selectors.ratings.leaderboard_ranked`), so it cuts a
 page out of the board too, each row with its position on the whole board.
 """
 
@@ -26,19 +26,22 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, QuerySet, Window
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import URLPattern, path
 from django.utils.http import urlencode
 from django.views.decorators.http import require_safe
 
-from league import selectors
 from league.models import Game, League, Rating, Standing
+from league.selectors import clubs as clubs_selectors
+from league.selectors import leagues as leagues_selectors
+from league.selectors import ratings as ratings_selectors
+from league.selectors import standings as standings_selectors
+from league.selectors.seasons import final_shown, season_shown
 from league.web.access import members_only_refusal
 from league.web.pages import STANDINGS_ORDER, computed_at_of, private_feed_url, rating_words
 from league.web.search import Search, search_of
-from league.web.season_reads import final_shown, season_shown
 
 TOP: Final = 50
 """Standings rows and ratings on the league page."""
@@ -68,7 +71,9 @@ class Shown:
 def standings_top(*, league: League, player_id: int | None) -> Shown:
     """The league's best :data:`TOP` standings rows, and ``player_id``'s
     below them (the rows with their count in one query, the own row in another)."""
-    rows, total = selectors.first_rows(selectors.standings_matching(league=league), limit=TOP)
+    rows, total = leagues_selectors.first_rows(
+        standings_selectors.standings_matching(league=league), limit=TOP
+    )
     return Shown(rows=rows, own=_own_standing(league, player_id, rows), total=total)
 
 
@@ -78,7 +83,7 @@ def _own_standing(league: League, player_id: int | None, rows: Sequence[Standing
     they stand (none without one)."""
     if player_id is None:
         return None
-    own = selectors.standing_of(league=league, player_id=player_id)
+    own = standings_selectors.standing_of(league=league, player_id=player_id)
     return None if any(row.player_id == player_id for row in rows) else own
 
 
@@ -99,17 +104,17 @@ class Board:
 
 def board_of(league: League) -> Board:
     """The league's leaderboard, unread (no query: the league comes from
-    :func:`selectors.league_for_page` with its scope)."""
-    scope = selectors.league_scope(league)
-    ranked = selectors.leaderboard_ranked(scope=scope) if scope is not None else None
+    :func:`league.selectors.leagues.league_for_page` with its scope)."""
+    scope = ratings_selectors.league_scope(league)
+    ranked = ratings_selectors.leaderboard_ranked(scope=scope) if scope is not None else None
     scope_id = scope.pk if scope is not None else None
-    return Board(selectors.rating_board_about(scope=scope), ranked, league.game, scope_id)
+    return Board(ratings_selectors.rating_board_about(scope=scope), ranked, league.game, scope_id)
 
 
 def in_words(board: Board, ratings: Sequence[Rating]) -> list[dict[str, Any]]:
     """Ratings of the board as its rows, each with its ``position`` on the
     whole board and its rating also in words (no query)."""
-    rows = [selectors.leaderboard_row(rating, game=board.game) for rating in ratings]
+    rows = [ratings_selectors.leaderboard_row(rating, game=board.game) for rating in ratings]
     return [
         row
         | {
@@ -133,7 +138,7 @@ def board_shown(
     so that the count does not depend on where they stand (none without one)."""
     own = None
     if player_id is not None and board.ranked is not None:
-        mine = selectors.leaderboard_of_players(board.ranked, [player_id]).first()
+        mine = ratings_selectors.leaderboard_of_players(board.ranked, [player_id]).first()
         if mine is not None and not any(r.player_id == player_id for r in ratings):
             own = in_words(board, [mine])[0]
     return Shown(rows=in_words(board, ratings), own=own, total=total)
@@ -144,17 +149,17 @@ def board_top(board: Board, player_id: int | None) -> Shown:
     (one query), and ``player_id``'s row below them."""
     if board.ranked is None:
         return Shown(rows=[], own=None, total=0)
-    top, total = selectors.first_rows(board.ranked, limit=TOP)
+    top, total = leagues_selectors.first_rows(board.ranked, limit=TOP)
     return board_shown(board, top, player_id, total=total)
 
 
-def recent_events(league: League) -> tuple[list[selectors.EventLine], int]:
+def recent_events(league: League) -> tuple[list[leagues_selectors.EventLine], int]:
     """The league's :data:`RECENT_EVENTS` latest game nights with their
     tables counted, and how many nights it has (two queries)."""
-    events, total = selectors.first_rows(
-        selectors.league_events_latest(league=league), limit=RECENT_EVENTS
+    events, total = leagues_selectors.first_rows(
+        leagues_selectors.league_events_latest(league=league), limit=RECENT_EVENTS
     )
-    return selectors.event_lines(events), total
+    return leagues_selectors.event_lines(events), total
 
 
 def search_query(request: HttpRequest) -> Search:
@@ -184,10 +189,10 @@ def league_page(request: HttpRequest, league_id: int) -> HttpResponse:
     """A league's standings and rating leaderboard (their tops, and the
     signed-in player's own rows) and its latest game nights; its season format
     in words, and its final's result above the season's standings."""
-    league = get_object_or_404(selectors.league_for_page(), pk=league_id)
+    league = get_object_or_404(leagues_selectors.league_for_page(), pk=league_id)
     if refusal := members_only_refusal(request, league.club):
         return refusal
-    me = selectors.club_player_id(user=request.user, club_id=league.club_id)
+    me = clubs_selectors.club_player_id(user=request.user, club_id=league.club_id)
     standings = standings_top(league=league, player_id=me)
     board = board_of(league)
     events, events_total = recent_events(league)
@@ -218,13 +223,15 @@ def league_page(request: HttpRequest, league_id: int) -> HttpResponse:
 @require_safe
 def standings_list(request: HttpRequest, league_id: int) -> HttpResponse:
     """The league's whole standings, a page at a time, searchable by name."""
-    league = get_object_or_404(selectors.league_for_page(), pk=league_id)
+    league = get_object_or_404(leagues_selectors.league_for_page(), pk=league_id)
     if refusal := members_only_refusal(request, league.club):
         return refusal
-    me = selectors.club_player_id(user=request.user, club_id=league.club_id)
+    me = clubs_selectors.club_player_id(user=request.user, club_id=league.club_id)
     search = search_query(request)
     query = search.text
-    page = page_of(request, selectors.standings_matching(league=league, query=query), PER_PAGE)
+    page = page_of(
+        request, standings_selectors.standings_matching(league=league, query=query), PER_PAGE
+    )
     rows = list(page.object_list)
     own = _own_standing(league, me, rows)
     return render(
@@ -251,24 +258,24 @@ def standings_list(request: HttpRequest, league_id: int) -> HttpResponse:
 @require_safe
 def ratings_list(request: HttpRequest, league_id: int) -> HttpResponse:
     """The league's whole rating leaderboard, a page at a time, searchable by name."""
-    league = get_object_or_404(selectors.league_for_page(), pk=league_id)
+    league = get_object_or_404(leagues_selectors.league_for_page(), pk=league_id)
     if refusal := members_only_refusal(request, league.club):
         return refusal
-    me = selectors.club_player_id(user=request.user, club_id=league.club_id)
+    me = clubs_selectors.club_player_id(user=request.user, club_id=league.club_id)
     search = search_query(request)
     query = search.text
     board = board_of(league)
     found: Any = []
     if board.ranked is not None:
         # the whole board counted alongside, before the search keeps its rows
-        found = board.ranked.annotate(rows_in_all=Window(Count("pk")))
-        found = selectors.leaderboard_matching(found, query) if query else found
+        found = leagues_selectors.with_count(board.ranked)
+        found = ratings_selectors.leaderboard_matching(found, query) if query else found
     page = page_of(request, found, PER_PAGE)
     shown = list(page.object_list)
     if shown or not query or board.scope_id is None:
         total = shown[0].rows_in_all if shown else 0
     else:  # a search that found nobody: the board's size is a count of its own
-        total = Rating.objects.filter(scope_id=board.scope_id).count()
+        total = ratings_selectors.scope_rating_count(scope_id=board.scope_id)
     ranked = board_shown(board, shown, me, total=total)
     return render(
         request,
@@ -294,10 +301,10 @@ def ratings_list(request: HttpRequest, league_id: int) -> HttpResponse:
 @require_safe
 def events_list(request: HttpRequest, league_id: int) -> HttpResponse:
     """The league's game nights, the latest first, a page at a time."""
-    league = get_object_or_404(selectors.league_for_page(), pk=league_id)
+    league = get_object_or_404(leagues_selectors.league_for_page(), pk=league_id)
     if refusal := members_only_refusal(request, league.club):
         return refusal
-    page = page_of(request, selectors.league_events_latest(league=league), EVENTS_PER_PAGE)
+    page = page_of(request, leagues_selectors.league_events_latest(league=league), EVENTS_PER_PAGE)
     return render(
         request,
         "league/league_events.html",
@@ -305,7 +312,7 @@ def events_list(request: HttpRequest, league_id: int) -> HttpResponse:
             "league": league,
             "page": page,
             "links": "",
-            "events": selectors.event_lines(list(page.object_list)),
+            "events": leagues_selectors.event_lines(list(page.object_list)),
         },
     )
 

@@ -3,7 +3,7 @@ nights of a club.
 
 Only the club's organisers may open them (:func:`league.web.access.club_page_refusal`);
 a new club, any signed-in user (or the site's staff alone: ``CLUB_CREATION``).
-Views stay thin: the reads are in :mod:`league.web.organise_reads` (each page
+Views stay thin: the reads are in :mod:`league.selectors` (each page
 a fixed number of queries, whatever the size of the club), every write goes
 through :mod:`league.services`, and a form
 (:mod:`league.web.organise_forms`) shows a service's refusal by the field it
@@ -14,7 +14,8 @@ a save the browser is sent on (POST/redirect/GET) with a short confirmation.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -26,14 +27,18 @@ from django.urls import URLPattern, path
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league import access, selectors
+from league import access
 from league.errors import Conflict, ServiceError
 from league.models import Club, Event
 from league.names import name_key
+from league.selectors import clubs as clubs_selectors
+from league.selectors import events as events_selectors
+from league.selectors import leagues as leagues_selectors
+from league.selectors import players as players_selectors
 from league.services import clubs, fixtures
-from league.web import organise_reads, personal_reads
+from league.web import tonight_shaping
 from league.web.access import club_page_refusal
-from league.web.forms import SummaryItem
+from league.web.form_summary import summary_of
 from league.web.organise_forms import (
     GUEST,
     ClubForm,
@@ -49,20 +54,40 @@ from league.web.search import search_of
 
 RACED = "Another change got there first; nothing was saved. Check the form and save again."
 
-
-def _summary(form: SetupForm) -> list[SummaryItem]:
-    """The error summary at the top of a form page (empty for an unbound form)."""
-    if not form.is_bound:
-        return []
-    return [SummaryItem(target=target, text=text) for target, text in form.summary()]
+T = TypeVar("T")
 
 
 def _form_page(
     request: HttpRequest, template: str, form: SetupForm, *, status: int = 200, **context: Any
 ) -> HttpResponse:
     return render(
-        request, template, {"form": form, "summary": _summary(form), **context}, status=status
+        request, template, {"form": form, "summary": summary_of(form), **context}, status=status
     )
+
+
+def _saved_or_refused(
+    request: HttpRequest,
+    form: SetupForm,
+    save: Callable[[], T],
+    *,
+    said: Callable[[T], str],
+    then: Callable[[T], HttpResponse],
+    raced: tuple[type[Exception], ...] = (IntegrityError,),
+) -> HttpResponse | None:
+    """Run a form's save (one service): on success, its message and the
+    redirect (``said`` and ``then``, of what was saved); on a refusal,
+    ``None``, the refusal shown by the form (a race lost, ``raced``, by the
+    form as a whole)."""
+    try:
+        saved = save()
+    except ServiceError as error:
+        form.add_service_error(error)
+        return None
+    except raced:
+        form.add_error(None, RACED)
+        return None
+    messages.success(request, said(saved))
+    return then(saved)
 
 
 # -- a new club -----------------------------------------------------------------------------
@@ -81,24 +106,23 @@ def club_create(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
-        try:
-            club = clubs.club_create(
+        done = _saved_or_refused(
+            request,
+            form,
+            lambda: clubs.club_create(
                 name=data["name"],
                 slug=data["slug"],
                 visibility=data["visibility"],
                 organiser=request.user,
-            )
-        except ServiceError as error:
-            form.add_service_error(error)
-        except IntegrityError:
-            form.add_error(None, RACED)
-        else:
-            messages.success(
-                request,
+            ),
+            said=lambda club: (
                 f"The club “{club.name}” is started and you are its organiser. "
-                "Next, make its first league.",
-            )
-            return redirect("club-manage", club_id=club.pk)
+                "Next, make its first league."
+            ),
+            then=lambda club: redirect("club-manage", club_id=club.pk),
+        )
+        if done is not None:
+            return done
     return _form_page(request, "league/organise/club_form.html", form, closed=False)
 
 
@@ -119,9 +143,9 @@ def club_manage(request: HttpRequest, club_id: int) -> HttpResponse:
         {
             "club": club,
             "today": today,
-            "leagues": organise_reads.club_leagues_with_nights(club=club, today=today),
-            "player_count": organise_reads.club_player_count(club=club),
-            "events_shown": organise_reads.EVENTS_SHOWN,
+            "leagues": leagues_selectors.club_leagues_with_nights(club=club, today=today),
+            "player_count": clubs_selectors.club_player_count(club=club),
+            "events_shown": leagues_selectors.EVENTS_SHOWN,
         },
     )
 
@@ -138,8 +162,10 @@ def league_create(request: HttpRequest, club_id: int) -> HttpResponse:
     form = LeagueForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid() and form.fits_the_rules():
         data = form.cleaned_data
-        try:
-            league = fixtures.league_create(
+        done = _saved_or_refused(
+            request,
+            form,
+            lambda: fixtures.league_create(
                 club=club,
                 name=data["name"],
                 game=data["game"],
@@ -148,14 +174,12 @@ def league_create(request: HttpRequest, club_id: int) -> HttpResponse:
                 table_spill=data["table_spill"],
                 results_confirmation=data["results_confirmation"],
                 replies_close_minutes=data["replies_close_minutes"],
-            )
-        except ServiceError as error:
-            form.add_service_error(error)
-        except IntegrityError:
-            form.add_error(None, RACED)
-        else:
-            messages.success(request, f"The league “{league.name}” is set up.")
-            return redirect("club-manage", club_id=club.pk)
+            ),
+            said=lambda league: f"The league “{league.name}” is set up.",
+            then=lambda _: redirect("club-manage", club_id=club.pk),
+        )
+        if done is not None:
+            return done
     return _form_page(request, "league/organise/league_form.html", form, club=club, league=None)
 
 
@@ -163,10 +187,10 @@ def league_create(request: HttpRequest, club_id: int) -> HttpResponse:
 def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
     """Rename a league, change its rule options (until a hand is played), its
     table size or spill. Its game cannot change."""
-    league = get_object_or_404(organise_reads.league_for_manage(), pk=league_id)
+    league = get_object_or_404(leagues_selectors.league_for_manage(), pk=league_id)
     if refusal := club_page_refusal(request, league.club):
         return refusal
-    options_fixed = organise_reads.league_has_hands(league=league)
+    options_fixed = leagues_selectors.league_has_hands(league=league)
     form = LeagueForm(
         request.POST if request.method == "POST" else None,
         league=league,
@@ -174,9 +198,11 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
     )
     if form.is_bound and form.is_valid() and form.fits_the_rules():
         data = form.cleaned_data
-        try:
+        done = _saved_or_refused(
+            request,
+            form,
             # A copy, so that a refused change leaves the page's league as stored.
-            updated = fixtures.league_update(
+            lambda: fixtures.league_update(
                 league=copy.copy(league),
                 name=data["name"],
                 options=None if options_fixed else form.options(),
@@ -184,12 +210,13 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
                 table_spill=data["table_spill"],
                 results_confirmation=data["results_confirmation"],
                 replies_close_minutes=data["replies_close_minutes"],
-            )
-        except ServiceError as error:
-            form.add_service_error(error)
-        else:
-            messages.success(request, f"The league “{updated.name}” is saved.")
-            return redirect("club-manage", club_id=league.club_id)
+            ),
+            said=lambda updated: f"The league “{updated.name}” is saved.",
+            then=lambda _: redirect("club-manage", club_id=league.club_id),
+            raced=(),  # an IntegrityError here was never taken for a race lost
+        )
+        if done is not None:
+            return done
     return _form_page(
         request,
         "league/organise/league_form.html",
@@ -228,7 +255,7 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
         return refusal
     posted = request.POST if request.method == "POST" else None
     # the club's names are read for a form sent, not to show the page
-    names = selectors.club_names(club=club) if posted is not None else []
+    names = clubs_selectors.club_names(club=club) if posted is not None else []
     taken = {key: name for _, name, key in names}
     pasting = posted is not None and f"{PASTE}-names" in posted
     form = PlayerAddForm(None if pasting else posted)
@@ -238,7 +265,7 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
         if name_key(data["name"]) not in taken:  # a name taken is the service's refusal
-            close = selectors.close_players(names=names, name=data["name"])
+            close = clubs_selectors.close_players(names=names, name=data["name"])
         if not close or form.close_confirmed():
             try:
                 player = clubs.player_create(
@@ -258,7 +285,7 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
         close_lines = [
             (pasted, found)
             for pasted in paste.pasted
-            if (found := selectors.close_players(names=names, name=pasted.name))
+            if (found := clubs_selectors.close_players(names=names, name=pasted.name))
         ]
         if not close_lines or paste.close_confirmed():
             try:
@@ -286,7 +313,7 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
         {
             "form": form,
             "paste": paste,
-            "summary": _summary(form) + _summary(paste),
+            "summary": summary_of(form) + summary_of(paste),
             "close": close,
             "close_names": either([name for _, name in close]) if close else "",
             "close_lines": [
@@ -295,7 +322,7 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
             "club": club,
             "query": search.text,
             "search_error": search.error,
-            "players": organise_reads.club_players(club=club, query=search.text),
+            "players": clubs_selectors.club_players(club=club, query=search.text),
         },
         status=search.status,
     )
@@ -304,29 +331,29 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
     """Rename a player, keep a guest as a member, link a login or unlink it."""
-    player = get_object_or_404(organise_reads.player_for_manage(), pk=player_id)
+    player = get_object_or_404(players_selectors.player_for_manage(), pk=player_id)
     if refusal := club_page_refusal(request, player.club):
         return refusal
-    logins = organise_reads.club_logins(club=player.club, also=player.user)
+    logins = clubs_selectors.club_logins(club=player.club, also=player.user)
     form = PlayerEditForm(
         request.POST if request.method == "POST" else None, player=player, logins=logins
     )
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
-        try:
-            updated = clubs.player_update(
+        done = _saved_or_refused(
+            request,
+            form,
+            lambda: clubs.player_update(
                 player=copy.copy(player),
                 name=data["name"],
                 user=data["login"],
                 is_guest=False if data.get("keep") else None,
-            )
-        except ServiceError as error:
-            form.add_service_error(error)
-        except IntegrityError:
-            form.add_error(None, RACED)
-        else:
-            messages.success(request, f"{updated.name} is saved.")
-            return redirect("club-players", club_id=player.club_id)
+            ),
+            said=lambda updated: f"{updated.name} is saved.",
+            then=lambda _: redirect("club-players", club_id=player.club_id),
+        )
+        if done is not None:
+            return done
     return _form_page(
         request, "league/organise/player_form.html", form, club=player.club, player=player
     )
@@ -339,26 +366,29 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
 def event_create(request: HttpRequest, league_id: int) -> HttpResponse:
     """A new game night of the league, with its rounds numbered from 1 (made
     in the same transaction as the night)."""
-    league = get_object_or_404(organise_reads.league_for_manage(), pk=league_id)
+    league = get_object_or_404(leagues_selectors.league_for_manage(), pk=league_id)
     if refusal := club_page_refusal(request, league.club):
         return refusal
     form = EventForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
-        try:
-            event = fixtures.event_create(
+        done = _saved_or_refused(
+            request,
+            form,
+            lambda: fixtures.event_create(
                 league=league,
                 name=data["name"],
                 date=data["date"],
                 start_time=data["start_time"],
                 venue=data["venue"],
                 rounds=data["rounds"],
-            )
-        except ServiceError as error:
-            form.add_service_error(error)
-        else:
-            messages.success(request, f"The game night “{event.name}” is set up.")
-            return redirect("club-manage", club_id=league.club_id)
+            ),
+            said=lambda event: f"The game night “{event.name}” is set up.",
+            then=lambda _: redirect("club-manage", club_id=league.club_id),
+            raced=(),  # an IntegrityError here was never taken for a race lost
+        )
+        if done is not None:
+            return done
     return _form_page(
         request,
         "league/organise/event_form.html",
@@ -375,11 +405,11 @@ def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
     """Change a game night's name, date, start time, venue or number of
     rounds: more rounds are added after the last; fewer remove the last
     ones, unless tables are drawn in them (then nothing changes)."""
-    event = get_object_or_404(organise_reads.event_for_manage(), pk=event_id)
+    event = get_object_or_404(events_selectors.event_for_manage(), pk=event_id)
     league = event.league
     if refusal := club_page_refusal(request, league.club):
         return refusal
-    rounds = organise_reads.event_round_states(event=event)
+    rounds = events_selectors.event_round_states(event=event)
     last = max((state.number for state in rounds), default=0)
     drawn = [state.number for state in rounds if state.has_tables]
     form = EventForm(request.POST if request.method == "POST" else None, event=event, rounds=last)
@@ -424,7 +454,7 @@ def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
         league=league,
         event=event,
         drawn=drawn,
-        replies=personal_reads.replies_panel(event=event, drawn=bool(drawn), now=timezone.now()),
+        replies=tonight_shaping.replies_panel(event=event, drawn=bool(drawn), now=timezone.now()),
         rounds=rounds,
     )
 

@@ -33,7 +33,7 @@ from league.models import (
 )
 from league.names import MAX_NAME, name_clean, name_key, name_problem
 from league.services import clubs, fixtures
-from league.web.messages import option_message, sentence
+from league.web.refusal_words import option_message, sentence
 
 __all__ = ["sentence"]  # the pages' sentences, as the import pages read them from here
 
@@ -338,14 +338,6 @@ class LeagueForm(SetupForm):
         if options_fixed or (league is not None and league.game != Game.BLUKE):
             for name in ("bluke_lead", "max_cards"):
                 self.fields[name].disabled = True
-
-    @property
-    def game_chosen(self) -> str:
-        """The game the form is about: the league's, or the one chosen (Bluke until then)."""
-        if self.league is not None:
-            return self.league.game
-        value = self["game"].value()
-        return value if value in Game.values else Game.BLUKE
 
     def clean(self) -> dict[str, Any]:
         """Buck Euchre has no rule options: a Bluke option set for it is refused

@@ -37,6 +37,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 import games
 from league.errors import ServiceError
 from league.models import Club, League, ResultsImport
+from league.selectors.imports import recent_results_imports, results_import_progress
 from league.services import imports
 from league.services.imports import (
     ImportRefused,
@@ -46,12 +47,11 @@ from league.services.imports import (
     ResultsCheck,
 )
 from league.web.access import club_page_refusal
-from league.web.forms import SummaryItem
-from league.web.messages import EnteredHand, HandFacts, engine_message
+from league.web.form_summary import summary_of
 from league.web.organise import RACED
 from league.web.organise_forms import sentence
 from league.web.organise_imports_forms import MAX_GAMES, PLAYERS, ConfirmForm, ImportForm
-from league.web.organise_imports_reads import recent_results_imports, results_import_progress
+from league.web.refusal_words import EnteredHand, HandFacts, engine_message
 
 PROBLEMS_SHOWN: Final = 500
 """The most problems a preview lists; the command lists every one."""
@@ -81,7 +81,7 @@ class ProblemRow:
 
 def problem_text(problem: Problem) -> str:
     """A problem in the page's words: the engine's refusals worded by their code and
-    what the file says of the hand (:func:`league.web.messages.engine_message`),
+    what the file says of the hand (:func:`league.web.refusal_words.engine_message`),
     never from the engine's English; the import's own problems as it words them."""
     facts = problem.facts
     if problem.error is None or facts is None:
@@ -110,12 +110,6 @@ def problem_rows(problems: tuple[Problem, ...]) -> list[ProblemRow]:
     ]
 
 
-def _summary(form: ImportForm) -> list[SummaryItem]:
-    if not form.is_bound:
-        return []
-    return [SummaryItem(target=target, text=text) for target, text in form.summary()]
-
-
 def _form_page(request: HttpRequest, club: Club, form: ImportForm) -> HttpResponse:
     return render(
         request,
@@ -123,7 +117,7 @@ def _form_page(request: HttpRequest, club: Club, form: ImportForm) -> HttpRespon
         {
             "club": club,
             "form": form,
-            "summary": _summary(form),
+            "summary": summary_of(form),
             "recent": recent_results_imports(club=club),
         },
     )

@@ -27,8 +27,8 @@ from django.views.decorators.http import require_http_methods
 from league.errors import ServiceError
 from league.models import Club, Player, Table
 from league.names import is_close
+from league.selectors import tidy as tidy_selectors
 from league.services import clubs, fixtures
-from league.web import organise_tidy_reads as reads
 from league.web.access import club_page_refusal
 from league.web.organise_forms import sentence
 
@@ -104,11 +104,11 @@ def _done_or_refused(
 @require_http_methods(["GET", "HEAD", "POST"])
 def event_delete(request: HttpRequest, event_id: int) -> HttpResponse:
     """Delete a game night with no hands, after saying what goes with it."""
-    event = get_object_or_404(reads.event_for_tidy(), pk=event_id)
+    event = get_object_or_404(tidy_selectors.event_for_tidy(), pk=event_id)
     club = event.league.club
     if refusal := club_page_refusal(request, club):
         return refusal
-    rounds = reads.event_rounds_tables(event=event)
+    rounds = tidy_selectors.event_rounds_tables(event=event)
     back = reverse("event-edit", kwargs={"event_id": event.pk})
     status, refused = 200, ""
     if request.method == "POST":
@@ -121,10 +121,10 @@ def event_delete(request: HttpRequest, event_id: int) -> HttpResponse:
         if done is not None:
             return done
         status = 409
-        rounds = reads.event_rounds_tables(event=event)
+        rounds = tidy_selectors.event_rounds_tables(event=event)
     held = [table for row in rounds for table in row.tables if table.hands_played]
     tables = sum(len(row.tables) for row in rounds)
-    attending = reads.event_attendance_count(event=event)
+    attending = tidy_selectors.event_attendance_count(event=event)
     return _confirm_page(
         request,
         club=club,
@@ -151,7 +151,7 @@ def event_delete(request: HttpRequest, event_id: int) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def round_delete(request: HttpRequest, round_id: int) -> HttpResponse:
     """Delete a round with no hands (the later rounds move down a number)."""
-    round_ = get_object_or_404(reads.round_for_tidy(), pk=round_id)
+    round_ = get_object_or_404(tidy_selectors.round_for_tidy(), pk=round_id)
     event = round_.event
     club = event.league.club
     if refusal := club_page_refusal(request, club):
@@ -168,7 +168,7 @@ def round_delete(request: HttpRequest, round_id: int) -> HttpResponse:
         if done is not None:
             return done
         status = 409
-    rounds = reads.event_rounds_tables(event=event)
+    rounds = tidy_selectors.event_rounds_tables(event=event)
     mine = next(row for row in rounds if row.round.pk == round_.pk)
     later = [row for row in rounds if row.round.number > round_.number]
     if not refused:
@@ -208,7 +208,7 @@ def round_delete(request: HttpRequest, round_id: int) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def table_delete(request: HttpRequest, table_id: int) -> HttpResponse:
     """Delete a table with no hands; its players are seated nowhere in the round."""
-    table = get_object_or_404(reads.table_for_tidy(), pk=table_id)
+    table = get_object_or_404(tidy_selectors.table_for_tidy(), pk=table_id)
     event = table.round.event
     club = event.league.club
     if refusal := club_page_refusal(request, club):
@@ -250,7 +250,7 @@ def table_delete(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def player_delete(request: HttpRequest, player_id: int) -> HttpResponse:
     """Delete a player with no games (their attendance and sit-outs go too)."""
-    player = get_object_or_404(reads.player_for_tidy(), pk=player_id)
+    player = get_object_or_404(tidy_selectors.player_for_tidy(), pk=player_id)
     club = player.club
     if refusal := club_page_refusal(request, club):
         return refusal
@@ -266,7 +266,7 @@ def player_delete(request: HttpRequest, player_id: int) -> HttpResponse:
         if done is not None:
             return done
         status = 409
-    held = reads.player_holdings(player=player)
+    held = tidy_selectors.player_holdings(player=player)
     if not refused and held.games:
         refused = (
             f"{player.name} has {_counted(held.games, 'game')}: a player with games cannot be "
@@ -326,11 +326,11 @@ class MergeForm(forms.Form):
 def player_merge(request: HttpRequest, player_id: int) -> HttpResponse:
     """Merge a player entered twice into the one kept: choose (``?into=``), see
     what moves, confirm (POST)."""
-    player = get_object_or_404(reads.player_for_tidy(), pk=player_id)
+    player = get_object_or_404(tidy_selectors.player_for_tidy(), pk=player_id)
     club = player.club
     if refusal := club_page_refusal(request, club):
         return refusal
-    candidates = reads.merge_candidates(player=player)
+    candidates = tidy_selectors.merge_candidates(player=player)
     sent = (
         request.POST if request.method == "POST" else request.GET if "into" in request.GET else None
     )
@@ -367,7 +367,7 @@ def player_merge(request: HttpRequest, player_id: int) -> HttpResponse:
             "into": into,
             "moves": moves,
             "moved": _moved_words(player, moves) if moves is not None else [],
-            "leagues": reads.league_names(moves.leagues) if moves is not None else [],
+            "leagues": tidy_selectors.league_names(moves.leagues) if moves is not None else [],
             "refusal": refused,
         },
         status=status,

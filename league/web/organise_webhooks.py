@@ -33,7 +33,7 @@ from league.errors import ServiceError
 from league.models import Club, WebhookDelivery, WebhookEndpoint
 from league.services import webhook_endpoints
 from league.web.access import club_page_refusal
-from league.web.forms import SummaryItem
+from league.web.form_summary import summary_of
 from league.web.organise_forms import SetupForm
 from league.webhook_events import SUBSCRIBABLE
 
@@ -122,11 +122,7 @@ def club_webhooks(request: HttpRequest, club_id: int) -> HttpResponse:
             form.add_service_error(error)
         else:
             form = WebhookForm()
-    summary = (
-        [SummaryItem(target=target, text=text) for target, text in form.summary()]
-        if form.is_bound
-        else []
-    )
+    summary = summary_of(form)
     shown: dict[str, Any] = {
         "club": club,
         "form": form,

@@ -31,14 +31,15 @@ from django.urls import URLPattern, path
 from django.views.decorators.http import require_http_methods
 
 import games
-from league import selectors
+from league import outputs
 from league.errors import ServiceError
 from league.models import Game, Table
+from league.selectors import tables as tables_selectors
 from league.services import results
 from league.web import sheet
 from league.web.access import results_access
 from league.web.entry import Route, next_hand_form
-from league.web.forms import HandForm
+from league.web.hand_forms import HandForm
 from league.web.table_link import SAY_WHO, link_page
 
 BUCK_EUCHRE_ROWS: Final = 12
@@ -68,7 +69,7 @@ def pad_rows(table: Table, names: list[str], *, data: Any = None) -> list[PadRow
     """The rows of the hands still to play at ``table`` (no query), each form
     bound to ``data`` when given, prefixed ``h<number>``."""
     league = table.round.event.league
-    rules = selectors.table_rules(table)
+    rules = tables_selectors.table_rules(table)
     if table.complete:
         return []
     count = (
@@ -79,7 +80,7 @@ def pad_rows(table: Table, names: list[str], *, data: Any = None) -> list[PadRow
     rows = []
     for offset in range(count):
         number = table.hands_played + offset
-        hand = selectors.next_hand_of(
+        hand = outputs.next_hand_of(
             games.GameTally(rules, first_dealer=table.first_dealer, hands_played=number)
         )
         assert hand is not None
@@ -96,7 +97,7 @@ def pad_page(request: HttpRequest, route: Route) -> HttpResponse:
     table = route.table
     if request.method != "POST":
         return _render(request, route)
-    names = [seating.player.name for seating in selectors.sheet_seatings(table=table)]
+    names = [seating.player.name for seating in tables_selectors.sheet_seatings(table=table)]
     stored: list[int] = []
     refused: PadRow | None = None
     note = ""
@@ -131,7 +132,7 @@ def pad_page(request: HttpRequest, route: Route) -> HttpResponse:
             break
         table = change.table
         stored.append(row.number)
-    route = Route(table=selectors.sheet_table(table.pk), token=route.token, seat=route.seat)
+    route = Route(table=tables_selectors.sheet_table(table.pk), token=route.token, seat=route.seat)
     if stored:
         first, last = stored[0] + 1, stored[-1] + 1
         messages.success(

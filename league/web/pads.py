@@ -5,7 +5,7 @@ seat order, who deals first, a row per hand with empty boxes to write in, and
 a QR code that opens the table's entry page on a scorekeeper's phone, to type
 the hands in from the paper. What a row says (the cards dealt, the dealer)
 is the rules engine's (:class:`games.GameTally`, through
-:func:`league.selectors.next_hand_of`, as for the score sheet's next hand),
+:func:`league.outputs.next_hand_of`, as for the score sheet's next hand),
 for the league's options. The page is for the club's scorekeepers and
 organisers; printed, each pad fills one portrait page (A4 or US Letter,
 ``league/print.css``).
@@ -24,11 +24,11 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods
 
 import games
-from league import access, selectors
+from league import access, outputs
 from league.models import Game, Round, Table
+from league.selectors import tables as tables_selectors
 from league.services import links
 from league.services.links import NewTableLink
-from league.web import pads_reads
 from league.web.access import club_page_refusal
 from league.web.qr import qr_svg
 
@@ -78,10 +78,10 @@ class Pad:
 
 
 def pad_of(table: Table, *, entry_url: str, by_link: bool = False) -> Pad:
-    """The pad of ``table`` (from :func:`league.web.pads_reads.pads_tables`,
+    """The pad of ``table`` (from :func:`league.selectors.tables.pads_tables`,
     seatings fetched): no query. ``entry_url`` is the absolute address of the
     table's entry page, or of its link (``by_link``), which the QR code holds."""
-    rules = selectors.table_rules(table)
+    rules = tables_selectors.table_rules(table)
     names = [seating.player.name for seating in table.seatings.all()]
     bluke = isinstance(rules, games.Bluke)
     count = len(rules.schedule) if isinstance(rules, games.Bluke) else BUCK_EUCHRE_ROWS
@@ -109,7 +109,7 @@ def pad_of(table: Table, *, entry_url: str, by_link: bool = False) -> Pad:
 
 def _row(rules: games.Rules, *, first_dealer: int, played: int, names: list[str]) -> PadRow:
     """The row of the hand after ``played`` hands, as the engine deals it."""
-    hand = selectors.next_hand_of(
+    hand = outputs.next_hand_of(
         games.GameTally(rules, first_dealer=first_dealer, hands_played=played)
     )
     assert hand is not None, "the pad has no row past the Bluke schedule"
@@ -128,14 +128,14 @@ def round_pads(request: HttpRequest, round_id: int) -> HttpResponse:
     so the answer is never stored (``no-store``); reloading it makes no new
     links (the browser asks before posting again)."""
     try:
-        round_ = pads_reads.pads_round(round_id)
+        round_ = tables_selectors.pads_round(round_id)
     except Round.DoesNotExist:
         raise Http404("no such round") from None
     event = round_.event
     league = event.league
     if refusal := club_page_refusal(request, league.club, roles=access.RESULTS):
         return refusal
-    tables = pads_reads.pads_tables(round=round_)
+    tables = tables_selectors.pads_tables(round=round_)
     made: dict[int, NewTableLink] = {}
     if request.method == "POST":
         if request.POST.get("action") != "links":

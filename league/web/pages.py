@@ -22,11 +22,17 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_safe
 
-from league import access, selectors
+from league import access
 from league.models import Club, Game, League, Player, Standing
 from league.rating_model import MODELS
+from league.selectors import clubs as clubs_selectors
+from league.selectors import events as events_selectors
+from league.selectors import players as players_selectors
+from league.selectors import ratings as ratings_selectors
+from league.selectors import seasons as seasons_selectors
+from league.selectors import standings as standings_selectors
 from league.services import clubs
-from league.web import charts, season_reads
+from league.web import charts
 from league.web.access import members_only_refusal
 
 
@@ -72,14 +78,14 @@ def home(request: HttpRequest) -> HttpResponse:
     shown = [
         # a members-only club is shown to its members alone: with its feeds' private address
         (club, private_feed_url(request, club) if club.members_only else "")
-        for club in selectors.clubs_with_leagues().filter(access.visible_clubs(request.user))
+        for club in clubs_selectors.clubs_with_leagues().filter(access.visible_clubs(request.user))
     ]
     return render(
         request,
         "league/home.html",
         {
             "clubs": shown,
-            "organised": selectors.organised_club_ids(request.user),
+            "organised": clubs_selectors.organised_club_ids(request.user),
             "may_start_club": access.club_creation_offered(request.user),
         },
     )
@@ -101,10 +107,10 @@ def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
     """An event's rounds and tables (who sat where, how each game stands)
     and the event's own standings; for the club's organisers, links to manage
     the night and run it (one query more for a signed-in user)."""
-    event = get_object_or_404(selectors.event_for_page(), pk=event_id)
+    event = get_object_or_404(events_selectors.event_for_page(), pk=event_id)
     if refusal := members_only_refusal(request, event.league.club):
         return refusal
-    standings = list(selectors.league_standings(league=event.league, event=event))
+    standings = list(standings_selectors.league_standings(league=event.league, event=event))
     # a night's standings: its points, no games to qualify
     league = event.league
     night = copy.copy(league)
@@ -116,10 +122,10 @@ def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
             "event": event,
             "league": event.league,
             "bluke": event.league.game == Game.BLUKE,
-            "rounds": selectors.event_rounds(event=event),
+            "rounds": events_selectors.event_rounds(event=event),
             "standings": standings,
             "standings_order": STANDINGS_ORDER[event.league.game == Game.BLUKE],
-            "season": season_reads.season_shown(night, count_nights=False),
+            "season": seasons_selectors.season_shown(night, count_nights=False),
             "computed_at": computed_at_of(standings),
         },
     )
@@ -153,7 +159,7 @@ def ratings_explained(request: HttpRequest) -> HttpResponse:
 class RatingSection:
     """One scope on a player's page: the rating, its chart and the chart in words."""
 
-    rating: selectors.ScopeRating
+    rating: ratings_selectors.ScopeRating
     label: str
     words: str
     chart: SafeString
@@ -184,7 +190,7 @@ class GameStandings:
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     """A player's ratings with their history charts, recent games and
     statistics in each league."""
-    player = get_object_or_404(selectors.player_for_page(), pk=player_id)
+    player = get_object_or_404(players_selectors.player_for_page(), pk=player_id)
     if refusal := members_only_refusal(request, player.club):
         return refusal
     return render(
@@ -192,14 +198,16 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         "league/player.html",
         {
             "player": player,
-            "ratings": _rating_sections(player, selectors.player_ratings(player=player)),
-            "recent": selectors.player_recent_games(player=player),
-            "standings": _by_game(selectors.player_standings(player=player)),
+            "ratings": _rating_sections(player, ratings_selectors.player_ratings(player=player)),
+            "recent": players_selectors.player_recent_games(player=player),
+            "standings": _by_game(standings_selectors.player_standings(player=player)),
         },
     )
 
 
-def _rating_sections(player: Player, rated: list[selectors.ScopeRating]) -> list[RatingSection]:
+def _rating_sections(
+    player: Player, rated: list[ratings_selectors.ScopeRating]
+) -> list[RatingSection]:
     """Each scope's rating in words and its chart: the rating (the ordinal,
     the number the leaderboard orders by) after every game, with a band of ±
     its uncertainty (sigma), the same figures the words give."""

@@ -2,7 +2,7 @@
 
 The link (``/p/<secret>/``, made by an organiser: :mod:`league.services.replies`)
 lists the player's coming game nights in their club (at most
-:data:`~league.web.personal_reads.UPCOMING_NIGHTS`, every league of the club),
+:data:`~league.selectors.replies.UPCOMING_NIGHTS`, every league of the club),
 each with their answer and the buttons
 "Coming" and "Not coming" while its replies are open; on the night's date, "I'm
 here" checks them in. Nothing else: no other player's name, no results, no
@@ -20,6 +20,8 @@ change is a message and a redirect back (POST/redirect/GET).
 
 from __future__ import annotations
 
+import datetime
+from dataclasses import dataclass
 from typing import Any, Final
 
 from django.contrib import messages
@@ -32,9 +34,10 @@ from django.views.decorators.http import require_http_methods
 
 from league import access, ratelimits
 from league.errors import Conflict, NotFound, ServiceError
-from league.models import PersonalLink, Reply
+from league.models import Attendance, Event, PersonalLink, Player, Reply
+from league.selectors import replies as replies_selectors
 from league.services import replies
-from league.web import personal_reads
+from league.services.replies import ReplyWindow, reply_window
 
 ACTIONS: Final = ("coming", "not_coming", "here")
 """What a button of the page posts, in its ``action`` field."""
@@ -44,6 +47,44 @@ CLOSED_WORDS: Final = {
     "time": "Replies are closed: tell the organiser.",
     "past": "This night is over.",
 }
+
+
+@dataclass(frozen=True)
+class Night:
+    """A coming game night on a player's page: their reply and attendance
+    (``None`` for none), whether its replies are open, and whether it is
+    today (the day they check in with the link)."""
+
+    event: Event
+    reply: Reply | None
+    attendance: Attendance | None
+    window: ReplyWindow
+    tonight: bool
+    drawn: bool
+    """A round of it has tables: a player checking in now joins a later round."""
+
+    @property
+    def checked_in(self) -> bool:
+        return self.attendance is not None and self.attendance.present
+
+
+def upcoming_nights(*, player: Player, today: datetime.date, now: datetime.datetime) -> list[Night]:
+    """The player's coming game nights (:func:`league.selectors.replies.coming_nights`:
+    three queries), each with whether its replies are open ``now`` and whether
+    it is ``today``."""
+    return [
+        Night(
+            event=night.event,
+            reply=night.reply,
+            attendance=night.attendance,
+            window=reply_window(
+                event=night.event, league=night.event.league, drawn=night.drawn, now=now
+            ),
+            tonight=night.event.date == today,
+            drawn=night.drawn,
+        )
+        for night in replies_selectors.coming_nights(player=player, today=today)
+    ]
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -91,16 +132,14 @@ def _render(
     status: int = 200,
 ) -> HttpResponse:
     now = timezone.now()
-    nights = personal_reads.upcoming_nights(
-        player=link.player, today=timezone.localdate(now), now=now
-    )
+    nights = upcoming_nights(player=link.player, today=timezone.localdate(now), now=now)
     shown: dict[str, Any] = {
         "player": link.player,
         "club": link.player.club,
         "nights": nights,
         "errors": errors or {},
         "closed_words": CLOSED_WORDS,
-        "limit": personal_reads.UPCOMING_NIGHTS,
+        "limit": replies_selectors.UPCOMING_NIGHTS,
         "refused": status >= 400,
     }
     return render(request, "league/personal/page.html", shown, status=status)

@@ -34,9 +34,9 @@ from django.views.decorators.http import require_http_methods
 from league import mails
 from league.models import Club, Player
 from league.ratelimits import personal_link_mails_over_limit
+from league.selectors import replies as replies_selectors
 from league.services import replies
 from league.services.replies import NewPersonalLink
-from league.web import personal_reads
 from league.web.access import club_page_refusal
 from league.web.personal_links_forms import MailForm, PlayersForm
 from league.web.qr import qr_svg
@@ -96,7 +96,7 @@ def club_personal_links(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
     if refusal := club_page_refusal(request, club):
         return refusal
-    lines = personal_reads.club_link_lines(club_id=club.pk)
+    lines = replies_selectors.club_link_lines(club_id=club.pk)
     if request.method != "POST":
         return _links_page(request, club, lines, form=None)
     form = PlayersForm(request.POST, player_ids=[line.player.pk for line in lines])
@@ -132,9 +132,9 @@ def club_personal_links(request: HttpRequest, club_id: int) -> HttpResponse:
 def _mail_chosen(
     request: HttpRequest,
     club: Club,
-    lines: list[personal_reads.LinkLine],
+    lines: list[replies_selectors.LinkLine],
     form: PlayersForm,
-    chosen: list[personal_reads.LinkLine],
+    chosen: list[replies_selectors.LinkLine],
 ) -> HttpResponse:
     """New links mailed to the chosen players who have a login's address."""
     with_address = [line for line in chosen if line.email]
@@ -177,7 +177,7 @@ def _mail_chosen(
 def _links_page(
     request: HttpRequest,
     club: Club,
-    lines: list[personal_reads.LinkLine],
+    lines: list[replies_selectors.LinkLine],
     *,
     form: PlayersForm | None,
     status: int = 200,
@@ -207,7 +207,7 @@ def _links_page(
 def player_personal_link(request: HttpRequest, player_id: int) -> HttpResponse:
     """One player's link: make a new one, mail a new one, or revoke it."""
     try:
-        player = personal_reads.player_for_link(player_id)
+        player = replies_selectors.player_for_link(player_id)
     except Player.DoesNotExist:
         raise Http404("no such player") from None
     if refusal := club_page_refusal(request, player.club):
@@ -259,7 +259,7 @@ def _player_page(
     error: str = "",
 ) -> HttpResponse:
     if card is not None:
-        player = personal_reads.player_for_link(player.pk)  # its new link
+        player = replies_selectors.player_for_link(player.pk)  # its new link
     response = render(
         request,
         "league/personal/player_link.html",

@@ -28,8 +28,8 @@ from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from league import selectors
 from league.models import Club, League, Membership, Player, Visibility
+from league.selectors import players as players_selectors
 from league.services import clubs
 from league.web.access import club_page_refusal
 
@@ -114,7 +114,7 @@ def player_data(request: HttpRequest, player_id: int) -> HttpResponse:
     if refusal := club_page_refusal(request, player.club):
         return refusal
     return _json_download(
-        {"players": [selectors.player_data(player=player)]}, f"player-{player.pk}-data.json"
+        {"players": [players_selectors.player_data(player=player)]}, f"player-{player.pk}-data.json"
     )
 
 
@@ -133,7 +133,7 @@ def account_data(request: HttpRequest) -> HttpResponse:
             "joined": user.date_joined.isoformat() if hasattr(user, "date_joined") else None,
         },
         "roles": [{"club": m.club.name, "role": m.role} for m in roles],
-        "players": [selectors.player_data(player=player) for player in players],
+        "players": [players_selectors.player_data(player=player) for player in players],
     }
     return _json_download(data, f"{user.get_username()}-data.json")
 

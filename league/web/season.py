@@ -25,27 +25,21 @@ from django.urls import URLPattern, path
 from django.views.decorators.http import require_http_methods
 
 from league.errors import ServiceError
+from league.selectors import leagues as leagues_selectors
+from league.selectors import seasons as seasons_selectors
 from league.services import finals, fixtures
-from league.web import organise_reads, season_reads
 from league.web.access import club_page_refusal
-from league.web.forms import SummaryItem
+from league.web.form_summary import summary_of
 from league.web.organise import RACED
-from league.web.organise_forms import SetupForm
 from league.web.season_forms import FinalForm, SeasonForm
 
 PREVIEW, MAKE = "preview", "make"
 
 
-def _summary(form: SetupForm) -> list[SummaryItem]:
-    if not form.is_bound:
-        return []
-    return [SummaryItem(target=target, text=text) for target, text in form.summary()]
-
-
 @require_http_methods(["GET", "HEAD", "POST"])
 def league_season(request: HttpRequest, league_id: int) -> HttpResponse:
     """The league's season format: how its season is ranked."""
-    league = get_object_or_404(organise_reads.league_for_manage(), pk=league_id)
+    league = get_object_or_404(leagues_selectors.league_for_manage(), pk=league_id)
     if refusal := club_page_refusal(request, league.club):
         return refusal
     form = SeasonForm(request.POST if request.method == "POST" else None, league=league)
@@ -67,10 +61,10 @@ def league_season(request: HttpRequest, league_id: int) -> HttpResponse:
         "league/organise/season_form.html",
         {
             "form": form,
-            "summary": _summary(form),
+            "summary": summary_of(form),
             "club": league.club,
             "league": league,
-            "shown": season_reads.season_shown(league),
+            "shown": seasons_selectors.season_shown(league),
             "rows": form.size_rows(),
         },
         status=400 if form.is_bound else 200,
@@ -81,10 +75,10 @@ def league_season(request: HttpRequest, league_id: int) -> HttpResponse:
 def league_final(request: HttpRequest, league_id: int) -> HttpResponse:
     """The league's final: a form that previews it, then makes it from the
     preview (the same seed, so the same tables); once made, the final."""
-    league = get_object_or_404(organise_reads.league_for_manage(), pk=league_id)
+    league = get_object_or_404(leagues_selectors.league_for_manage(), pk=league_id)
     if refusal := club_page_refusal(request, league.club):
         return refusal
-    made = season_reads.final_shown(league)
+    made = seasons_selectors.final_shown(league)
     context = {"club": league.club, "league": league, "final": made}
     if made is not None:
         return render(request, "league/organise/final.html", context)
@@ -120,10 +114,10 @@ def league_final(request: HttpRequest, league_id: int) -> HttpResponse:
         {
             **context,
             "form": form,
-            "summary": _summary(form),
+            "summary": summary_of(form),
             "preview": preview,
-            "season": season_reads.season_shown(league, count_nights=False),
-            "qualified": season_reads.qualified_count(league),
+            "season": seasons_selectors.season_shown(league, count_nights=False),
+            "qualified": seasons_selectors.qualified_count(league),
         },
         status=400 if bound_and_wrong else 200,
     )

@@ -1,7 +1,7 @@
 """The score sheet as the page shows it: players by seat, a row a hand in
 the sheet's words, cards and suits as labels.
 
-The reads are :mod:`league.selectors`' (:func:`~league.selectors.score_sheet`);
+The reads are :mod:`league.selectors.tables`' (:func:`~league.selectors.tables.score_sheet`);
 this module only shapes them for the page, and describes suits and cards
 from the engine's public :class:`games.Suit` and :class:`games.Card`.
 """
@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import games
-from league import selectors
 from league.models import AuditEntry, Confirmation, Game, Hand, Table
+from league.selectors import tables as tables_selectors
 
 # -- suits and cards -------------------------------------------------------------
 
@@ -203,11 +203,11 @@ def sheet_page(*, table: Table, correct_url: Callable[[int], str] | None = None)
     ``correct_url`` gives each hand's correction page, for a viewer who may
     correct.
 
-    Queries: those of :func:`league.selectors.score_sheet` (three), whatever
-    the number of hands; ``table`` comes from :func:`league.selectors.sheet_table`.
+    Queries: those of :func:`league.selectors.tables.score_sheet` (three), whatever
+    the number of hands; ``table`` comes from :func:`league.selectors.tables.sheet_table`.
     """
-    rules = selectors.table_rules(table)
-    sheet = selectors.score_sheet(table=table, rules=rules)
+    rules = tables_selectors.table_rules(table)
+    sheet = tables_selectors.score_sheet(table=table, rules=rules)
     league = table.round.event.league
     seatings = list(table.seatings.all())
     names = [seating.player.name for seating in seatings]
@@ -386,7 +386,7 @@ def sheet_history(*, table: Table, names: list[str]) -> list[HandChange]:
     """The table's hands corrected or deleted, by hand, oldest change first
     (one query); ``names`` are the players by seat. For the club's members
     only (the trail names its users): the view decides."""
-    entries = AuditEntry.objects.filter(table_id=table.pk, action__in=list(HISTORY_ACTIONS))
+    entries = tables_selectors.hand_changes(table=table, actions=HISTORY_ACTIONS)
     bluke = table.game == Game.BLUKE
     return [
         HandChange(
@@ -398,7 +398,7 @@ def sheet_history(*, table: Table, names: list[str]) -> list[HandChange]:
             before=_hand_words(entry.before, names, bluke=bluke),
             after=_hand_words(entry.after, names, bluke=bluke),
         )
-        for entry in entries.order_by("hand_number", "id")
+        for entry in entries
     ]
 
 

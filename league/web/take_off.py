@@ -22,11 +22,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_http_methods
 
-from league import selectors
 from league.errors import Conflict, ServiceError
 from league.models import Player, Table
+from league.selectors import tables as tables_selectors
 from league.services import seat_changes
-from league.web import take_off_reads
+from league.web import take_off_words
 from league.web.access import club_page_refusal
 from league.web.take_off_forms import TakeOffForm
 
@@ -39,7 +39,7 @@ def table_take_off(request: HttpRequest, table_id: int, player_id: int) -> HttpR
     """The choices for taking ``player_id`` off ``table_id`` (GET), or the
     change made (POST), for the club's organisers."""
     try:
-        table = selectors.sheet_table(table_id)
+        table = tables_selectors.sheet_table(table_id)
     except Table.DoesNotExist:
         raise Http404("no such table") from None
     club = table.round.event.league.club
@@ -70,10 +70,10 @@ def table_take_off(request: HttpRequest, table_id: int, player_id: int) -> HttpR
             player,
             form=form,
             seed=data["seed"],
-            errors={where: take_off_reads.sentence(error.message)},
+            errors={where: take_off_words.sentence(error.message)},
             status=409 if isinstance(error, Conflict) else 400,
         )
-    messages.success(request, take_off_reads.done_message(removal))
+    messages.success(request, take_off_words.done_message(removal))
     tonight = reverse("event-tonight", kwargs={"event_id": table.round.event_id})
     return redirect(f"{tonight}#round-{removal.round.number}")
 
@@ -104,11 +104,11 @@ def _page(
     try:
         options = seat_changes.table_player_remove_options(table=table, player=player, seed=seed)
     except ServiceError as error:  # the table or the player: nothing to choose
-        shown["errors"]["page"] = take_off_reads.sentence(error.message)
+        shown["errors"]["page"] = take_off_words.sentence(error.message)
         refused = 409 if isinstance(error, Conflict) else 400
         return render(request, "league/tonight/take_off.html", shown, status=max(status, refused))
-    seats = take_off_reads.seat_choices(options)
-    nights = take_off_reads.night_choices(options)
+    seats = take_off_words.seat_choices(options)
+    nights = take_off_words.night_choices(options)
     chosen_seat, chosen_night = _chosen(form, seats, nights)
     if form is not None and form.errors:
         for name, faults in form.errors.items():
@@ -127,8 +127,8 @@ def _page(
 
 def _chosen(
     form: TakeOffForm | None,
-    seats: list[take_off_reads.SeatChoice],
-    nights: list[take_off_reads.NightChoice],
+    seats: list[take_off_words.SeatChoice],
+    nights: list[take_off_words.NightChoice],
 ) -> tuple[str, str]:
     """The choices shown selected: those posted, else the first possible
     (the proposed replacement; leaving unless it is refused)."""

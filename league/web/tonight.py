@@ -14,7 +14,8 @@
 - **Today** (anyone): today's events and their current tables, one tap
   from each table's score sheet.
 
-Reads are in :mod:`league.web.tonight_reads`, each page a fixed number of queries.
+Reads are in :mod:`league.selectors.tonight`, each page a fixed number of queries;
+what the pages make of them without a query is :mod:`league.web.tonight_shaping`'s.
 """
 
 from __future__ import annotations
@@ -42,16 +43,20 @@ from django.utils.crypto import constant_time_compare
 from django.utils.http import parse_etags, urlencode
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league import selectors
+from league import access
 from league.errors import Conflict, ServiceError
 from league.models import Event, Game
+from league.selectors import draws as draws_selectors
+from league.selectors import events as events_selectors
+from league.selectors import tonight as tonight_selectors
+from league.selectors.tonight import RoundView
 from league.services import attendance, clubs, links, replies
 from league.services import seating as seating_service
-from league.web import personal_reads, tonight_reads
+from league.web import tonight_shaping
 from league.web.access import club_page_refusal, members_only_refusal
 from league.web.search import search_of
 from league.web.tonight_forms import DrawForm, GuestForm, MoveForm, PlayerForm, SwapForm
-from league.web.tonight_reads import Preview, RoundView
+from league.web.tonight_shaping import Preview
 
 logger = logging.getLogger(__name__)
 
@@ -89,9 +94,9 @@ class _Tonight:
         self.request = request
         self.event = event
         self.url = reverse("event-tonight", kwargs={"event_id": event.pk})
-        self.rounds = tonight_reads.event_rounds(event=event, with_links=True)
-        # the rule of selectors.event_draw_state, on the rounds read above
-        self.next_round = selectors.draw_state_of(
+        self.rounds = tonight_selectors.event_rounds(event=event, with_links=True)
+        # the rule of league.selectors.draws.event_draw_state, on the rounds read above
+        self.next_round = draws_selectors.draw_state_of(
             (view.round.number, view.drawn) for view in self.rounds
         ).next_round
         self.errors: dict[str, str] = {}
@@ -112,9 +117,9 @@ class _Tonight:
         if search.error:  # the page, everyone listed, with the refusal by the box
             self.errors["search"] = search.error
             status = max(status, search.status)
-        lines, present = tonight_reads.attendance_lines(event=self.event, search=search.text)
+        lines, present = tonight_selectors.attendance_lines(event=self.event, search=search.text)
         league = self.event.league
-        standings = tonight_reads.live_standings(
+        standings = tonight_shaping.live_standings(
             self.rounds, game=league.game, season=league.season
         )
         return render(
@@ -138,15 +143,15 @@ class _Tonight:
                 "panels": list(self.panels.values()),
                 "errors": self.errors,
                 "guest_form": self.guest_form,
-                "methods": tonight_reads.METHOD_MEANINGS.items(),
+                "methods": tonight_shaping.METHOD_MEANINGS.items(),
                 "refused": status >= 400,
                 "room_tv_url": self.room_tv_url(),
                 "live_url": reverse("event-live", kwargs={"event_id": self.event.pk})
                 + "?view=tonight",
-                "live_tag": tonight_reads.live_tag(event=self.event, view="tonight"),
+                "live_tag": tonight_selectors.live_tag(event=self.event, view="tonight"),
                 "standings": standings,
                 "unfinished": any(line.unfinished for line in standings),
-                "replies": personal_reads.replies_panel(
+                "replies": tonight_shaping.replies_panel(
                     event=self.event,
                     drawn=any(view.drawn for view in self.rounds),
                     now=timezone.now(),
@@ -261,7 +266,7 @@ def _draw(page: _Tonight, *, fresh_seed: bool) -> HttpResponse:
         )
     except ServiceError as error:
         return page.refused("draw", error, panel=panel)
-    panel.preview = tonight_reads.preview(
+    panel.preview = tonight_shaping.preview(
         draw, rounds=page.rounds, replace=form.cleaned_data["replace"]
     )
     return page.render()
@@ -403,7 +408,7 @@ POSTS: dict[str, Callable[[_Tonight], HttpResponse]] = {
 @require_http_methods(["GET", "HEAD", "POST"])
 def event_tonight(request: HttpRequest, event_id: int) -> HttpResponse:
     """The organiser's page of a game night: who is present, and the rounds."""
-    event = get_object_or_404(selectors.event_for_page(), pk=event_id)
+    event = get_object_or_404(events_selectors.event_for_page(), pk=event_id)
     if refusal := club_page_refusal(request, event.league.club):
         return refusal
     page = _Tonight(request, event)
@@ -422,7 +427,7 @@ def event_room(request: HttpRequest, event_id: int) -> HttpResponse:
     venue's TV by the night's private address, ``?key=``). It updates itself
     as hands come in (``live.js`` asks :func:`event_live` every 1.5 seconds;
     without JavaScript, it reloads every 30)."""
-    event = get_object_or_404(selectors.event_for_page(), pk=event_id)
+    event = get_object_or_404(events_selectors.event_for_page(), pk=event_id)
     key = request.GET.get("key", "")
     if refusal := _room_refusal(request, event, key):
         return refusal
@@ -434,7 +439,7 @@ def event_room(request: HttpRequest, event_id: int) -> HttpResponse:
         {
             **_room_context(event),
             "live_url": f"{live}?{query}",
-            "live_tag": tonight_reads.live_tag(event=event, view="room"),
+            "live_tag": tonight_selectors.live_tag(event=event, view="room"),
             "refresh": ROOM_REFRESH_SECONDS,
         },
     )
@@ -450,16 +455,16 @@ def _room_refusal(request: HttpRequest, event: Event, key: str) -> HttpResponse 
 
 def _room_context(event: Event) -> dict[str, Any]:
     """What the room screen shows of ``event`` (its reads: five queries)."""
-    rounds = tonight_reads.event_rounds(event=event)
-    current = tonight_reads.current_round(rounds)
+    rounds = tonight_selectors.event_rounds(event=event)
+    current = tonight_shaping.current_round(rounds)
     league = event.league
-    standings = tonight_reads.live_standings(rounds, game=league.game, season=league.season)
+    standings = tonight_shaping.live_standings(rounds, game=league.game, season=league.season)
     return {
         "event": event,
         "league": league,
         "bluke": league.game == Game.BLUKE,
         "current": current,
-        "still_playing": tonight_reads.still_playing(rounds, besides=current),
+        "still_playing": tonight_shaping.still_playing(rounds, besides=current),
         "standings": standings,
         "unfinished": any(line.unfinished for line in standings),
     }
@@ -472,7 +477,7 @@ def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
     fragments of the page by element id: ``{"parts": {id: html}}``. Asked
     every 1.5 seconds by ``live.js`` with the ``ETag`` it holds: while nothing
     has changed the answer is ``304 Not Modified``, from one query."""
-    event = get_object_or_404(selectors.event_for_page(), pk=event_id)
+    event = get_object_or_404(events_selectors.event_for_page(), pk=event_id)
     view = request.GET.get("view", "room")
     if view == "tonight":
         if refusal := club_page_refusal(request, event.league.club):
@@ -482,7 +487,7 @@ def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
             return refusal
     else:
         return HttpResponseBadRequest("view is room or tonight")
-    tag = tonight_reads.live_tag(event=event, view=view)
+    tag = tonight_selectors.live_tag(event=event, view=view)
     if tag in parse_etags(request.headers.get("If-None-Match", "")):
         answer: HttpResponse = HttpResponseNotModified()
     else:
@@ -516,9 +521,9 @@ def _room_parts(event: Event, tag: str) -> dict[str, str]:
 def _tonight_parts(request: HttpRequest, event: Event) -> dict[str, str]:
     """Each round's status and table cards, and the night's standings, as the
     Tonight page shows them (its forms' tokens for this session)."""
-    rounds = tonight_reads.event_rounds(event=event, with_links=True)
+    rounds = tonight_selectors.event_rounds(event=event, with_links=True)
     league = event.league
-    standings = tonight_reads.live_standings(rounds, game=league.game, season=league.season)
+    standings = tonight_shaping.live_standings(rounds, game=league.game, season=league.season)
     here = reverse("event-tonight", kwargs={"event_id": event.pk})
     parts: dict[str, str] = {}
     for view in rounds:
@@ -551,7 +556,14 @@ def tonight(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "league/tonight/today.html",
-        {"day": day, "events": tonight_reads.today(day=day, user=request.user)},
+        {
+            "day": day,
+            "events": tonight_selectors.today(
+                day=day,
+                user=request.user,
+                visible=access.visible_clubs(request.user, "league__club"),
+            ),
+        },
     )
 
 

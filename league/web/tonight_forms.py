@@ -16,7 +16,7 @@ from django import forms
 from league.models import Player
 from league.seating import Method
 from league.services.seating import MAX_SEED
-from league.web.tonight_reads import METHOD_MEANINGS
+from league.web.tonight_shaping import METHOD_MEANINGS
 
 ACTIONS = ("check_in", "leave", "guest", "draw", "redraw", "publish", "swap", "move")
 """What a POST to the tonight page asks for, in its ``action`` field."""

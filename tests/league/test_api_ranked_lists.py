@@ -4,8 +4,9 @@ the rating leaderboards of a league and of a club (league/api/pagination.py ``Ra
 Each comes in pages in rank order, by a cursor over the last row's rank and player: the
 pages followed by their ``next`` links hold the whole list once, in order, and the
 ``previous`` links lead back. ``player=`` gives those players' rows alone, with their ranks
-in the whole list. The leaderboard is ranked by the database (``selectors.leaderboard_ranked``)
-exactly as Python ranks it (``ratings.leaderboard``): the same order, the same figures.
+in the whole list. The leaderboard is ranked by the database
+(``league.selectors.ratings.leaderboard_ranked``) exactly as Python ranks it
+(``ratings.leaderboard``): the same order, the same figures.
 
 The lists are made here as their jobs store them (ranked standings rows, ratings of a
 scope), so that a long list is quick to make.
@@ -23,8 +24,9 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from league import ratings, selectors
+from league import ratings
 from league.models import Event, Game, League, Player, Rating, RatingScope, Standing
+from league.selectors import ratings as ratings_selectors
 from league.services.fixtures import event_create, league_create
 from tests.support.factories import ClubFactory
 
@@ -216,7 +218,7 @@ def test_date_range_standings_are_computed_then_cut_into_pages() -> None:
 def test_the_database_ranks_the_leaderboard_as_python_does() -> None:
     data = lists(players=60)
     expected = ratings.leaderboard(scope=data.scope)
-    got = list(selectors.leaderboard_ranked(scope=data.scope))
+    got = list(ratings_selectors.leaderboard_ranked(scope=data.scope))
     assert [r.player_id for r in got] == [r.player_id for r in expected]
     assert [r.rank for r in got] == list(range(1, 61))  # type: ignore[attr-defined]
     assert [(r.sigma_now, r.ordinal_now) for r in got] == [  # type: ignore[attr-defined]

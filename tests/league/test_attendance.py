@@ -10,8 +10,8 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from league import selectors
 from league.models import Attendance, Event, Membership, Player
+from league.selectors import draws as draws_selectors
 from league.services.attendance import attendance_check_in, attendance_leave, attendance_set
 from league.services.clubs import membership_set
 from tests.support.api import assert_problem, client_for
@@ -100,9 +100,9 @@ def test_a_late_arrival_after_round_1_is_drawn_plays_from_round_2(setup: ClubSet
     response = client_for(setup.organiser).post(url(event, "check-in/"), {"player": late.pk})
     assert response.status_code == 200, response.content
     assert stretches(event) == {late.name: (2, None)}
-    assert list(selectors.players_present(event=event, round_number=1)) == []
-    assert list(selectors.players_present(event=event, round_number=2)) == [late]
-    assert list(selectors.players_present(event=event, round_number=3)) == [late]
+    assert list(draws_selectors.players_present(event=event, round_number=1)) == []
+    assert list(draws_selectors.players_present(event=event, round_number=2)) == [late]
+    assert list(draws_selectors.players_present(event=event, round_number=3)) == [late]
 
 
 def test_leaving_after_round_1_is_drawn_keeps_them_in_round_1_only(setup: ClubSetup) -> None:
@@ -114,8 +114,8 @@ def test_leaving_after_round_1_is_drawn_keeps_them_in_round_1_only(setup: ClubSe
     assert response.status_code == 200, response.content
     row = next(row for row in response.json() if row["player"] == player.pk)
     assert (row["from_round"], row["until_round"], row["present"]) == (1, 1, False)
-    assert player in selectors.players_present(event=event, round_number=1)
-    assert list(selectors.players_present(event=event, round_number=2)) == [other]
+    assert player in draws_selectors.players_present(event=event, round_number=1)
+    assert list(draws_selectors.players_present(event=event, round_number=2)) == [other]
     assert table.seatings.filter(player=player).exists()  # the game in progress is untouched
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from league import ratings, selectors, standings, tasks
+from league import ratings, standings, tasks
 from league.errors import Conflict, ServiceError
 from league.models import (
     Attendance,
@@ -21,6 +21,7 @@ from league.models import (
     Standing,
     Table,
 )
+from league.selectors import seasons as seasons_selectors
 from league.services.clubs import membership_set
 from league.services.finals import final_create, final_preview
 from league.services.fixtures import round_create
@@ -115,7 +116,7 @@ def test_the_final_counts_apart_from_the_season_and_has_its_own_result() -> None
     assert sorted(after) == sorted(before)  # the season as it was
     assert Standing.objects.filter(event=made.event).count() == 4  # the final's own lines
 
-    result = selectors.final_result(event=made.event)
+    result = seasons_selectors.final_result(event=made.event)
     table.refresh_from_db()
     names = {s.seat: s.player.name for s in table.seatings.select_related("player")}
     assert result.complete
@@ -138,12 +139,12 @@ def test_the_result_of_a_final_of_two_tables_runs_down_from_the_top_table() -> N
     made = final_create(league=built.league, players=8, date=DAY, seed=2)
     top, second = Table.objects.filter(round__event=made.event).order_by("number")
     play(second, (0, 0, 0))  # the second table first: seat 0 alone first, the others share 2nd
-    result = selectors.final_result(event=made.event)
+    result = seasons_selectors.final_result(event=made.event)
     assert not result.complete
     assert [line.place for line in result.lines[:4]] == [None] * 4  # the top table to play
     assert [line.place for line in result.lines[4:]] == [5, 6, 6, 6]
     play(top, (1, 1, 1))
-    result = selectors.final_result(event=made.event)
+    result = seasons_selectors.final_result(event=made.event)
     assert [line.place for line in result.lines] == [1, 2, 2, 2, 5, 6, 6, 6]
     assert result.lines[0].player.pk == top.seat_players[1]
 

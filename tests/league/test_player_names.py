@@ -10,10 +10,10 @@ import unicodedata
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from league import selectors
 from league.errors import Conflict, ServiceError
 from league.models import AuditEntry, Player
 from league.names import close_names, is_close, name_clean, name_key, name_problem
+from league.selectors import clubs as clubs_selectors
 from league.services import attendance, clubs
 from tests.support.api import assert_problem, client_for
 from tests.support.factories import ClubFactory, EventFactory, PlayerFactory
@@ -212,9 +212,9 @@ def test_close_players_are_found_among_the_club_s_names() -> None:
     club = ClubFactory()
     ada = clubs.player_create(club=club, name="Ada")
     clubs.player_create(club=club, name="Bob")
-    names = selectors.club_names(club=club)
-    assert selectors.close_players(names=names, name="Adaa") == [(ada.pk, "Ada")]
-    assert selectors.close_players(names=names, name="Adaa", exclude=ada.pk) == []
+    names = clubs_selectors.club_names(club=club)
+    assert clubs_selectors.close_players(names=names, name="Adaa") == [(ada.pk, "Ada")]
+    assert clubs_selectors.close_players(names=names, name="Adaa", exclude=ada.pk) == []
 
 
 # -- the API ---------------------------------------------------------------------------

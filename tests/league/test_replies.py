@@ -14,7 +14,7 @@ from django.core import mail
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from league import access, selectors
+from league import access
 from league.errors import Conflict, NotFound, ServiceError
 from league.models import (
     Attendance,
@@ -25,6 +25,8 @@ from league.models import (
     Player,
     Reply,
 )
+from league.selectors import draws as draws_selectors
+from league.selectors import replies as replies_selectors
 from league.services.attendance import attendance_check_in, attendance_leave
 from league.services.clubs import player_anonymise
 from league.services.fixtures import event_create, league_update
@@ -289,7 +291,7 @@ def test_the_link_checks_the_player_in_on_the_night_even_after_not_coming(
     assert (entry.via, entry.actor_id) == ("personal", None)
     assert entry.after == {"player": ada.pk, "from_round": 1, "until_round": None}
     # the draws see them
-    assert ada in selectors.players_present(event=event, round_number=1)
+    assert ada in draws_selectors.players_present(event=event, round_number=1)
     personal_check_in(player=ada, event=event)  # present already: nothing changes
     assert len(entries("attendance.changed")) == 1
 
@@ -351,7 +353,7 @@ def test_the_nights_replies_list_link_holders_and_repliers(setup: ClubSetup) -> 
     reply_set(player=ada, event=event, answer="coming")
     reply_set(player=cleo, event=event, answer="not_coming")  # her link was revoked since
     attendance_check_in(event=event, player=ada, by=setup.organiser)
-    lines = {line.player.name: line for line in selectors.event_replies(event=event)}
+    lines = {line.player.name: line for line in replies_selectors.event_replies(event=event)}
     assert set(lines) == {ada.name, bram.name, cleo.name}
     assert (lines[ada.name].answer, lines[ada.name].checked_in) == ("coming", True)
     assert (lines[bram.name].answer, lines[bram.name].has_link) == (None, True)

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from league import ratings, selectors
+from league import ratings
 from league.models import Game, Player, Round, SitOut, Table
+from league.selectors import draws as draws_selectors
 from league.services.attendance import attendance_leave, attendance_set
 from league.services.results import hand_submit
 from league.standings import standings_refresh
@@ -174,10 +175,12 @@ def test_rating_seats_the_best_rated_together() -> None:
     for scope in ratings.scopes_of(setup.league):  # the jobs the commit would run
         ratings.ratings_refresh(scope_id=scope.pk)
     standings_refresh(league=setup.league)
-    leaders = set(selectors.seating_ranking(round=rounds[1], by_rating=True, players=present)[:4])
+    leaders = set(
+        draws_selectors.seating_ranking(round=rounds[1], by_rating=True, players=present)[:4]
+    )
     assert leaders == set(table.seat_players)
     assert (
-        set(selectors.seating_ranking(round=rounds[1], by_rating=False, players=present)[:4])
+        set(draws_selectors.seating_ranking(round=rounds[1], by_rating=False, players=present)[:4])
         == leaders
     )
 
@@ -248,7 +251,7 @@ def test_the_history_counts_earlier_events_back_from_the_last() -> None:
     setup, rounds, _ = night(present=8)
     draw(setup, rounds[0], seed=1, commit=True)
     later_event = new_night(setup, rounds=2)
-    history = selectors.seating_history(round=later_event.rounds.get(number=1))
+    history = draws_selectors.seating_history(round=later_event.rounds.get(number=1))
     assert [past.events_ago for past in history] == [2, 1]  # the setup's night, then this one
     assert sorted(len(table) for past in history for table in past.tables) == [4, 4, 4]
 

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from league import selectors
 from league.api.serializers import ScoreSheetOutput, score_sheet_data
 from league.models import Table
+from league.selectors import tables as tables_selectors
 from league.services.results import hand_delete_last
 
 
@@ -22,7 +22,7 @@ def test_the_fast_score_sheet_equals_the_serializer(demo_data: str) -> None:
     hand_delete_last(table=in_progress, number=last, version=in_progress.version)
     assert not tables.get(pk=in_progress.pk).complete
     for table in tables:
-        sheet = selectors.score_sheet(table=table)
+        sheet = tables_selectors.score_sheet(table=table)
         fast = json.loads(json.dumps(score_sheet_data(sheet)))
         slow = json.loads(json.dumps(ScoreSheetOutput(sheet).data))
         assert fast == slow

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from league import statements
 from league.api.authentication import TOKEN_AND_USER
 from league.models import AuditEntry, Game, Hand, HandSeat, Membership, Seating, Table
-from league.selectors import SHEET_TABLE_AND_ROLE, sheet_table_and_role
+from league.selectors.tables import SHEET_TABLE_AND_ROLE, sheet_table_and_role
 from league.services import results
 from league.services.accounts import api_token_create, token_digest
 from league.statements import JoinedRead

@@ -222,7 +222,7 @@ def unreachable(*args: Any, **kwargs: Any) -> Any:
 def test_a_page_that_times_out_is_a_503_page_that_says_to_try_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("league.selectors.clubs_with_leagues", busy)
+    monkeypatch.setattr("league.selectors.clubs.clubs_with_leagues", busy)
 
     response = Client(raise_request_exception=False).get("/")
 
@@ -236,7 +236,7 @@ def test_a_page_that_times_out_is_a_503_page_that_says_to_try_again(
 
 @pytest.mark.django_db
 def test_a_page_without_its_database_is_a_503_page(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("league.selectors.clubs_with_leagues", unreachable)
+    monkeypatch.setattr("league.selectors.clubs.clubs_with_leagues", unreachable)
 
     response = Client(raise_request_exception=False).get("/")
 

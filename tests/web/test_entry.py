@@ -18,7 +18,7 @@ from league.errors import Conflict
 from league.models import Game, Hand
 from league.services import results as results_service
 from league.services.results import hand_correct, hand_submit
-from league.web.forms import HandForm, Stage
+from league.web.hand_forms import HandForm, Stage
 from tests.support.factories import PASSWORD, UserFactory
 from tests.support.markup import (
     assert_tied,

@@ -15,10 +15,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league.models import Event, Game, League, Player, Round
+from league.selectors.leagues import EVENTS_SHOWN
 from league.services.clubs import membership_set
 from league.services.fixtures import event_create, league_create
 from league.services.results import hand_submit
-from league.web.organise_reads import EVENTS_SHOWN
 from league.web.search import NUL_REFUSED
 from tests.support.factories import PlayerFactory, UserFactory, make_table
 from tests.support.markup import assert_tied, error_of, field, inputs_of, selected, text

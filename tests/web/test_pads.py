@@ -14,8 +14,8 @@ import segno
 from django.test import Client
 from django.urls import reverse
 
-from league import selectors
 from league.models import Game, Round, Table
+from league.selectors import tables as tables_selectors
 from league.web import qr
 from league.web.pads import BUCK_EUCHRE_ROWS
 from tests.support.factories import PlayerFactory, make_table
@@ -115,7 +115,7 @@ def test_a_bluke_pad_of_four_lists_the_seats_the_first_dealer_and_the_schedule()
     ]
     assert f"First dealer: {names[0]}." in " ".join(pad.split())
     rows = grid_of(pad)
-    schedule = selectors.table_rules(setup.table).schedule
+    schedule = tables_selectors.table_rules(setup.table).schedule
     assert schedule == (*range(13, 0, -1), *range(2, 14))  # the engine's, for 4 players
     assert [row[0] for row in rows] == [str(n) for n in range(1, 26)]
     assert [row[1] for row in rows] == [str(cards) for cards in schedule]
@@ -130,7 +130,7 @@ def test_a_bluke_pad_of_four_lists_the_seats_the_first_dealer_and_the_schedule()
 def test_a_bluke_pad_of_five_follows_the_shorter_schedule_from_its_first_dealer() -> None:
     setup = club_setup()
     table = five_player_table(setup, first_dealer=2)
-    names = [seating.player.name for seating in selectors.sheet_seatings(table=table)]
+    names = [seating.player.name for seating in tables_selectors.sheet_seatings(table=table)]
 
     response = signed_in(setup.organiser).get(pads_url(setup.round))
 
@@ -142,7 +142,7 @@ def test_a_bluke_pad_of_five_follows_the_shorter_schedule_from_its_first_dealer(
         for seat, name in enumerate(names)
     ]
     rows = grid_of(second)
-    schedule = selectors.table_rules(table).schedule
+    schedule = tables_selectors.table_rules(table).schedule
     assert schedule == (*range(10, 0, -1), *range(2, 11))  # 52 // 5 = 10 cards at most
     assert [row[1] for row in rows] == [str(cards) for cards in schedule]
     assert [row[2] for row in rows] == [names[(2 + n) % 5] for n in range(len(schedule))]
@@ -156,7 +156,7 @@ def test_a_bluke_pad_follows_the_leagues_options() -> None:
 
     rows = grid_of(pads_of(response.content.decode())[0])
     assert [row[1] for row in rows] == ["3", "2", "1", "2", "3"]
-    assert tuple(int(row[1]) for row in rows) == selectors.table_rules(setup.table).schedule
+    assert tuple(int(row[1]) for row in rows) == tables_selectors.table_rules(setup.table).schedule
 
 
 def test_a_buck_euchre_pad_starts_everyone_at_25_and_leaves_rows_for_more() -> None:
@@ -174,7 +174,7 @@ def test_a_buck_euchre_pad_starts_everyone_at_25_and_leaves_rows_for_more() -> N
     assert header == ["Hand", "Dealer", "Trump", "Maker", *names]
     assert boxes == ["Tricks", "Score"] * 4
     assert start == ["Start", "", "", "25", "", "25", "", "25", "", "25"]
-    assert selectors.sheet_next_hand(table=table) == {"number": 0, "dealer": 3, "cards": 5}
+    assert tables_selectors.sheet_next_hand(table=table) == {"number": 0, "dealer": 3, "cards": 5}
     assert len(rows) == BUCK_EUCHRE_ROWS
     assert [row[1] for row in rows] == [names[(3 + n) % 4] for n in range(BUCK_EUCHRE_ROWS)]
     assert all(row[2:] == [""] * (2 + 2 * 4) for row in rows)

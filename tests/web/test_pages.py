@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from league import ratings, selectors
+from league import ratings
 from league.models import (
     Club,
     Event,
@@ -31,6 +31,7 @@ from league.models import (
     Standing,
     Table,
 )
+from league.selectors import ratings as ratings_selectors
 from league.services.fixtures import event_create, league_create, table_create
 from league.services.results import game_submit, hand_submit
 from league.web import charts
@@ -398,7 +399,7 @@ def test_the_player_page_shows_ratings_charts_games_and_statistics(
     assert next(tree.iter("h1")).text() == player.name
     assert "Riverside" in html
     # a rating per league, and a club-wide one per game, each with its chart
-    rated = {item.rating.scope_id: item for item in selectors.player_ratings(player=player)}
+    rated = {item.rating.scope_id: item for item in ratings_selectors.player_ratings(player=player)}
     assert len(rated) == 4
     svgs = list(tree.iter("svg"))
     assert len(svgs) == 4

@@ -14,7 +14,7 @@ from django.test import Client
 
 from games.bots import bot_game
 from league.models import AuditEntry, Game, Hand
-from league.selectors import table_rules
+from league.selectors.tables import table_rules
 from league.services.links import table_link_create
 from league.services.results import hand_submit
 from tests.support.markup import text

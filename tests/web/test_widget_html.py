@@ -13,7 +13,7 @@ from django.forms.renderers import DjangoTemplates
 
 from league.models import Game
 from league.web import widget_html
-from league.web.forms import HandForm, Stage
+from league.web.hand_forms import HandForm, Stage
 from league.web.widget_html import DirectRenderer
 
 NAMES = ["Ann <the dealer>", "Bo & Co", 'Cy "C"', "Di"]

@@ -7,7 +7,7 @@ the numbers fit the rules (bids of 1 to the cards dealt, tricks adding up, a
 maker that fits the trump, who may drop) is the rules engine's to say, once,
 for the API and the pages alike; :meth:`HandForm.add_engine_error` puts the
 engine's refusal next to the field it concerns, in the page's words
-(:mod:`league.web.messages`, built from the error's fields and what was
+(:mod:`league.web.refusal_words`, built from the error's fields and what was
 entered, never from the engine's English message).
 """
 
@@ -22,7 +22,8 @@ from django import forms
 
 import games
 from league.models import Game
-from league.web.messages import EnteredHand, HandFacts, engine_message, later_hand_message
+from league.web.form_summary import SummaryItem
+from league.web.refusal_words import EnteredHand, HandFacts, engine_message, later_hand_message
 from league.web.sheet import SUIT_CHOICES
 from league.web.widget_html import DIRECT_RENDERER
 
@@ -61,15 +62,6 @@ class SeatRow:
     def single(self) -> bool:
         """A row with one input is labelled by the player's name alone."""
         return len(self.fields) == 1
-
-
-@dataclass(frozen=True)
-class SummaryItem:
-    """A line of the error summary at the top of the page."""
-
-    target: str | None
-    """The id of the input to go to, if the error concerns one."""
-    text: str
 
 
 class HandForm(forms.Form):

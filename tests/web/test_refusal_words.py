@@ -1,4 +1,4 @@
-"""The pages' words for the engine's refusals (:mod:`league.web.messages`):
+"""The pages' words for the engine's refusals (:mod:`league.web.refusal_words`):
 built from the error's fields and what the form knows, never from the
 engine's English ``message``, so that rewording the engine changes no page."""
 
@@ -15,8 +15,8 @@ from django.urls import reverse
 
 import games
 from league.models import Game
-from league.web.forms import HandForm, Stage
-from league.web.messages import (
+from league.web.hand_forms import HandForm, Stage
+from league.web.refusal_words import (
     LATER_HAND,
     TEMPLATES,
     UNKNOWN_CODE,
