@@ -32,13 +32,8 @@ from league import audit
 from league.db import retry_on_conflict
 from league.errors import Conflict, PreconditionFailed, ServiceError
 from league.models import Confirmation, Hand, Table
-from league.services.results import (
-    check_seat,
-    lock_table,
-    replay_results,
-    results_changed,
-    store_places,
-)
+from league.services.results import check_seat, lock_table, replay_results, results_changed
+from league.services.results_sql import store_places
 from league.services.webhooks import webhooks_game_confirmed
 
 NOTE_MAX_LENGTH: Final = 500
