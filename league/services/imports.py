@@ -14,7 +14,7 @@ the standings and ratings jobs are owed as for results entered at the table.
 The files (docs/data.md, "Imports"):
 
 - **players**: CSV with one column, ``name``; names the club has are left as they are.
-- **results**, CSV: the games CSV the export writes (:data:`league.exports.HAND_COLUMNS`),
+- **results**, CSV: the games CSV the export writes (:data:`league.csv_format.HAND_COLUMNS`),
   a row per hand and seat. Each hand becomes a results-only record (docs/records.md)
   checked by the engine, and the file's ``points`` and ``total`` must be what the
   engine scores.
@@ -58,8 +58,8 @@ from django.utils import timezone
 
 import games
 from league import audit, outbox
+from league.csv_format import HAND_COLUMNS, cell_unguarded
 from league.errors import ServiceError
-from league.exports import HAND_COLUMNS, cell_unguarded
 from league.models import (
     Club,
     Event,
@@ -616,7 +616,7 @@ def _header_fits(names: list[str], columns: Sequence[str], problems: list[Proble
 
 def _unescape(cell: str) -> str:
     """A cell as the export meant it: stripped, and without the apostrophes it puts
-    before text a spreadsheet would run as a formula (:func:`league.exports.cell_guarded`).
+    before text a spreadsheet would run as a formula (:func:`league.csv_format.cell_guarded`).
 
     >>> _unescape(" '=HYPERLINK(1) "), _unescape("''Tis"), _unescape("'Tis"), _unescape(" Ann ")
     ('=HYPERLINK(1)', "'Tis", "'Tis", 'Ann')
