@@ -1,7 +1,7 @@
 """What the league's CSV files and the import of them agree on, in pure Python:
 the spreadsheet guard of text cells that every CSV download writes
 (:func:`cell_guarded`, used by :mod:`league.exports`) and the import takes off
-again (:func:`cell_unguarded`, used by :mod:`league.services.imports`), and the
+again (:func:`cell_unguarded`, used by :mod:`league.import_files`), and the
 columns of the games file (:data:`HAND_COLUMNS`), which the export writes and the
 import reads. No Django: the import's reading of files imports it.
 """
@@ -15,7 +15,7 @@ FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r", "'")
 """The first characters of a text cell that a CSV download guards with a leading
 apostrophe: what a spreadsheet would run as a formula, and an apostrophe itself (so
 that a guarded cell and a name that really begins with one stay apart). The import
-(:mod:`league.services.imports`) takes the guard off again."""
+(:func:`league.import_files.csv_rows.unescape`) takes the guard off again."""
 CELL_BREAKS: Final = (";", "\t", "|", "\r", "\n")
 """Characters inside a text cell after which a spreadsheet may start a cell of its
 own: one that splits lines on a semicolon (the usual choice where the comma is the
