@@ -53,7 +53,7 @@ T = TypeVar("T")
 def games_csv(*, games: int, players: int, tables: int, seed: int) -> bytes:
     """A games CSV of complete four-seat Bluke games (see the module's docstring)."""
     import games as engine
-    from league.exports import HAND_COLUMNS
+    from league.csv_format import HAND_COLUMNS
 
     rng = random.Random(seed)
     rules = engine.rules_for("bluke", 4, {})

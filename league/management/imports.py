@@ -10,7 +10,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from league.errors import ServiceError
-from league.services.imports import ImportRefused, PlayersCheck, ResultsCheck, problems_text
+from league.import_files.problems import problems_text
+from league.services.imports import ImportRefused, PlayersCheck, ResultsCheck
 
 
 class ImportCommand(BaseCommand):

@@ -37,8 +37,8 @@ from league.services.results import (
     lock_table,
     replay_results,
     results_changed_owe_jobs,
-    store_places,
 )
+from league.services.results_sql import store_places
 from league.webhook_events import webhooks_game_confirmed
 
 NOTE_MAX_LENGTH: Final = 500

@@ -24,6 +24,9 @@ nothing is stored and the hand goes the locked way. A submission is then
 two round trips (the access check's read and that statement) where the
 locked way takes five (its BEGIN and COMMIT included).
 
+The statements written by hand (that one, and the places of a complete game)
+are in :mod:`league.services.results_sql`, with the ORM code each mirrors.
+
 Nothing is stored when a step raises: the engine's refusal
 (:class:`games.RecordError`, with ``hand`` set to the hand's number),
 :class:`~league.errors.Conflict` or :class:`~league.errors.PreconditionFailed`.
@@ -41,15 +44,13 @@ it waits for longer than the request's lock timeout raises
 from __future__ import annotations
 
 import copy
-import functools
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final, TypeAlias
+from typing import Any, Final
 
 from django.db import OperationalError, connection, transaction
-from django.db.models import Field
 from django.utils import timezone
 
 import games
@@ -57,30 +58,18 @@ from league import audit, outputs, ratings
 from league.db import Failure, failure_kind, retry_on_conflict
 from league.errors import Conflict, NotFound, PreconditionFailed, ServiceError
 from league.models import (
-    SEATING_COUNTS,
     AuditEntry,
     Confirmation,
-    Game,
     Hand,
     HandSeat,
     JobOwed,
     ResultsConfirmation,
-    Seating,
     Table,
 )
 from league.outbox import standings_owe
+from league.services import results_sql
 from league.services.fixtures import game_rules
-from league.statements import (
-    JoinedRead,
-    column_list,
-    column_values,
-    fields_named,
-    insert_fields,
-    mark_saved,
-    row_values,
-    typed_row,
-    unnest_columns,
-)
+from league.statements import JoinedRead
 from league.webhook_events import webhooks_table_changed
 
 
@@ -261,7 +250,8 @@ def _hand_append_as_read(
     *, table: Table, record: dict[str, Any], number: int | None, by_seat: int | None
 ) -> ResultsChange | None:
     """Store the next hand in one statement that writes only if the table's
-    version is still the one read (:func:`_store_appended`), with no
+    version is still the one read
+    (:func:`~league.services.results_sql.store_appended`), with no
     transaction and no lock held while the engine replays it: the version
     changes with every change of the table's results or seats, so a table
     still at it is the table the hand was checked and scored against.
@@ -274,7 +264,7 @@ def _hand_append_as_read(
     chose the statement as a deadlock's victim (the locked way runs again).
     A timeout is raised, as everywhere (answered 503).
     """
-    if not appends_in_one_statement():
+    if not results_sql.appends_in_one_statement():
         return None
     try:
         keep = check_results_change(
@@ -294,7 +284,9 @@ def _hand_append_as_read(
         # Inside a caller's transaction (an Idempotency-Key's), a savepoint, so
         # that a failure leaves that transaction able to go the locked way.
         with transaction.atomic() if connection.in_atomic_block else nullcontext():
-            stored = _store_appended(change, entry)
+            stored = results_sql.store_appended(
+                table=change.table, hands=change.hands, seat_lines=change.lines, entry=entry
+            )
     except (Conflict, games.RecordError):  # of the table as read: the locked way decides
         return None
     except OperationalError as error:
@@ -506,14 +498,17 @@ def store_results(
     league's standings and ratings.
 
     Hands appended on PostgreSQL are written in one statement with their
-    lines, the table and the entry (:func:`_store_appended`); any other
-    change, and every change on SQLite, through the ORM, a statement each."""
+    lines, the table and the entry
+    (:func:`~league.services.results_sql.store_appended`); any other change,
+    and every change on SQLite, through the ORM, a statement each."""
     was_complete, counted, appending = table.complete, table.counts, keep == table.hands_played
     change, entry = _results_applied(
         table=table, keep=keep, replay=replay, action=action, before=before, by_seat=by_seat
     )
-    if appending and appends_in_one_statement():
-        stored = _store_appended(change, entry)
+    if appending and results_sql.appends_in_one_statement():
+        stored = results_sql.store_appended(
+            table=change.table, hands=change.hands, seat_lines=change.lines, entry=entry
+        )
         assert stored, "the table is locked: its version cannot have changed"
     else:
         if not appending:
@@ -525,11 +520,11 @@ def store_results(
             for line in lines:
                 line.hand = hand
         HandSeat.objects.bulk_create(line for lines in replay.lines for line in lines)
-        table.save(update_fields=TABLE_RESULTS)
+        table.save(update_fields=results_sql.TABLE_RESULTS)
         if entry is not None:
             entry.save(force_insert=True)
     if table.counts or counted:
-        players = store_places(table, replay.tally if table.counts else None)
+        players = results_sql.store_places(table, replay.tally if table.counts else None)
         results_changed_owe_jobs(table=table, player_ids=players)
     if table.complete or was_complete:
         # game.completed or result.corrected, to the club's webhooks
@@ -595,198 +590,6 @@ def confirmation_after(table: Table, *, by_seat: int | None) -> None:
     table.confirmation_seat = None
     table.confirmation_note = ""
     table.entered_seat = by_seat
-
-
-TABLE_RESULTS: Final = (
-    "complete",
-    "hands_played",
-    "totals",
-    "version",
-    "confirmation",
-    "entered_seat",
-    "confirmation_seat",
-    "confirmation_at",
-    "confirmation_note",
-)
-"""The table's fields a change of results updates."""
-
-
-def appends_in_one_statement() -> bool:
-    """Whether hands appended are stored in one statement (:func:`_store_appended`):
-    on PostgreSQL, which has data-modifying CTEs; SQLite has none."""
-    return connection.vendor == "postgresql"
-
-
-def _store_appended(change: ResultsChange, entry: AuditEntry | None) -> bool:
-    """Store the hands appended, their lines, the table's new totals and counters,
-    and the audit entry (if any), in one statement, if the table's version is
-    still the one the change was applied to, one less than the change's
-    (:func:`_results_applied`; its UPDATE finds the row by id and that version;
-    the other rows are written only from the row it updated). Whether it stored them;
-    the rows' ids are set on the objects, as the ORM's writes would set them.
-
-    The ORM's path in :func:`store_results` writes the same rows in four
-    statements, each built afresh by Django's query compiler, which was most
-    of a hand submission's time; here the values are still prepared by
-    Django's fields (:mod:`league.statements`), and the text, one for each
-    number of hands appended (a submission's is one), is prepared by
-    PostgreSQL once per connection. The unique hand number refuses a hand
-    stored twice here as there (an IntegrityError)."""
-    table, hands = change.table, change.hands
-    hand_fields, line_fields, table_fields, entry_fields = _append_fields()
-    lines = [line for hand_lines in change.lines for line in hand_lines]
-    numbers = [
-        hand.number
-        for hand, hand_lines in zip(hands, change.lines, strict=True)
-        for _ in hand_lines
-    ]
-    params = [
-        *row_values(table, table_fields, add=False),
-        table.pk,
-        table.version - 1,  # the version read: _results_applied moved it by one
-        *(value for hand in hands for value in row_values(hand, hand_fields, add=True)),
-        numbers,
-        *column_values(lines, line_fields, add=True),
-    ]
-    if entry is not None:
-        params += row_values(entry, entry_fields, add=True)
-    with connection.cursor() as cursor:
-        cursor.execute(_append_sql(hands=len(hands), with_entry=entry is not None), params)
-        stored = cursor.fetchall()
-    if not stored:
-        return False
-    by_number = {hand.number: hand for hand in hands}
-    for hand_number, seat, pk in stored:
-        if hand_number is None:
-            assert entry is not None
-            mark_saved(entry, pk)
-        elif seat is None:
-            mark_saved(by_number[hand_number], pk)
-    for hand_number, seat, pk in stored:  # once every hand has its id
-        if hand_number is not None and seat is not None:
-            line = change.lines[hand_number - hands[0].number][seat]
-            line.hand = by_number[hand_number]
-            mark_saved(line, pk)
-    return True
-
-
-_Fields: TypeAlias = "list[Field[Any, Any]]"
-
-
-@functools.cache
-def _append_fields() -> tuple[_Fields, _Fields, _Fields, _Fields]:
-    """What :func:`_store_appended` writes: a hand's fields, a line's (but its
-    hand), the table's results (:data:`TABLE_RESULTS`) and an audit entry's."""
-    return (
-        insert_fields(Hand),
-        insert_fields(HandSeat, exclude=("hand",)),
-        fields_named(Table, *TABLE_RESULTS),
-        insert_fields(AuditEntry),
-    )
-
-
-@functools.lru_cache(maxsize=64)
-def _append_sql(*, hands: int, with_entry: bool) -> str:
-    """The text of :func:`_store_appended`'s statement for ``hands`` hands (made
-    once). Its parameters: the table's new values, its id and the version
-    expected; the hands' values row by row; the lines' as one array a column
-    (their hand's number first, so that the text does not grow with the
-    table's size); the entry's. It answers each hand's number and id, each
-    line's hand number, seat and id, and the entry's id (its number and seat
-    null): no row when the version was not the one expected.
-
-    JSON goes in rows, not arrays: psycopg quotes each JSON text of an array
-    with a regular expression, which costs more than the parameters it saves.
-    Rows joined to another CTE's, not inserted straight, carry their columns'
-    types (:func:`~league.statements.typed_row`)."""
-    hand_fields, line_fields, table_fields, entry_fields = _append_fields()
-    [number] = fields_named(Hand, "number")
-    [hand_link] = fields_named(HandSeat, "hand")
-    [version] = fields_named(Table, "version")
-    quote = connection.ops.quote_name
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in table_fields)
-    sql = f"""
-        WITH changed_table AS (
-            UPDATE {quote(Table._meta.db_table)} SET {assignments}
-            WHERE id = %s AND {quote(version.column)} = %s
-            RETURNING id
-        ), new_hand AS (
-            INSERT INTO {quote(Hand._meta.db_table)} ({column_list(hand_fields)})
-            SELECT hand.* FROM changed_table,
-                (VALUES {", ".join([typed_row(hand_fields)] * hands)}) AS hand
-            RETURNING id, {quote(number.column)} AS number
-        ), new_line AS (
-            INSERT INTO {quote(HandSeat._meta.db_table)}
-                ({quote(hand_link.column)}, {column_list(line_fields)})
-            SELECT new_hand.id, {column_list(line_fields, prefix="line.")}
-            FROM new_hand JOIN {unnest_columns([number, *line_fields])}
-                AS line (hand_number, {column_list(line_fields)})
-                ON line.hand_number = new_hand.number
-            RETURNING id, {quote(hand_link.column)} AS hand_id, seat
-        )"""  # the text holds no input: table and column names, types and placeholders
-    answer = """
-        SELECT new_hand.number, NULL, new_hand.id FROM new_hand
-        UNION ALL
-        SELECT new_hand.number, new_line.seat, new_line.id
-        FROM new_line JOIN new_hand ON new_hand.id = new_line.hand_id"""
-    if with_entry:
-        sql += f""", new_entry AS (
-            INSERT INTO {quote(AuditEntry._meta.db_table)} ({column_list(entry_fields)})
-            SELECT entry.* FROM changed_table, (VALUES {typed_row(entry_fields)}) AS entry
-            RETURNING id
-        )"""
-        answer += " UNION ALL SELECT NULL, NULL, id FROM new_entry"
-    return sql + answer
-
-
-def store_places(table: Table, tally: games.GameTally | None) -> list[int]:
-    """The seatings' final totals and places, which standings and ratings
-    count, and the counts of each seat's hand lines, which standings add up
-    (:data:`~league.models.SEATING_COUNTS`), all in one statement, from the
-    complete game's ``tally``; all cleared for ``None`` (the game no longer
-    counts). Returns the players seated."""
-    ranks = tally.ranks() if tally is not None else None
-    if tally is None or ranks is None:
-        cleared = dict.fromkeys(("total", "place", *SEATING_COUNTS))
-        Seating.objects.filter(table=table).update(**cleared)
-        return list(table.seat_players)
-    # a bucked hand scores above 0 in Buck Euchre; in Bluke that is a bid made
-    bucked = "hs.points > 0" if table.game == Game.BUCK_EUCHRE else "1 = 0"
-    made = "hs.tricks >= hs.bid"
-    seating, line, hand = (model._meta.db_table for model in (Seating, HandSeat, Hand))
-    # each seat, total and place: VALUES names them column1, column2, column3 (PostgreSQL
-    # and SQLite alike)
-    results = ", ".join(
-        ["(CAST(%s AS integer), CAST(%s AS integer), CAST(%s AS integer))"] * len(ranks)
-    )
-    sql = f"""
-        UPDATE {seating} SET
-            total = v.column2, place = v.column3,
-            hands = c.hands, bids_made = c.bids_made, overtricks = c.overtricks,
-            bucked_as_maker = c.bucked_as_maker, bucked_as_player = c.bucked_as_player,
-            drops = c.drops
-        FROM (VALUES {results}) AS v, (
-            SELECT hs.seat, COUNT(*) AS hands,
-                SUM(CASE WHEN {made} THEN 1 ELSE 0 END) AS bids_made,
-                SUM(CASE WHEN {made} THEN hs.tricks - hs.bid ELSE 0 END) AS overtricks,
-                SUM(CASE WHEN {bucked} AND h.maker = hs.seat THEN 1 ELSE 0 END)
-                    AS bucked_as_maker,
-                SUM(CASE WHEN {bucked} AND (h.maker IS NULL OR h.maker <> hs.seat)
-                    THEN 1 ELSE 0 END) AS bucked_as_player,
-                SUM(CASE WHEN hs.dropped THEN 1 ELSE 0 END) AS drops
-            FROM {line} hs JOIN {hand} h ON h.id = hs.hand_id
-            WHERE h.table_id = %s
-            GROUP BY hs.seat
-        ) AS c
-        WHERE {seating}.table_id = %s AND {seating}.seat = v.column1 AND c.seat = v.column1
-        RETURNING {seating}.player_id
-    """  # the text holds no input: table names and fixed words only
-    params: list[int] = []
-    for seat, place in enumerate(ranks):
-        params += [seat, tally.totals[seat], place]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, table.pk, table.pk])
-        return [player_id for (player_id,) in cursor.fetchall()]
 
 
 def results_changed_owe_jobs(*, table: Table, player_ids: Sequence[int]) -> None:

@@ -36,16 +36,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 import games
 from league.errors import ServiceError
+from league.import_files.problems import Problem
 from league.models import Club, League, ResultsImport
 from league.selectors.imports import recent_results_imports, results_import_progress
 from league.services import imports
-from league.services.imports import (
-    ImportRefused,
-    NotThePreviewedFile,
-    PlayersCheck,
-    Problem,
-    ResultsCheck,
-)
+from league.services.imports import ImportRefused, NotThePreviewedFile, PlayersCheck, ResultsCheck
 from league.web.access import club_page_refusal
 from league.web.form_summary import summary_of
 from league.web.organise import RACED

@@ -21,8 +21,8 @@ from django import forms
 from django.core.files.uploadedfile import UploadedFile
 from django.db.models import QuerySet
 
+from league.import_files.results import ImportFormat
 from league.models import Club, League
-from league.services.imports import ImportFormat
 from league.web.organise_forms import SetupForm
 
 MAX_UPLOAD_BYTES: Final = 1024 * 1024

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 import games
 from league.audit import audit_context, hand_record, stored_hand
+from league.import_files.results import ImportFormat
 from league.models import AuditEntry, Membership, Table
 from league.services import accounts, attendance, clubs, imports
 from league.services.fixtures import table_create, table_reseat
@@ -396,9 +397,7 @@ def test_an_import_is_recorded_as_one_by_whoever_ran_it(
     AuditEntry.objects.all().delete()
 
     with audit_context(via=Via.PAGE, actor=organiser):
-        imports.results_import(
-            league=copy, data=jsonl_of(league), format=imports.ImportFormat.JSON_LINES
-        )
+        imports.results_import(league=copy, data=jsonl_of(league), format=ImportFormat.JSON_LINES)
 
     stored = Table.objects.filter(round__event__league=copy)
     assert {e.action for e in entries()} == {Action.TABLE_CREATED, Action.GAME_SUBMITTED}

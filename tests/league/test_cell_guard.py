@@ -1,4 +1,4 @@
-"""The spreadsheet guard of the CSV downloads (league.exports.cell_guarded): no
+"""The spreadsheet guard of the CSV downloads (league.csv_format.cell_guarded): no
 place where a spreadsheet could start a cell starts a formula, whatever it splits a
 line on, and the import (cell_unguarded) gets every text back exactly."""
 
@@ -11,7 +11,8 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from league.exports import CELL_BREAKS, FORMULA_STARTS, cell_guarded, cell_unguarded, csv_lines
+from league.csv_format import CELL_BREAKS, FORMULA_STARTS, cell_guarded, cell_unguarded
+from league.exports import csv_lines
 
 FORMULAS = ("=", "+", "-", "@")
 # text made mostly of what the guard looks at, so that its cases meet often

@@ -21,6 +21,9 @@ from django.test import Client
 
 from league import exports, outbox
 from league.errors import Conflict
+from league.import_files.csv_rows import unescape
+from league.import_files.problems import problems_text
+from league.import_files.results import ImportFormat
 from league.models import (
     AuditEntry,
     Event,
@@ -38,14 +41,12 @@ from league.services import imports
 from league.services.clubs import player_create, players_create
 from league.services.fixtures import event_create, league_create, table_create
 from league.services.imports import (
-    ImportFormat,
     ImportRefused,
     NotThePreviewedFile,
     check_players_import,
     check_results_import,
     file_digest,
     players_import,
-    problems_text,
     results_import,
     results_import_queue,
 )
@@ -183,7 +184,7 @@ def test_the_apostrophe_that_guards_a_formula_comes_off_and_names_stay_apart() -
     names = ["=HYPERLINK(1)", "'=HYPERLINK(1)", "'Tis", "''", "-Ann", "Ann", "@home"]
     written = [exports.safe_cell(name) for name in names]
     assert len(set(written)) == len(names)
-    assert [imports._unescape(cell) for cell in written] == names
+    assert [unescape(cell) for cell in written] == names
 
 
 def test_a_confirmation_names_the_file_checked() -> None:

@@ -66,7 +66,12 @@ def played(game: str, seed: int) -> Table:
 
 
 @pytest.mark.parametrize("game", [Game.BLUKE, Game.BUCK_EUCHRE])
-def test_a_complete_game_counts_each_seats_hand_lines(game: str) -> None:
+def test_the_places_statement_counts_each_seats_hand_lines_as_counted_one_by_one(
+    game: str,
+) -> None:
+    """The places statement (``store_places``, league/services/results_sql.py) has
+    no ORM twin in the service: its counts are held to the hand lines as the ORM
+    reads them, counted here one by one (:func:`counted_by_hand`)."""
     table = played(game, seed=11)
     counts = stored_counts(table)
     assert counts == counted_by_hand(table)

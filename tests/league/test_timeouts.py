@@ -22,7 +22,7 @@ from django.test import Client, override_settings
 
 from league import db, health
 from league.models import Hand, Standing
-from league.services import results
+from league.services import results, results_sql
 from tests.support.api import assert_problem, client_for
 from tests.support.records import bluke_results
 from tests.support.setups import club_setup
@@ -157,7 +157,7 @@ def test_a_deadlock_that_persists_is_a_503_with_retry_after_and_stores_nothing(
     conflict there sends it the locked way, which tries it as often as any
     change (``retry_on_conflict``) before answering 503."""
     setup = club_setup()
-    as_read = 1 if results.appends_in_one_statement() else 0
+    as_read = 1 if results_sql.appends_in_one_statement() else 0
     attempts = as_read + db.CONFLICT_ATTEMPTS
     calls = failing(monkeypatch, psycopg.errors.DeadlockDetected, times=attempts)
 

@@ -20,10 +20,11 @@ from celery import signals
 from celery.contrib.testing.worker import start_worker
 
 from config.celery import app as celery_app
+from league.import_files.results import ImportFormat
 from league.models import Club, Hand, Rating, Standing
 from league.services.clubs import club_create, player_create
 from league.services.fixtures import event_create, league_create, table_create
-from league.services.imports import ImportFormat, check_results_import, results_import_queue
+from league.services.imports import check_results_import, results_import_queue
 from league.services.results import hand_submit
 from tests.support.records import buck_takes_all
 

@@ -14,7 +14,8 @@ from typing import Any
 from django.test import Client
 from django.urls import reverse
 
-from league.exports import HAND_COLUMNS, PLAYED, game_records
+from league.csv_format import HAND_COLUMNS
+from league.exports import PLAYED, game_records
 from league.models import Club, Game, League, Table
 from league.services.clubs import player_create
 from league.services.fixtures import event_create, league_create, table_create

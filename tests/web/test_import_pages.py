@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from league.exports import HAND_COLUMNS
+from league.csv_format import HAND_COLUMNS
 from league.models import Game, Hand, JobOwed, League, Player, ResultsImport, Table
 from league.services.clubs import player_create
 from league.services.fixtures import event_create, league_create, table_create

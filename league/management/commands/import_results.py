@@ -15,10 +15,11 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
+from league.import_files.results import ImportFormat
 from league.management.imports import ImportCommand
 from league.models import League
 from league.services import imports
-from league.services.imports import ImportFormat, ResultsCheck
+from league.services.imports import ResultsCheck
 
 
 class Command(ImportCommand):

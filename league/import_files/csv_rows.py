@@ -1,0 +1,116 @@
+"""A CSV file's rows as an import reads them: decoded as UTF-8 (a byte order mark
+allowed) while read, the header checked against the columns expected, each row's
+cells by column, stripped, with the formula guard of the export taken off."""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+from collections.abc import Iterator, Sequence
+
+from league.csv_format import cell_unguarded
+from league.import_files.problems import Problem
+
+
+def csv_rows(
+    data: bytes, columns: Sequence[str], problems: list[Problem]
+) -> Iterator[tuple[int, dict[str, str]]]:
+    """The rows of a CSV file (header row 1) as cells by column, stripped and with
+    the export's formula apostrophe taken off; blank rows are skipped. A file that
+    is not UTF-8, not CSV or has another header is one problem of the file."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        problems.append(
+            Problem(
+                None,
+                "encoding",
+                "the file is not UTF-8 text but UTF-16: save it from the spreadsheet as CSV UTF-8",
+            )
+        )
+        return
+    if b"\0" in data:  # text has no NUL; a spreadsheet's own format (.xlsx, .ods) has
+        problems.append(
+            Problem(
+                None,
+                "not_csv",
+                "the file is not a CSV file (it holds binary data): save it from the "
+                "spreadsheet as CSV UTF-8",
+            )
+        )
+        return
+    # The file is decoded as it is read, not into one string first: a large file's
+    # text is never held whole, besides its bytes.
+    stream = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", newline="")
+    reader = csv.reader(stream, strict=True)
+    row = 0
+    try:
+        header = next(reader, None)
+        row = 1
+        if header is None:
+            problems.append(Problem(None, "empty", "the file is empty"))
+            return
+        names = [cell.strip() for cell in header]
+        if not _header_fits(names, columns, problems):
+            return
+        for cells in reader:
+            row += 1
+            if not any(cell.strip() for cell in cells):
+                continue
+            if len(cells) != len(names):
+                problems.append(
+                    Problem(
+                        row,
+                        "cells",
+                        f"the row has {len(cells)} cells; the header names {len(names)} columns",
+                    )
+                )
+                continue
+            yield row, {name: unescape(cell) for name, cell in zip(names, cells, strict=True)}
+    except UnicodeDecodeError:
+        # decoded a chunk ahead of the rows read: which row holds the fault is not known
+        problems.append(
+            Problem(
+                None,
+                "encoding",
+                "the file is not UTF-8 text: save it from the spreadsheet as CSV UTF-8",
+            )
+        )
+    except csv.Error as error:
+        problems.append(
+            Problem(row + 1, "not_csv", f"the file cannot be read as CSV from here on ({error})")
+        )
+
+
+def _header_fits(names: list[str], columns: Sequence[str], problems: list[Problem]) -> bool:
+    missing = [column for column in columns if column not in names]
+    unknown = [name for name in names if name not in columns]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if not (missing or unknown or repeated):
+        return True
+    parts = []
+    if missing:
+        parts.append(f"missing {', '.join(missing)}")
+    if unknown:
+        parts.append(f"unknown {', '.join(repr(name) for name in unknown)}")
+    if repeated:
+        parts.append(f"named twice {', '.join(repeated)}")
+    problems.append(
+        Problem(
+            1,
+            "header",
+            f"the header row must name the columns {', '.join(columns)} ({'; '.join(parts)})",
+        )
+    )
+    return False
+
+
+def unescape(cell: str) -> str:
+    """A cell as the export meant it: stripped, and without the apostrophes it puts
+    before text a spreadsheet would run as a formula (:func:`league.csv_format.cell_guarded`).
+
+    >>> unescape(" '=HYPERLINK(1) "), unescape("''Tis"), unescape("'Tis"), unescape(" Ann ")
+    ('=HYPERLINK(1)', "'Tis", "'Tis", 'Ann')
+    >>> unescape("Ann;'=1+1 night")
+    'Ann;=1+1 night'
+    """
+    return cell_unguarded(cell.strip())
