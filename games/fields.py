@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from games import bluke
 from games.bluke import Bluke
@@ -37,7 +37,7 @@ _GAME_CHOICES = " or ".join(repr(name) for name in GAME_NAMES)
 """The known games as a message lists them: ``'bluke' or 'buck_euchre'``."""
 
 
-def game_name(record: Mapping[str, Any]) -> str:
+def game_name(record: Mapping[str, object]) -> str:
     """The ``game`` a record names, one the engine knows; raises
     :class:`InvalidRecord` otherwise."""
     if "game" not in record:
@@ -105,12 +105,16 @@ def _make_rules(name: str, players: int, options: dict[str, Any]) -> Rules:
 
 
 def options_field(value: object) -> dict[str, Any]:
+    """A record's ``options`` object, its values as sent: the rules check them
+    (``Bluke`` its ``bluke_lead``; ``max_cards`` is read by :func:`int_field`)."""
     if not isinstance(value, dict):
         raise InvalidRecord("invalid", f"options must be an object, not {_kind(value)}")
     return value
 
 
-def check_fields(record: Mapping[str, Any], fields: tuple[frozenset[str], frozenset[str]]) -> None:
+def check_fields(
+    record: Mapping[str, object], fields: tuple[frozenset[str], frozenset[str]]
+) -> None:
     """Every ``required`` field of ``fields = (required, allowed)`` is present
     and nothing else than the ``allowed``. (One argument, not ``*fields``: a
     compiled call with ``*`` goes through Python's generic call.)"""
@@ -136,7 +140,7 @@ def int_field(value: object, name: str, code: str = "invalid") -> int:
     return value
 
 
-def list_field(value: object, name: str) -> list[Any]:
+def list_field(value: object, name: str) -> list[object]:
     if not isinstance(value, list):
         raise InvalidRecord("invalid", f"{name} must be an array, not {_kind(value)}")
     return value
@@ -147,7 +151,7 @@ def int_list_field(value: object, name: str, code: str) -> list[int]:
     for index, item in enumerate(values):
         if type(item) is not int:
             raise InvalidRecord(code, f"{name}[{index}] must be an integer, not {_shown(item)}")
-    return values
+    return cast("list[int]", values)  # every item checked above
 
 
 def trump_field(value: object) -> Suit | None:
@@ -166,7 +170,7 @@ def card_field(value: object, name: str, *, code: str = "bad_card") -> Card:
     return found
 
 
-def fast_cards(values: list[Any]) -> list[Card] | None:
+def fast_cards(values: list[object]) -> list[Card] | None:
     """The cards for the codes ``CARD_BY_CODE`` holds (canonical, lower-case,
     ``10``), or ``None`` if any value needs the slower, checked parse."""
     # A plain loop (not list(map(CARD_BY_CODE.get, values))): compiled, each

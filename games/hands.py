@@ -12,8 +12,7 @@ The fields are read by :mod:`games.fields`; a game's hands are added up by
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from games import bluke, buck_euchre
 from games.bluke import Bluke, BlukeHand
@@ -55,13 +54,13 @@ _IN_GAME_FIELDS = {
 }
 
 
-def evaluate_hand(record: Mapping[str, Any]) -> HandResult:
+def evaluate_hand(record: Mapping[str, object]) -> HandResult:
     """The result of a hand record standing alone."""
     outcome = hand_outcome(record)
     return outcome if isinstance(outcome, HandResult) else outcome.result()
 
 
-def hand_outcome(record: Mapping[str, Any]) -> HandResult | BlukeHand | BuckEuchreHand:
+def hand_outcome(record: Mapping[str, object]) -> HandResult | BlukeHand | BuckEuchreHand:
     """A hand record standing alone, checked: the finished hand for a move
     log (its ``result()`` is the record's result), the result for a hand given
     as results. Raises :class:`RecordError`."""
@@ -88,7 +87,7 @@ def hand_outcome(record: Mapping[str, Any]) -> HandResult | BlukeHand | BuckEuch
 
 
 def evaluate_game_hand(
-    rules: Rules, record: Mapping[str, Any], *, dealer: int, cards: int | None
+    rules: Rules, record: Mapping[str, object], *, dealer: int, cards: int | None
 ) -> HandResult:
     """The result of one hand of a game, in either form.
 
@@ -101,7 +100,7 @@ def evaluate_game_hand(
     return _evaluate_hand_body(rules, record, dealer=dealer, cards=cards)
 
 
-def _check_in_game_header(rules: Rules, record: Mapping[str, Any], *, dealer: int) -> None:
+def _check_in_game_header(rules: Rules, record: Mapping[str, object], *, dealer: int) -> None:
     """A hand in a game may repeat ``game`` and ``dealer`` but must not
     contradict them; its other fields are those of its form."""
     check_fields(record, _IN_GAME_FIELDS[rules.name, "deal" in record])
@@ -114,7 +113,7 @@ def _check_in_game_header(rules: Rules, record: Mapping[str, Any], *, dealer: in
 
 
 def _evaluate_hand_body(
-    rules: Rules, record: Mapping[str, Any], *, dealer: int, cards: int | None
+    rules: Rules, record: Mapping[str, object], *, dealer: int, cards: int | None
 ) -> HandResult:
     """A hand's result once the game, players and dealer are known.
 
@@ -125,7 +124,7 @@ def _evaluate_hand_body(
 
 
 def _hand_body(
-    rules: Rules, record: Mapping[str, Any], *, dealer: int, cards: int | None
+    rules: Rules, record: Mapping[str, object], *, dealer: int, cards: int | None
 ) -> HandResult | BlukeHand | BuckEuchreHand:
     """As :func:`_evaluate_hand_body`, but a move log's finished hand itself."""
     if isinstance(rules, Bluke):
@@ -138,7 +137,7 @@ def _hand_body(
 
 
 def _replayed_bluke(
-    rules: Bluke, record: Mapping[str, Any], *, dealer: int, cards: int | None
+    rules: Bluke, record: Mapping[str, object], *, dealer: int, cards: int | None
 ) -> BlukeHand:
     deal = deal_field(record["deal"])
     hand = rules.new_hand(
@@ -153,7 +152,7 @@ def _replayed_bluke(
     return hand
 
 
-def _score_bluke(rules: Bluke, record: Mapping[str, Any], *, cards: int | None) -> HandResult:
+def _score_bluke(rules: Bluke, record: Mapping[str, object], *, cards: int | None) -> HandResult:
     size = int_field(record["cards"], "cards") if "cards" in record else cards
     if size is None:
         raise InvalidRecord("invalid", "missing field 'cards'")
@@ -170,7 +169,7 @@ def _score_bluke(rules: Bluke, record: Mapping[str, Any], *, cards: int | None) 
 
 
 def _replayed_buck_euchre(
-    rules: BuckEuchre, record: Mapping[str, Any], *, dealer: int
+    rules: BuckEuchre, record: Mapping[str, object], *, dealer: int
 ) -> BuckEuchreHand:
     hand: BuckEuchreHand = rules.new_hand(
         dealer=dealer,
@@ -204,7 +203,7 @@ def _replayed_buck_euchre(
     return hand
 
 
-def _score_buck_euchre(rules: BuckEuchre, record: Mapping[str, Any]) -> HandResult:
+def _score_buck_euchre(rules: BuckEuchre, record: Mapping[str, object]) -> HandResult:
     maker = record.get("maker")
     return rules.score_results(
         trump=trump_field(record["trump"]),
@@ -219,7 +218,7 @@ def _replay_plays(hand: BlukeHand | BuckEuchreHand, plays: object) -> None:
     code is passed on as it is: the trick play refuses it (``bad_card``) where
     it lies, once the plays before it have been checked."""
     values = list_field(plays, "plays")
-    cards = fast_cards(values)
+    cards: Sequence[object] | None = fast_cards(values)
     if cards is None:
         cards = [Card.parse(value) or value for value in values]
     hand.play_many(cards)

@@ -22,11 +22,11 @@ from games.errors import InvalidRecord, RecordError
 from games.errors import kind as _kind
 from games.hands import evaluate_hand, hand_outcome
 from games.limits import MAX_RECORD_CHARS
-from games.results import GameResult, HandResult
+from games.results import Answer, GameResult, HandResult
 from games.tally import evaluate_game
 
 
-def check_record(record: object) -> dict[str, Any]:
+def check_record(record: object) -> Answer:
     """The answer object for one record (a hand or a whole game):
     ``evaluate_record(record).to_json()``, or the error answer."""
     try:

@@ -8,7 +8,6 @@ what it stored. Each hand is read by :func:`games.hands.evaluate_game_hand`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from games import bluke, buck_euchre
 from games.bluke import Bluke
@@ -131,7 +130,7 @@ _GAME_FIELDS = {
 }
 
 
-def evaluate_game(record: Mapping[str, Any]) -> GameResult:
+def evaluate_game(record: Mapping[str, object]) -> GameResult:
     """The result of a whole game record (complete or still in progress)."""
     name = game_name(record)
     check_fields(record, _GAME_FIELDS[name])
