@@ -157,7 +157,7 @@ from games import rules_for
 from games.bluke import Bluke
 from games.bots import Noise, NoisyBot, play_game
 from games.cards import card
-from games.records import evaluate_game_hand
+from games.hands import evaluate_game_hand
 from games.results import competition_ranks
 from league.rating_model import LeagueMeans, ScoreModel, Skill, luck_points, model_for
 from league.seating import PastRound, Search, TablePolicy, plan_round

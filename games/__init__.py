@@ -33,19 +33,13 @@ from games.bluke import Bluke, BlukeHand
 from games.buck_euchre import BuckEuchre, BuckEuchreHand
 from games.cards import ALL_CARDS, BLUKE_DECK, EUCHRE_DECK, Card, Suit, card, cards
 from games.errors import ERROR_CODES, IllegalMove, InvalidRecord, RecordError
+from games.fields import rules_for
+from games.hands import evaluate_hand, replay_tricks
 from games.native import compiled
-from games.records import (
-    check_record,
-    evaluate_game,
-    evaluate_hand,
-    evaluate_record,
-    parse_record,
-    replay_tricks,
-    rules_for,
-)
+from games.records import check_record, evaluate_record, parse_record
 from games.results import GameResult, HandResult, Trick
 from games.rules import Rules
-from games.tally import GameTally
+from games.tally import GameTally, evaluate_game
 
 __all__ = [
     "ALL_CARDS",

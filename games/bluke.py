@@ -10,11 +10,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from games.cards import ALL_CARDS, BLUKE_DECK, HI_BLUKE, LO_BLUKE, Card, Suit
 from games.errors import IllegalMove, InvalidRecord, check_seat, shown
-from games.results import HandResult
+from games.results import HandAnswer, HandResult
 from games.tricks import TrickPlay, TrickRules, check_tricks_taken, clockwise, dealt_hands, mask_of
 
 NAME: Final = "bluke"
@@ -238,7 +238,7 @@ class BlukeHand:
             winners=tuple(self.tricks.winners),
         )
 
-    def answer(self) -> dict[str, Any]:
+    def answer(self) -> HandAnswer:
         """``self.result().to_json()``, the answer to the hand's record, built
         without the :class:`HandResult` (checking a record needs only this)."""
         return {

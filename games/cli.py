@@ -24,11 +24,13 @@ import os
 import sys
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, TextIO
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Final, TextIO
 
 from games.errors import InvalidRecord
 from games.lines import answer_chunk
 from games.records import check_record, parse_record
+from games.results import Answer
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -45,7 +47,7 @@ class Unreadable(Exception):
     """An input that is neither one JSON value nor JSON Lines."""
 
 
-def answers_for_text(text: str) -> list[dict[str, Any]]:
+def answers_for_text(text: str) -> list[Answer]:
     """One answer per record in ``text`` (see :func:`answer_chunks`); raises
     :class:`Unreadable`."""
     pieces = answer_chunks(text.splitlines(keepends=True))
@@ -143,7 +145,7 @@ class _Stdin:
         return None
 
 
-def _opened(name: str, stdin: TextIO) -> Any:
+def _opened(name: str, stdin: TextIO) -> AbstractContextManager[TextIO]:
     # A byte-order mark is not JSON, but editors on Windows write one
     # (utf-8-sig drops it from a file; standard input's is dropped when read).
     if name == "-":

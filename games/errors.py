@@ -9,7 +9,6 @@ position where it was made. Both carry the fields of the error answer.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from games.limits import MAX_STRING_SHOWN
 
@@ -59,9 +58,9 @@ class RecordError(Exception):
         self.seat = seat
         self.card = card
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, str | int]:
         """The ``error`` object of an answer, fields in the documented order."""
-        out: dict[str, Any] = {"code": self.code}
+        out: dict[str, str | int] = {"code": self.code}
         for key in ("hand", "play", "seat", "card"):
             value = getattr(self, key)
             if value is not None:

@@ -10,10 +10,10 @@ its argument parsing and process pool, stays Python.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from games.errors import InvalidRecord
 from games.records import answer_json, parse_record
+from games.results import ErrorAnswer
 
 
 def answer_line(line: str, number: int) -> tuple[str, bool] | None:
@@ -26,7 +26,7 @@ def answer_line(line: str, number: int) -> tuple[str, bool] | None:
         return answer_json(parse_record(line))
     # Two names: compiled, one name for both exceptions would have one type.
     except InvalidRecord as refused:
-        answer: dict[str, Any] = {"ok": False, "error": refused.to_json()}
+        answer: ErrorAnswer = {"ok": False, "error": refused.to_json()}
     except ValueError as not_json:
         message = f"line {number} is not JSON: {not_json}"
         answer = {"ok": False, "error": {"code": "invalid", "message": message}}

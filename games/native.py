@@ -24,8 +24,10 @@ COMPILED_MODULES: Final[tuple[str, ...]] = (
     "bluke",
     "buck_euchre",
     "rules",
-    "records",
+    "fields",
+    "hands",
     "tally",
+    "records",
     "lines",
 )
 """The modules of :mod:`games` that mypyc compiles: those the checking of a

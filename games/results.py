@@ -1,11 +1,51 @@
-"""What the engine answers for a valid hand or game, as small dataclasses."""
+"""What the engine answers for a valid hand or game, as small dataclasses,
+and the answer objects of :func:`games.check_record` as JSON."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, NotRequired, TypeAlias, TypedDict
 
 from games.cards import Card, Suit
+
+
+class HandAnswer(TypedDict):
+    """A valid hand's answer (:meth:`HandResult.to_json`); ``winners`` for a
+    move log, and the Buck Euchre fields for Buck Euchre."""
+
+    ok: Literal[True]
+    game: str
+    trump: Suit | None
+    tricks: list[int]
+    points: list[int]
+    winners: NotRequired[list[int]]
+    maker: NotRequired[int | None]
+    drops: NotRequired[list[int]]
+    takes_all: NotRequired[int | None]
+
+
+class GameAnswer(TypedDict):
+    """A valid game's answer (:meth:`GameResult.to_json`)."""
+
+    ok: Literal[True]
+    game: str
+    totals: list[int]
+    complete: bool
+    ranks: list[int] | None
+    hands: list[HandAnswer]
+
+
+class ErrorAnswer(TypedDict):
+    """A refused record's answer: ``error`` is :meth:`RecordError.to_json`
+    (``code``, where known ``hand``, ``play``, ``seat`` and ``card``, then
+    ``message``)."""
+
+    ok: Literal[False]
+    error: dict[str, str | int]
+
+
+Answer: TypeAlias = HandAnswer | GameAnswer | ErrorAnswer
+"""The answer object for any record."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,9 +64,9 @@ class HandResult:
     drops: tuple[int, ...] = ()
     takes_all: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> HandAnswer:
         # Suit is a str enum, so json.dumps writes the trump as its letter.
-        out: dict[str, Any] = {
+        out: HandAnswer = {
             "ok": True,
             "game": self.game,
             "trump": self.trump,
@@ -63,7 +103,7 @@ class GameResult:
     ranks: tuple[int, ...] | None
     hands: tuple[HandResult, ...] = field(default=())
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> GameAnswer:
         return {
             "ok": True,
             "game": self.game,

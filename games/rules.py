@@ -1,8 +1,8 @@
 """The games the engine knows, and the type of their rules objects.
 
-A module of its own, below :mod:`games.records` and :mod:`games.tally`, so
-that each of them and the package can name :data:`Rules` without importing
-one another.
+A module of its own, below the reading of records (:mod:`games.fields`,
+:mod:`games.hands`, :mod:`games.tally`, :mod:`games.records`), so that each
+of them and the package can name :data:`Rules` without importing one another.
 """
 
 from __future__ import annotations

@@ -1,20 +1,29 @@
-"""A game's running totals as its hands are added one by one.
+"""A game's running totals as its hands are added one by one, and a game record read.
 
-:func:`games.records.evaluate_game` tallies a whole game record this way; a
-service that stores a game hand by hand keeps a :class:`GameTally` instead,
-resumed from what it stored.
+:func:`evaluate_game` tallies a whole game record this way; a service that
+stores a game hand by hand keeps a :class:`GameTally` instead, resumed from
+what it stored. Each hand is read by :func:`games.hands.evaluate_game_hand`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from games import buck_euchre
+from games import bluke, buck_euchre
 from games.bluke import Bluke
 from games.buck_euchre import BuckEuchre
-from games.errors import InvalidRecord, check_seat, kind
+from games.errors import InvalidRecord, RecordError, check_seat, kind
+from games.fields import (
+    check_fields,
+    field_sets,
+    game_name,
+    game_rules,
+    int_field,
+    list_field,
+    options_field,
+)
+from games.hands import evaluate_game_hand
 from games.limits import MAX_BUCK_EUCHRE_HANDS
-from games.records import evaluate_game_hand
 from games.results import GameResult, HandResult, competition_ranks
 from games.rules import Rules
 
@@ -111,3 +120,28 @@ class GameTally:
             ranks=self.ranks(),
             hands=tuple(self.hands),
         )
+
+
+# -- a game record ----------------------------------------------------------
+
+_GAME_FIELDS = {
+    bluke.NAME: field_sets("game players first_dealer hands", "options"),
+    buck_euchre.NAME: field_sets("game first_dealer hands", "players options"),
+}
+
+
+def evaluate_game(record: Mapping[str, object]) -> GameResult:
+    """The result of a whole game record (complete or still in progress)."""
+    name = game_name(record)
+    check_fields(record, _GAME_FIELDS[name])
+    players = int_field(record.get("players", buck_euchre.PLAYERS), "players")
+    rules = game_rules(name, players, options_field(record.get("options", {})))
+    tally = GameTally(rules, first_dealer=int_field(record["first_dealer"], "first_dealer"))
+    hands = list_field(record["hands"], "hands")
+    for index, hand_record in enumerate(hands):
+        try:
+            tally.add(hand_record)
+        except RecordError as error:
+            error.hand = index
+            raise
+    return tally.result()

@@ -39,7 +39,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Final, TypeVar
+from typing import Any, Final, SupportsFloat, TypedDict, TypeVar
 
 from league.errors import ServiceError
 
@@ -73,7 +73,17 @@ TODAYS_ORDER: Final = "ranked by wins, then average place"
 """A league without a season format, in words."""
 
 
-def _points(value: Any) -> Fraction:
+class SeasonJson(TypedDict):
+    """A season format as :func:`season_check` stores it and the API shows it:
+    points a place by table size (sizes as strings, in order), the best nights
+    that count (``None``: every night), the games to qualify."""
+
+    points_by_place: dict[str, list[int | float]]
+    best_nights: int | None
+    min_games: int
+
+
+def _points(value: int | float) -> Fraction:
     """A JSON number as an exact fraction, a float by its decimal digits (2.5 is
     5/2, 0.1 is 1/10), so that the sums are those the organiser wrote."""
     if isinstance(value, int):
@@ -101,7 +111,7 @@ class SeasonFormat:
             min_games=int(value.get("min_games") or 0),
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SeasonJson:
         return {
             "points_by_place": {
                 str(size): [_number(p) for p in points]
@@ -147,7 +157,7 @@ def _number(value: Fraction) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def season_check(*, game: str, season: Any) -> dict[str, Any] | None:
+def season_check(*, game: str, season: object) -> SeasonJson | None:
     """The season format ``season`` (JSON, as the API takes it) checked for a
     league of ``game``, in its stored form (sizes in order, numbers as sent);
     ``None`` for today's order. A :class:`ServiceError` names the part at fault
@@ -195,12 +205,12 @@ def season_check(*, game: str, season: Any) -> dict[str, Any] | None:
     return {"points_by_place": points, "best_nights": best_nights, "min_games": min_games}
 
 
-def _whole(value: Any, low: int, high: int) -> bool:
+def _whole(value: object, low: int, high: int) -> bool:
     """A JSON whole number within bounds (not a boolean, not 2.0)."""
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-def _check_points(game: str, given: Any) -> dict[str, list[int | float]]:
+def _check_points(game: str, given: object) -> dict[str, list[int | float]]:
     field = "season.points_by_place"
     needed = SEAT_SIZES[game]
     allowed = (*needed, *OTHER_SIZES[game])
@@ -211,7 +221,7 @@ def _check_points(game: str, given: Any) -> dict[str, list[int | float]]:
             'by size: {"4": [4, 2, 1, 0], ...}',
             field=field,
         )
-    by_size: dict[int, Any] = {}
+    by_size: dict[int, object] = {}
     for key, points in given.items():
         size = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() else None
         if size is None or size not in allowed:
@@ -234,7 +244,7 @@ def _check_points(game: str, given: Any) -> dict[str, list[int | float]]:
     return checked
 
 
-def _check_places(size: int, points: Any, *, field: str) -> list[int | float]:
+def _check_places(size: int, points: object, *, field: str) -> list[int | float]:
     """A table size's points: one finite number, 0 or more, a place, never rising."""
     if not isinstance(points, Sequence) or isinstance(points, str | bytes):
         raise ServiceError(
@@ -271,7 +281,7 @@ def _check_places(size: int, points: Any, *, field: str) -> list[int | float]:
 # -- in words ----------------------------------------------------------------------------
 
 
-def points_in_words(value: Any) -> str:
+def points_in_words(value: SupportsFloat) -> str:
     """A number of points as the pages write it: 4, 2.5, 1.33 (two decimals at most).
 
     >>> points_in_words(4.0), points_in_words(2.5), points_in_words(4 / 3)

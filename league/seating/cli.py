@@ -14,7 +14,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn, TextIO
+from typing import NoReturn, TextIO, TypedDict
 
 from league.seating.errors import SeatingError
 from league.seating.model import Method, Search
@@ -73,7 +73,24 @@ def main(
     return EXIT_OK
 
 
-def _plan(argv: Sequence[str] | None) -> dict[str, Any]:
+class RoundAnswer(TypedDict):
+    """A round planned: the players of each table, each table's first
+    dealer, and who sits out."""
+
+    tables: list[list[int]]
+    first_dealers: list[int]
+    sit_out: list[int]
+
+
+class PlanAnswer(TypedDict):
+    """What ``plan`` writes: the rounds, the repeated pairings, the seed."""
+
+    rounds: list[RoundAnswer]
+    repeats: int
+    seed: int
+
+
+def _plan(argv: Sequence[str] | None) -> PlanAnswer:
     parser = _Parser(prog=PROG, description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     plan = commands.add_parser("plan", help="plan the rounds of a night")

@@ -7,7 +7,6 @@ never a failure of the search: a search that runs out of budget returns its best
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
 
 ERROR_CODES: tuple[str, ...] = (
     "too_few_players",
@@ -70,9 +69,9 @@ class SeatingError(ValueError):
         self.round = round
         self.size = size
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, str | int | list[Hashable]]:
         """The fields that are set, ``code`` first and ``message`` last."""
-        out: dict[str, Any] = {"code": self.code}
+        out: dict[str, str | int | list[Hashable]] = {"code": self.code}
         if self.players:
             out["players"] = list(self.players)
         for key in ("table", "round", "size"):
