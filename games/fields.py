@@ -95,6 +95,10 @@ def _make_rules(name: str, players: int, options: dict[str, Any]) -> Rules:
         if unknown:
             raise InvalidRecord("invalid", f"unknown Bluke option {_shown(min(unknown))}")
         lead = options.get("bluke_lead", "trump")
+        if lead not in ("trump", "free"):  # compiled, Bluke's str field raises a TypeError
+            raise InvalidRecord(
+                "invalid", f"option bluke_lead must be 'trump' or 'free', not {_shown(lead)}"
+            )
         max_cards = options.get("max_cards")
         if max_cards is not None:
             max_cards = int_field(max_cards, "options.max_cards")

@@ -302,7 +302,7 @@ def season_in_words(
     >>> season_in_words(None)
     'ranked by wins, then average place'
     >>> print(season_in_words({"points_by_place": {"3": [3, 1, 0], "4": [4, 2, 1, 0]},
-    ...     "best_nights": 8, "min_games": 6}, nights=12, first=4).replace("; ", ";\n"))
+    ...     "best_nights": 8, "min_games": 6}, nights=12, first=4).replace("; ", ";\\n"))
     best 8 of 12 nights;
     4-2-1-0 at tables of four;
     3-1-0 at tables of three;

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from games import ERROR_CODES, Card, check_record, parse_record
+from games import ERROR_CODES, Card, check_record, parse_record, rules_for
 from games.cli import main
 from games.errors import InvalidRecord
 from games.limits import MAX_BUCK_EUCHRE_HANDS, MAX_RECORD_CHARS, MAX_STRING_SHOWN
@@ -350,6 +350,18 @@ def test_option_values_are_checked_whatever_was_checked_before() -> None:
     again = {repr(v): check_record(game(v))["ok"] for v in (True, 1.0)}
     assert refused == {"True": False, "1.0": False}
     assert again == refused
+
+
+@pytest.mark.parametrize("lead", [5, None, ["trump"], {"x": 1}, 1.5])
+def test_a_bluke_lead_that_is_no_text_is_refused_on_both_builds(lead: object) -> None:
+    """The compiled build's ``Bluke`` holds ``bluke_lead`` as a C string: anything
+    else raised a ``TypeError`` there (a 500 in the league), an ``InvalidRecord``
+    on the pure build."""
+    with pytest.raises(InvalidRecord, match="option bluke_lead must be 'trump' or 'free'"):
+        rules_for(BLUKE, 4, {"bluke_lead": lead})
+    record = {"game": BLUKE, "players": 4, "first_dealer": 0, "hands": [],
+              "options": {"bluke_lead": lead}}  # fmt: skip
+    assert check_record(record)["error"]["code"] == "invalid"
 
 
 @pytest.mark.parametrize(
