@@ -167,7 +167,8 @@ class ClubForm(SetupForm):
 
     def slug_wanted(self) -> str:
         """The club's slug: as typed, or made from the name as the service makes it."""
-        return self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))
+        slug: str = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))
+        return slug
 
     def add_service_error(self, error: ServiceError, *, field: str | None = None) -> None:
         """The services' refusals of a club in the page's words, by the field."""

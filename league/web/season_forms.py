@@ -234,4 +234,5 @@ class FinalForm(SetupForm):
 
     @property
     def date_chosen(self) -> datetime.date:
-        return self.cleaned_data["date"]
+        date: datetime.date = self.cleaned_data["date"]
+        return date
