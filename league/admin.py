@@ -38,15 +38,17 @@ which the API and the pages do with the engine's checks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import admin as auth_admin
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import models as db_models
 from django.db import router, transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html_join
@@ -72,13 +74,17 @@ def _adopt(obj: db_models.Model, stored: db_models.Model) -> None:
 class ReadOnlyMixin:
     """No add, change or delete: the admin only shows these rows."""
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: db_models.Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(
+        self, request: HttpRequest, obj: db_models.Model | None = None
+    ) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(
+        self, request: HttpRequest, obj: db_models.Model | None = None
+    ) -> bool:
         return False
 
 
@@ -88,11 +94,13 @@ class ServiceAdmin(admin.ModelAdmin):
     them rolls the whole request back and becomes an error message. Nothing
     is deleted unless a subclass says so."""
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(
+        self, request: HttpRequest, obj: db_models.Model | None = None
+    ) -> bool:
         return False
 
     def _refusal_as_message(
-        self, request: HttpRequest, back: str, view: Callable[..., HttpResponse], *args: Any
+        self, request: HttpRequest, back: str, view: Callable[..., HttpResponse], *args: object
     ) -> HttpResponse:
         try:
             with transaction.atomic(using=router.db_for_write(self.model)):
@@ -182,14 +190,22 @@ class ClubAdmin(ServiceAdmin):
     search_fields = ["name", "slug"]
     inlines = [MembershipInline]
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: models.Club | None = None
+    ) -> list[str]:
         return ["slug"] if obj is not None else []
 
-    def get_prepopulated_fields(self, request: HttpRequest, obj: Any = None) -> dict[str, Any]:
+    def get_prepopulated_fields(
+        self, request: HttpRequest, obj: models.Club | None = None
+    ) -> dict[str, Sequence[str]]:
         return {"slug": ["name"]} if obj is None else {}
 
     def save_model(
-        self, request: HttpRequest, obj: models.Club, form: forms.ModelForm, change: bool
+        self,
+        request: HttpRequest,
+        obj: models.Club,
+        form: forms.ModelForm[models.Club],
+        change: bool,
     ) -> None:
         if not change:
             _adopt(obj, clubs.club_create(name=obj.name, slug=obj.slug))
@@ -198,7 +214,11 @@ class ClubAdmin(ServiceAdmin):
             clubs.club_update(club=club, name=obj.name)
 
     def save_formset(
-        self, request: HttpRequest, form: forms.ModelForm, formset: Any, change: bool
+        self,
+        request: HttpRequest,
+        form: forms.ModelForm[models.Club],
+        formset: forms.BaseModelFormSet[models.Membership, MembershipInlineForm],
+        change: bool,
     ) -> None:
         memberships = formset.save(commit=False)
         _memberships_save(form.instance, memberships)
@@ -213,14 +233,22 @@ class MembershipAdmin(ServiceAdmin):
     search_fields = ["user__username", "club__name"]
     list_select_related = ["user", "club"]
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: models.Membership | None = None
+    ) -> list[str]:
         return ["club", "user"] if obj is not None else []
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(
+        self, request: HttpRequest, obj: db_models.Model | None = None
+    ) -> bool:
         return admin.ModelAdmin.has_delete_permission(self, request, obj)
 
     def save_model(
-        self, request: HttpRequest, obj: models.Membership, form: forms.ModelForm, change: bool
+        self,
+        request: HttpRequest,
+        obj: models.Membership,
+        form: forms.ModelForm[models.Membership],
+        change: bool,
     ) -> None:
         stored = clubs.membership_set(club=obj.club, user=obj.user, role=obj.role)
         if not change:
@@ -229,14 +257,14 @@ class MembershipAdmin(ServiceAdmin):
     def delete_model(self, request: HttpRequest, obj: models.Membership) -> None:
         _membership_remove(obj)
 
-    def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[models.Membership]) -> None:
         # One at a time, so that the last organiser of a club is refused (and
         # with it the whole action, as the view rolls back).
         for membership in queryset.order_by("pk"):
             _membership_remove(membership)
 
 
-def _roles_remove(user: Any) -> None:
+def _roles_remove(user: User) -> None:
     """Take away every role ``user`` holds, through the services (refused
     for a club's last organiser), before the user is deleted."""
     for membership in models.Membership.objects.filter(user=user).order_by("pk"):
@@ -248,14 +276,16 @@ class UserAdmin(ServiceAdmin, auth_admin.UserAdmin):
     their roles away through the services: deleting a club's last organiser
     is refused, as removing their role is."""
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(
+        self, request: HttpRequest, obj: db_models.Model | None = None
+    ) -> bool:
         return admin.ModelAdmin.has_delete_permission(self, request, obj)
 
-    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+    def delete_model(self, request: HttpRequest, obj: User) -> None:
         _roles_remove(obj)
         super().delete_model(request, obj)
 
-    def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         for user in queryset.order_by("pk"):
             _roles_remove(user)
         super().delete_queryset(request, queryset)
@@ -275,13 +305,15 @@ class PlayerAdmin(ServiceAdmin):
     search_fields = ["name"]
     list_select_related = ["club", "user"]
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: models.Player | None = None
+    ) -> list[str]:
         # Guests are added at game nights; here they can only be kept.
         return ["club"] if obj is not None else ["is_guest"]
 
     def get_search_results(
-        self, request: HttpRequest, queryset: Any, search_term: str
-    ) -> tuple[Any, bool]:
+        self, request: HttpRequest, queryset: QuerySet[models.Player], search_term: str
+    ) -> tuple[QuerySet[models.Player], bool]:
         """Names found as the club compares them too: "ada" or "A\u200bda" finds "Ada"."""
         found, duplicates = super().get_search_results(request, queryset, search_term)
         key = name_key(search_term)
@@ -290,11 +322,16 @@ class PlayerAdmin(ServiceAdmin):
         return found, duplicates
 
     def save_model(
-        self, request: HttpRequest, obj: models.Player, form: forms.ModelForm, change: bool
+        self,
+        request: HttpRequest,
+        obj: models.Player,
+        form: forms.ModelForm[models.Player],
+        change: bool,
     ) -> None:
         if not change:
             _adopt(obj, clubs.player_create(club=obj.club, name=obj.name, user=obj.user))
             return
+        # the fields changed, by name, as the service's keyword arguments
         changes: dict[str, Any] = {}
         for field in ("name", "user", "is_guest"):
             if field in form.changed_data:
@@ -332,7 +369,11 @@ class LeagueAdmin(ServiceAdmin):
         return season_in_words(league.season, first=league.table_size)
 
     def save_model(
-        self, request: HttpRequest, obj: models.League, form: forms.ModelForm, change: bool
+        self,
+        request: HttpRequest,
+        obj: models.League,
+        form: forms.ModelForm[models.League],
+        change: bool,
     ) -> None:
         if "name" in form.changed_data:
             league = models.League.objects.get(pk=obj.pk)
@@ -361,7 +402,11 @@ class EventAdmin(ServiceAdmin):
         return False
 
     def save_model(
-        self, request: HttpRequest, obj: models.Event, form: forms.ModelForm, change: bool
+        self,
+        request: HttpRequest,
+        obj: models.Event,
+        form: forms.ModelForm[models.Event],
+        change: bool,
     ) -> None:
         fields = ("name", "date", "start_time", "venue")
         changes = {field: getattr(obj, field) for field in fields}

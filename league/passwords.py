@@ -13,7 +13,7 @@ shown by every password form with the rules, says so beforehand.
 
 from __future__ import annotations
 
-from typing import Any
+from django.contrib.auth.models import AbstractBaseUser
 
 from league.services.accounts import login_password_changed
 
@@ -22,10 +22,10 @@ class PasswordChangeEffects:
     """An ``AUTH_PASSWORD_VALIDATORS`` entry that takes every password and acts
     when one is set (see the module's docstring)."""
 
-    def validate(self, password: str, user: Any = None) -> None:
+    def validate(self, password: str, user: AbstractBaseUser | None = None) -> None:
         """Every password passes: the other validators are the rules."""
 
-    def password_changed(self, password: str, user: Any = None) -> None:
+    def password_changed(self, password: str, user: AbstractBaseUser | None = None) -> None:
         """``user``'s password was just saved: end its tokens and failures."""
         if user is not None and user.pk is not None:
             login_password_changed(user=user)

@@ -11,9 +11,9 @@ refused like a wrong one, saying so.
 
 from __future__ import annotations
 
-from typing import Any, Final, NoReturn
+from typing import TYPE_CHECKING, Final, NoReturn
 
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
@@ -22,12 +22,18 @@ from rest_framework.authentication import (
     TokenAuthentication,
     get_authorization_header,
 )
+from rest_framework.request import Request
 
 from league import access, ratelimits
 from league.errors import NotFound
 from league.models import ApiToken, TableLink
 from league.services.accounts import api_token_mark_used, token_digest
 from league.statements import JoinedRead
+
+if TYPE_CHECKING:
+    # DRF loads this module from its settings, as its views are made: nothing that
+    # imports them may be imported here
+    from drf_spectacular.openapi import AutoSchema
 
 TOKEN_AND_USER: Final = JoinedRead(model=ApiToken, related=("user",), where="base.digest = %s")
 """A token by its key's digest, with its user: read on every API request with
@@ -41,7 +47,7 @@ class ApiTokenAuthentication(TokenAuthentication):
     keyword = "Token"
     model = ApiToken
 
-    def authenticate_credentials(self, key: str) -> tuple[Any, ApiToken]:
+    def authenticate_credentials(self, key: str) -> tuple[AbstractBaseUser, ApiToken]:
         token = TOKEN_AND_USER.get(token_digest(key))
         if token is None:
             raise exceptions.AuthenticationFailed("Invalid token.")
@@ -68,7 +74,7 @@ class TableLinkAuthentication(BaseAuthentication):
 
     keyword = "Table"
 
-    def authenticate(self, request: Any) -> tuple[Any, TableLink] | None:
+    def authenticate(self, request: Request) -> tuple[AnonymousUser, TableLink] | None:
         words = get_authorization_header(request).split()
         if not words or words[0].lower() != self.keyword.lower().encode():
             return None
@@ -84,13 +90,13 @@ class TableLinkAuthentication(BaseAuthentication):
             raise exceptions.Throttled(detail="This table link has made too many requests.")
         return (AnonymousUser(), link)
 
-    def _refused(self, request: Any) -> NoReturn:
+    def _refused(self, request: Request) -> NoReturn:
         ratelimits.refused_over_limit(request, count=True)
         raise exceptions.AuthenticationFailed(
             "This table link no longer works: ask the organiser for a new one."
         )
 
-    def authenticate_header(self, request: Any) -> str:
+    def authenticate_header(self, request: Request) -> str:
         return self.keyword
 
 
@@ -100,7 +106,7 @@ class TableLinkScheme(OpenApiAuthenticationExtension):
     target_class = TableLinkAuthentication
     name = "tableLink"
 
-    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
         return {
             "type": "apiKey",
             "in": "header",

@@ -21,7 +21,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Protocol
 
 from django.db import IntegrityError, transaction
 from rest_framework import exceptions
@@ -37,6 +37,14 @@ MAX_KEY_LENGTH = 200
 KEY_PATTERN = re.compile(r"[\x20-\x7e]+")
 """A key is printable ASCII, as an HTTP header can carry it (no control
 characters: PostgreSQL refuses a NUL in text)."""
+
+
+class ReplayChecked(Protocol):
+    """A view whose POST handlers are :func:`idempotent`."""
+
+    def check_replay_access(
+        self, request: Request, pk: str | None = None, **kwargs: str
+    ) -> None: ...
 
 
 class KeyReused(exceptions.APIException):
@@ -55,7 +63,12 @@ REPLAYED_HEADERS = ("ETag", "Location")
 
 
 def _replay(
-    view: Any, request: Request, args: Any, kwargs: Any, stored: IdempotencyKey, fingerprint: str
+    view: ReplayChecked,
+    request: Request,
+    args: tuple[str, ...],
+    kwargs: dict[str, str],
+    stored: IdempotencyKey,
+    fingerprint: str,
 ) -> Response:
     view.check_replay_access(request, *args, **kwargs)
     if stored.fingerprint != fingerprint:
@@ -67,7 +80,7 @@ def _replay(
     )
 
 
-def _owner(request: Request) -> dict[str, Any] | None:
+def _owner(request: Request) -> dict[str, object] | None:
     """Whose keys the request's is among: a signed-in user's, or a table
     link's (every phone at the table shares them); ``None`` for an anonymous
     request, which is not made idempotent (it may write nothing)."""
@@ -86,7 +99,8 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
     """
 
     @functools.wraps(handler)
-    def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+    # a view's URL arguments: the text its URL pattern's groups matched
+    def wrapper(self: ReplayChecked, request: Request, *args: str, **kwargs: str) -> Response:
         key = request.headers.get(HEADER)
         owner = _owner(request)
         if not key or owner is None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
-from django.db.models import Q, QuerySet
+from django.db.models import Model, Q, QuerySet
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
@@ -42,7 +42,8 @@ class IdOrder(CursorPagination):
         cannot have given: not base64 of its fields, or a position that is
         not an id."""
         try:
-            cursor: Any = super().decode_cursor(request)
+            # DRF's position is the text the cursor held, whatever its stub says
+            cursor = super().decode_cursor(request)
         except NotFound:
             raise InvalidField(self.cursor_query_param, INVALID_CURSOR) from None
         if cursor is None or cursor.position is None:
@@ -90,12 +91,24 @@ class RankCursor:
 _CURSOR_TEXT = re.compile(r"([ab]):([0-9]{1,19}):([0-9]{1,19})")
 
 
+RankedRow = Model | Mapping[str, Any]
+"""A row of a ranked list: a model instance with ``rank`` and ``player_id``
+(stored, or annotated), or a mapping with those keys among the row's values."""
+
+Row = TypeVar("Row", covariant=True)
+RowModel = TypeVar("RowModel", bound=Model)
+RowMapping = TypeVar("RowMapping", bound=Mapping[str, Any])
+
+RankedRows = QuerySet[Model] | Sequence[Mapping[str, Any]]
+"""A ranked list: a query set of rows, or the rows as mappings."""
+
+
 @dataclass(frozen=True)
-class RankedPage:
+class RankedPage(Generic[Row]):
     """A page of a ranked list, best first, and the links to its neighbours
     (``None`` where there is none; a lookup of players is one page)."""
 
-    rows: list[Any]
+    rows: Sequence[Row]
     next: str | None
     previous: str | None
 
@@ -122,14 +135,34 @@ class RankOrder:
     page_size_query_param = "page_size"
     player_query_param = "player"
 
+    @overload
     def paginate(
         self,
-        rows: Any,
+        rows: QuerySet[RowModel],
         request: Request,
         *,
         ranks_unique: bool = False,
         player_field: str = "player_id",
-    ) -> RankedPage:
+    ) -> RankedPage[RowModel]: ...
+
+    @overload
+    def paginate(
+        self,
+        rows: Sequence[RowMapping],
+        request: Request,
+        *,
+        ranks_unique: bool = False,
+        player_field: str = "player_id",
+    ) -> RankedPage[RowMapping]: ...
+
+    def paginate(
+        self,
+        rows: RankedRows,
+        request: Request,
+        *,
+        ranks_unique: bool = False,
+        player_field: str = "player_id",
+    ) -> RankedPage[RankedRow]:
         """The page of ``rows`` the request asks for (400 problems for a bad
         ``cursor``, ``player`` or the two together)."""
         params = request.query_params
@@ -184,20 +217,25 @@ class RankOrder:
             return self.page_size
         return min(int(value), self.max_page_size)
 
-    def _link(self, request: Request, row: Any, *, before: bool) -> str:
+    def _link(self, request: Request, row: RankedRow, *, before: bool) -> str:
         rank, player = _key(row)
         token = RankCursor(rank=rank, player=player, before=before).encode()
         return replace_query_param(request.build_absolute_uri(), self.cursor_query_param, token)
 
     @staticmethod
-    def _of_players(rows: Any, players: list[int], field: str) -> list[Any]:
+    def _of_players(rows: RankedRows, players: list[int], field: str) -> Sequence[RankedRow]:
         if isinstance(rows, QuerySet):
             return list(rows.filter(**{f"{field}__in": players}))
         wanted = set(players)
         return [row for row in rows if _key(row)[1] in wanted]
 
     @staticmethod
-    def _after(rows: Any, cursor: RankCursor | None, limit: int, ranks_unique: bool) -> list[Any]:
+    def _after(
+        rows: RankedRows,
+        cursor: RankCursor | None,
+        limit: int,
+        ranks_unique: bool,
+    ) -> Sequence[RankedRow]:
         """Up to ``limit`` rows past ``cursor`` (from the top without one), best first."""
         if cursor is None:
             return list(rows[:limit])
@@ -210,7 +248,12 @@ class RankOrder:
         return [row for row in rows if _key(row) > mark][:limit]
 
     @staticmethod
-    def _ahead(rows: Any, cursor: RankCursor, limit: int, ranks_unique: bool) -> list[Any]:
+    def _ahead(
+        rows: RankedRows,
+        cursor: RankCursor,
+        limit: int,
+        ranks_unique: bool,
+    ) -> Sequence[RankedRow]:
         """Up to ``limit`` rows ahead of ``cursor``, nearest first."""
         if isinstance(rows, QuerySet):
             ahead = Q(rank__lt=cursor.rank)
@@ -222,11 +265,12 @@ class RankOrder:
         return [row for row in reversed(rows) if _key(row) < mark][:limit]
 
 
-def _key(row: Any) -> tuple[int, int]:
+def _key(row: RankedRow) -> tuple[int, int]:
     """A row's place in its ranked list: its rank, then its player's id."""
     if isinstance(row, Mapping):
         return int(row["rank"]), int(row["player_id"])
-    return int(row.rank), int(row.player_id)
+    # a stored rank, or one annotated by the query: no model declares both
+    return int(row.rank), int(row.player_id)  # type: ignore[attr-defined]
 
 
 class NewestFirst(IdOrder):

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import codecs
 import math
-from typing import Any
+from collections.abc import Mapping
+from typing import IO, Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -47,7 +48,7 @@ def _finite(text: str) -> float:
     return value
 
 
-def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+def too_deep(value: object, limit: int = MAX_DEPTH) -> bool:
     """Whether ``value`` nests arrays and objects more than ``limit`` deep.
 
     Walked with a stack of its own, not by recursion, so that the check
@@ -64,7 +65,7 @@ def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
     """
     if not isinstance(value, dict | list):
         return False
-    stack: list[tuple[Any, int]] = [(value, 1)]
+    stack: list[tuple[dict[object, object] | list[object], int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > limit:
@@ -105,7 +106,12 @@ def loads(text: str) -> Any:
 class JSONParser(parsers.JSONParser):
     """DRF's JSON parser, with a nesting limit and finite numbers only."""
 
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+    def parse(
+        self,
+        stream: IO[bytes],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
         encoding = get_encoding(parser_context or {})
         try:
             # As DRF's parser reads the body.
@@ -118,7 +124,12 @@ class MultiPartParser(parsers.MultiPartParser):
     """DRF's multipart parser, refusing a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``
     (413) before reading it, as Django refuses a JSON or form body."""
 
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+    def parse(
+        self,
+        stream: IO[bytes],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> parsers.DataAndFiles[Any, Any]:
         request = (parser_context or {}).get("request")
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if request is not None and limit is not None:

@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import IntegrityError
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -27,10 +27,13 @@ from league.errors import Conflict, Forbidden, NotFound, PreconditionFailed, Ser
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_BASE = "/api/problems/"
 
+Problem = dict[str, Any]
+"""A problem's JSON object: ``type``, ``title``, ``status`` and ``detail``, and the
+members a kind of problem adds, whose values are JSON of the shapes they have
+(``errors``: DRF's errors of the input, nested as its fields are)."""
 
-def problem(
-    status_code: int, title: str, detail: str, *, kind: str, **extra: Any
-) -> dict[str, Any]:
+
+def problem(status_code: int, title: str, detail: str, *, kind: str, **extra: object) -> Problem:
     return {
         "type": f"{PROBLEM_BASE}{kind}",
         "title": title,
@@ -53,7 +56,7 @@ class InvalidField(exceptions.ValidationError):
         self.problem_detail = f"{field}: {message}"
 
 
-def too_large_problem() -> dict[str, Any]:
+def too_large_problem() -> Problem:
     """413: a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, refused unread."""
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     return problem(
@@ -65,7 +68,7 @@ def too_large_problem() -> dict[str, Any]:
     )
 
 
-def unavailable_problem(exc: BaseException | None) -> dict[str, Any] | None:
+def unavailable_problem(exc: BaseException | None) -> Problem | None:
     """The 503 problem for a database error that says "try again" (a lock or
     statement timeout, a deadlock that outlived its retries, no connection;
     see :func:`league.db.failure_kind`), with ``retry_after`` in seconds, the
@@ -89,7 +92,7 @@ def unavailable_problem(exc: BaseException | None) -> dict[str, Any] | None:
     )
 
 
-def _domain_problem(exc: Exception) -> dict[str, Any] | None:
+def _domain_problem(exc: Exception) -> Problem | None:
     """The problem for an exception of the engine or the services, if it is one."""
     unavailable = unavailable_problem(exc)
     if unavailable is not None:
@@ -193,7 +196,7 @@ class ProblemJSONRenderer(JSONRenderer):
     format = "problem+json"
 
 
-def api_not_found(request: Any, exception: Exception | None = None) -> JsonResponse:
+def api_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     """Django's 404 for unknown URLs, as problem+json under /api/."""
     body = problem(
         status.HTTP_404_NOT_FOUND,
@@ -204,7 +207,7 @@ def api_not_found(request: Any, exception: Exception | None = None) -> JsonRespo
     return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
 
 
-def api_bad_request(request: Any, exception: Exception | None = None) -> JsonResponse:
+def api_bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     """Django's 400 under /api/ (a request refused before any view: a body
     too large, too many form fields, a host not allowed), as problem+json."""
     if isinstance(exception, RequestDataTooBig):
@@ -219,14 +222,14 @@ def api_bad_request(request: Any, exception: Exception | None = None) -> JsonRes
     return JsonResponse(body, status=body["status"], content_type=PROBLEM_CONTENT_TYPE)
 
 
-def api_unavailable(request: Any, body: dict[str, Any]) -> JsonResponse:
+def api_unavailable(request: HttpRequest, body: Problem) -> JsonResponse:
     """A 503 problem (:func:`unavailable_problem`) outside DRF's views, with ``Retry-After``."""
     answer = JsonResponse(body, status=503, content_type=PROBLEM_CONTENT_TYPE)
     answer["Retry-After"] = str(body["retry_after"])
     return answer
 
 
-def api_server_error(request: Any) -> JsonResponse:
+def api_server_error(request: HttpRequest) -> JsonResponse:
     """Django's 500 under /api/, as problem+json."""
     body = problem(
         status.HTTP_500_INTERNAL_SERVER_ERROR,

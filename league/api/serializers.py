@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Protocol, TypedDict
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league import outputs
 from league.api import parsers
-from league.api.pagination import ID_LIMIT
+from league.api.pagination import ID_LIMIT, RankedPage
 from league.models import (
     REPLIES_CLOSE_MINUTES_MAX,
     Attendance,
@@ -26,6 +27,7 @@ from league.models import (
     League,
     Membership,
     Player,
+    RatingHistory,
     Reply,
     ResultsConfirmation,
     Round,
@@ -38,6 +40,13 @@ from league.models import (
 from league.season import season_in_words
 from league.seating import Method
 from league.selectors import clubs as clubs_selectors
+from league.selectors.replies import ReplyLine
+from league.selectors.seasons import FinalLine, FinalResult
+from league.services.finals import FinalDraw, Finalist
+from league.services.results import ResultsChange
+from league.services.seat_changes import Candidate, Removal
+from league.services.seating import Draw, Schedule
+from league.users import SiteUser
 
 # -- fields -------------------------------------------------------------------
 
@@ -52,7 +61,7 @@ class StartTimeField(serializers.TimeField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(format="%H:%M", **kwargs)
 
-    def to_internal_value(self, value: Any) -> datetime.time:
+    def to_internal_value(self, value: datetime.time | str) -> datetime.time:
         return super().to_internal_value(value).replace(second=0, microsecond=0, tzinfo=None)
 
 
@@ -71,7 +80,7 @@ class JSONValueField(serializers.JSONField):
 
 
 @extend_schema_field({"type": "integer", "minimum": 1, "maximum": ID_LIMIT})
-class LoginField(serializers.Field):
+class LoginField(serializers.Field[AbstractBaseUser, object, int, object]):
     """A login by its id, as a reference (an unsaved user holding the id) that
     the service looks up within the club: whether an id is a login is not
     checked here, so that an answer never tells a caller who has no business
@@ -82,11 +91,11 @@ class LoginField(serializers.Field):
         super().__init__(**kwargs)
         self._id = serializers.IntegerField(min_value=1, max_value=ID_LIMIT)
 
-    def to_internal_value(self, data: Any) -> Any:
+    def to_internal_value(self, data: object) -> AbstractBaseUser:
         return get_user_model()(pk=self._id.run_validation(data))
 
-    def to_representation(self, value: Any) -> int:
-        return int(getattr(value, "pk", value))
+    def to_representation(self, value: AbstractBaseUser | int) -> int:
+        return int(value.pk if isinstance(value, AbstractBaseUser) else value)
 
 
 # -- outputs ------------------------------------------------------------------
@@ -95,13 +104,20 @@ MEMBERS_OF = "member_club_ids"
 """The serializer context's key for the clubs the caller is a member of."""
 
 
-def members_context(user: Any) -> dict[str, Any]:
+def members_context(user: SiteUser) -> dict[str, object]:
     """The serializer context that shows ``user`` the logins behind the
     players and attendance of the clubs they are a member of (one query)."""
     return {MEMBERS_OF: clubs_selectors.member_club_ids(user)}
 
 
-def shown_to_member(serializer: serializers.Serializer[Any], club_id: int) -> bool:
+class WithContext(Protocol):
+    """A serializer, as far as :func:`shown_to_member` reads it."""
+
+    @property
+    def context(self) -> Mapping[str, Any]: ...
+
+
+def shown_to_member(serializer: WithContext, club_id: int) -> bool:
     """Whether the caller is a member of the club (no context: not shown)."""
     return club_id in serializer.context.get(MEMBERS_OF, ())
 
@@ -132,14 +148,14 @@ class PlayerOutput(serializers.ModelSerializer[Player]):
         model = Player
         fields = ["id", "club", "name", "user", "is_guest"]
 
-    def to_representation(self, player: Player) -> dict[str, Any]:
+    def to_representation(self, player: Player) -> dict[str, object]:
         shown = super().to_representation(player)
         if not shown_to_member(self, player.club_id):
             shown["user"] = None
         return shown
 
 
-SEASON_SCHEMA: dict[str, Any] = {
+SEASON_SCHEMA: dict[str, object] = {
     "type": "object",
     "nullable": True,
     "additionalProperties": False,
@@ -242,7 +258,7 @@ class AttendanceOutput(serializers.ModelSerializer[Attendance]):
         return str(row.changed_by.get_username())
 
 
-class GuestAddedOutput(serializers.Serializer[dict[str, Any]]):
+class GuestAddedOutput(serializers.Serializer[dict[str, object]]):
     player = PlayerOutput()
     attendance = AttendanceOutput()
 
@@ -278,7 +294,9 @@ class TableOutput(serializers.ModelSerializer[Table]):
         ]
 
 
-class StandingOutput(serializers.Serializer[Any]):
+class StandingOutput(serializers.Serializer[dict[str, object]]):
+    """A standings row (:func:`league.selectors.standings.standing_row`)."""
+
     rank = serializers.IntegerField(help_text="1 = first, after the tie-breaks")
     player = serializers.IntegerField(source="player_id")
     player_name = serializers.CharField()
@@ -310,7 +328,9 @@ class StandingOutput(serializers.Serializer[Any]):
     computed_at = serializers.DateTimeField()
 
 
-class RankedPageOutput(serializers.Serializer[Any]):
+class RankedPageOutput(
+    serializers.Serializer[RankedPage[Mapping[str, object]] | dict[str, object]]
+):
     """The links of a page of a ranked list (:class:`league.api.pagination.RankOrder`)."""
 
     next = serializers.URLField(
@@ -325,7 +345,7 @@ class StandingsPageOutput(RankedPageOutput):
     results = StandingOutput(many=True, source="rows")
 
 
-class StandingsQuery(serializers.Serializer[dict[str, Any]]):
+class StandingsQuery(serializers.Serializer[dict[str, object]]):
     date_after = serializers.DateField(required=False)
     date_before = serializers.DateField(required=False)
 
@@ -358,13 +378,13 @@ class HandOutput(serializers.ModelSerializer[Hand]):
         return hand.trump or None
 
 
-class NextHandOutput(serializers.Serializer[dict[str, Any]]):
+class NextHandOutput(serializers.Serializer[dict[str, object]]):
     number = serializers.IntegerField()
     dealer = serializers.IntegerField()
     cards = serializers.IntegerField()
 
 
-class ConfirmationOutput(serializers.Serializer[dict[str, Any]]):
+class ConfirmationOutput(serializers.Serializer[dict[str, object]]):
     state = serializers.ChoiceField(
         choices=Confirmation.choices,
         help_text="none: counts without confirmation (or not complete); awaiting, confirmed, "
@@ -381,14 +401,14 @@ class ConfirmationOutput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class ScoreSheetOutput(serializers.Serializer[dict[str, Any]]):
+class ScoreSheetOutput(serializers.Serializer[dict[str, object]]):
     table = TableOutput()
     hands = HandOutput(many=True)
     next_hand = NextHandOutput(allow_null=True, help_text="null once the game is complete")
     confirmation = ConfirmationOutput()
 
 
-def score_sheet_data(sheet: dict[str, Any]) -> dict[str, Any]:
+def score_sheet_data(sheet: Mapping[str, Any]) -> dict[str, object]:
     """What :class:`ScoreSheetOutput` renders, built directly: the score sheet
     is answered after every change of results, and DRF's nested serializers
     cost more than all of the change's queries. A test holds the two equal."""
@@ -401,7 +421,7 @@ def score_sheet_data(sheet: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def table_data(table: Table, seatings: Iterable[Seating]) -> dict[str, Any]:
+def table_data(table: Table, seatings: Iterable[Seating]) -> dict[str, object]:
     """What :class:`TableOutput` renders (seatings with their players)."""
     return {
         "id": table.pk,
@@ -425,7 +445,7 @@ def table_data(table: Table, seatings: Iterable[Seating]) -> dict[str, Any]:
     }
 
 
-class TableTotalsOutput(serializers.Serializer[dict[str, Any]]):
+class TableTotalsOutput(serializers.Serializer[dict[str, object]]):
     id = serializers.IntegerField()
     version = serializers.IntegerField()
     status = serializers.ChoiceField(choices=TableStatus.choices)
@@ -435,7 +455,7 @@ class TableTotalsOutput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class HandSubmittedOutput(serializers.Serializer[dict[str, Any]]):
+class HandSubmittedOutput(serializers.Serializer[dict[str, object]]):
     """The answer to a submitted hand: the hand as scored, the table's totals
     after it, and what comes next (the score sheet has the rest)."""
 
@@ -444,7 +464,7 @@ class HandSubmittedOutput(serializers.Serializer[dict[str, Any]]):
     next_hand = NextHandOutput(allow_null=True, help_text="null once the game is complete")
 
 
-def hand_submitted_data(change: Any) -> dict[str, Any]:
+def hand_submitted_data(change: ResultsChange) -> dict[str, object]:
     """What :class:`HandSubmittedOutput` renders, from a results change."""
     table = change.table
     places = list(change.places) if change.places is not None else None
@@ -497,7 +517,9 @@ class AuditEntryOutput(serializers.ModelSerializer[AuditEntry]):
         ]
 
 
-class RatingRowOutput(serializers.Serializer[Any]):
+class RatingRowOutput(serializers.Serializer[dict[str, object]]):
+    """A leaderboard row (:func:`league.selectors.ratings.leaderboard_row`)."""
+
     rank = serializers.IntegerField(help_text="1 = first on the leaderboard")
     player = serializers.IntegerField(source="player_id")
     player_name = serializers.CharField(source="player.name")
@@ -524,7 +546,7 @@ class LeaderboardOutput(RankedPageOutput):
     results = RatingRowOutput(many=True, source="rows")
 
 
-class RatingPointOutput(serializers.Serializer[Any]):
+class RatingPointOutput(serializers.Serializer[RatingHistory]):
     table = serializers.IntegerField(source="table_id")
     date = serializers.DateField(source="table.round.event.date")
     mu = serializers.FloatField()
@@ -533,20 +555,20 @@ class RatingPointOutput(serializers.Serializer[Any]):
     games = serializers.IntegerField()
 
 
-class RatingHistoryOutput(serializers.Serializer[dict[str, Any]]):
+class RatingHistoryOutput(serializers.Serializer[dict[str, object]]):
     player = serializers.IntegerField()
     history = RatingPointOutput(many=True, help_text="the rating after each game, oldest first")
 
 
-class GameQuery(serializers.Serializer[dict[str, Any]]):
+class GameQuery(serializers.Serializer[dict[str, object]]):
     game = serializers.ChoiceField(choices=Game.choices)
 
 
-class ScopeQuery(serializers.Serializer[dict[str, Any]]):
+class ScopeQuery(serializers.Serializer[dict[str, object]]):
     league = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
     game = serializers.ChoiceField(choices=Game.choices, required=False)
 
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+    def validate(self, data: dict[str, object]) -> dict[str, object]:
         if ("league" in data) == ("game" in data):
             raise serializers.ValidationError(
                 "give league (a league's ratings) or game (the club-wide ratings of a game)"
@@ -557,7 +579,7 @@ class ScopeQuery(serializers.Serializer[dict[str, Any]]):
 # -- inputs -------------------------------------------------------------------
 
 
-class Input(serializers.Serializer[dict[str, Any]]):
+class Input(serializers.Serializer[dict[str, object]]):
     """A write's body. A field it does not have is refused (400, named in
     ``errors`` with the other faults, and in the problem's ``detail``) rather
     than ignored: a client that misspells a field, or sends one this write
@@ -565,7 +587,7 @@ class Input(serializers.Serializer[dict[str, Any]]):
 
     unknown_fields: list[str] = []
 
-    def to_internal_value(self, data: Any) -> dict[str, Any]:
+    def to_internal_value(self, data: object) -> dict[str, object]:
         if isinstance(data, Mapping):
             self.unknown_fields = [str(name) for name in data if name not in self.fields]
         takes = ", ".join(self.fields)
@@ -722,7 +744,7 @@ class FinalInput(Input):
     )
 
 
-class FinalistOutput(serializers.Serializer[Any]):
+class FinalistOutput(serializers.Serializer[Finalist]):
     seed = serializers.IntegerField(help_text="1: the season's best qualified player")
     player = serializers.IntegerField(source="player.pk")
     player_name = serializers.CharField(source="player.name")
@@ -731,13 +753,13 @@ class FinalistOutput(serializers.Serializer[Any]):
     games = serializers.IntegerField(source="standing.games")
 
 
-class FinalTableOutput(serializers.Serializer[Any]):
+class FinalTableOutput(serializers.Serializer[dict[str, object]]):
     number = serializers.IntegerField(help_text="1: the top table")
     players = FinalistOutput(many=True, help_text="in seat order, seat 0 first")
     first_dealer = serializers.IntegerField()
 
 
-class FinalMadeOutput(serializers.Serializer[Any]):
+class FinalMadeOutput(serializers.Serializer[dict[str, object]]):
     """A final made (201) or previewed (200, ``event`` null)."""
 
     league = serializers.IntegerField()
@@ -750,7 +772,7 @@ class FinalMadeOutput(serializers.Serializer[Any]):
     tables = FinalTableOutput(many=True)
 
 
-def final_made_data(final: Any) -> dict[str, Any]:
+def final_made_data(final: FinalDraw) -> dict[str, object]:
     """What :class:`FinalMadeOutput` renders, from a :class:`league.services.finals.FinalDraw`."""
     return {
         "league": final.league.pk,
@@ -767,7 +789,7 @@ def final_made_data(final: Any) -> dict[str, Any]:
     }
 
 
-class FinalLineOutput(serializers.Serializer[Any]):
+class FinalLineOutput(serializers.Serializer[FinalLine]):
     place = serializers.IntegerField(
         allow_null=True,
         help_text="in the final: the top table's places first; null until its table's game counts",
@@ -780,7 +802,7 @@ class FinalLineOutput(serializers.Serializer[Any]):
     total = serializers.IntegerField(allow_null=True, help_text="null before the first hand")
 
 
-class FinalResultOutput(serializers.Serializer[Any]):
+class FinalResultOutput(serializers.Serializer[FinalResult]):
     """The league's final night and its result."""
 
     event = serializers.IntegerField(source="event.pk")
@@ -896,7 +918,7 @@ class ConfirmationInput(Input):
     )
 
 
-class TableLinkOutput(serializers.Serializer[dict[str, Any]]):
+class TableLinkOutput(serializers.Serializer[dict[str, object]]):
     url = serializers.URLField(help_text="the table's page: its score sheet and entry, no login")
     token = serializers.CharField(
         help_text="the link's secret, shown this once: Authorization: Table <token>"
@@ -915,7 +937,7 @@ class PersonalLinkInput(Input):
     )
 
 
-class PersonalLinkOutput(serializers.Serializer[dict[str, Any]]):
+class PersonalLinkOutput(serializers.Serializer[dict[str, object]]):
     url = serializers.URLField(
         help_text="the player's page: their coming nights to answer, and checking in, no login"
     )
@@ -926,7 +948,7 @@ class PersonalLinkOutput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class ReplyLineOutput(serializers.Serializer[Any]):
+class ReplyLineOutput(serializers.Serializer[ReplyLine]):
     player = serializers.IntegerField(source="player.pk")
     player_name = serializers.CharField(source="player.name")
     answer = serializers.ChoiceField(
@@ -937,7 +959,7 @@ class ReplyLineOutput(serializers.Serializer[Any]):
     checked_in = serializers.BooleanField(help_text="present at the night now")
 
 
-class RepliesOutput(serializers.Serializer[dict[str, Any]]):
+class RepliesOutput(serializers.Serializer[dict[str, object]]):
     open = serializers.BooleanField(help_text="whether players may still change their answer")
     closed = serializers.CharField(
         help_text="why replies are closed: drawn, time or past; empty while open"
@@ -1004,6 +1026,13 @@ class MoveInput(Input):
     table = serializers.IntegerField(min_value=1, max_value=1000, help_text="the table's number")
 
 
+class AdjustData(TypedDict, total=False):
+    """:class:`AdjustInput`'s fields as validated, one of the two given."""
+
+    swap: list[int]
+    move: dict[str, int]
+
+
 class AdjustInput(Input):
     """One change by hand: ``swap`` two players, or ``move`` one to a table."""
 
@@ -1016,7 +1045,7 @@ class AdjustInput(Input):
     )
     move = MoveInput(required=False)
 
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+    def validate(self, data: AdjustData) -> dict[str, tuple[int, ...] | None]:
         if ("swap" in data) == ("move" in data):
             raise serializers.ValidationError("give swap or move, one of them")
         return {
@@ -1025,33 +1054,33 @@ class AdjustInput(Input):
         }
 
 
-class SeatedPlayerOutput(serializers.Serializer[Any]):
+class SeatedPlayerOutput(serializers.Serializer[Player]):
     id = serializers.IntegerField(source="pk")
     name = serializers.CharField()
 
 
-class DrawnTableOutput(serializers.Serializer[dict[str, Any]]):
+class DrawnTableOutput(serializers.Serializer[dict[str, object]]):
     number = serializers.IntegerField()
     id = serializers.IntegerField(allow_null=True, help_text="the stored table; null in a preview")
     players = SeatedPlayerOutput(many=True, help_text="in seat order")
     first_dealer = serializers.IntegerField(help_text="the seat that deals the first hand")
 
 
-class RepeatOutput(serializers.Serializer[dict[str, Any]]):
+class RepeatOutput(serializers.Serializer[dict[str, object]]):
     players = SeatedPlayerOutput(many=True)
     tonight = serializers.IntegerField(help_text="times they met earlier in this event")
     earlier_events = serializers.IntegerField(help_text="times they met at earlier events")
     cost = serializers.IntegerField()
 
 
-class SeatingCostOutput(serializers.Serializer[dict[str, Any]]):
+class SeatingCostOutput(serializers.Serializer[dict[str, object]]):
     total = serializers.IntegerField()
     repeats = serializers.IntegerField(help_text="pairs meeting again, weighted by how recently")
     keep_apart = serializers.IntegerField(help_text="kept-apart pairs seated together anyway")
     spread = serializers.IntegerField(help_text="swiss and rating: tables of unlike players")
 
 
-class DrawOutput(serializers.Serializer[dict[str, Any]]):
+class DrawOutput(serializers.Serializer[dict[str, object]]):
     round = serializers.IntegerField()
     method = serializers.ChoiceField(choices=METHODS)
     seed = serializers.IntegerField(allow_null=True, help_text="null: tables made by hand")
@@ -1062,11 +1091,11 @@ class DrawOutput(serializers.Serializer[dict[str, Any]]):
     repeats = RepeatOutput(many=True)
 
 
-def draw_data(draw: Any) -> dict[str, Any]:
+def draw_data(draw: Draw) -> dict[str, object]:
     """What :class:`DrawOutput` renders, from a :class:`league.services.seating.Draw`."""
     players = draw.players
     cost = draw.seating.cost
-    stored = list(draw.tables) or [None] * len(draw.seating.tables)
+    stored: list[Table | None] = list(draw.tables) or [None] * len(draw.seating.tables)
     return {
         "round": draw.round.pk,
         "method": draw.method.value,
@@ -1134,7 +1163,7 @@ class RemovePlayerInput(Input):
     )
 
 
-class CandidateOutput(serializers.Serializer[Any]):
+class CandidateOutput(serializers.Serializer[Candidate]):
     id = serializers.IntegerField(source="player.pk")
     name = serializers.CharField(source="player.name")
     where = serializers.ChoiceField(
@@ -1144,7 +1173,7 @@ class CandidateOutput(serializers.Serializer[Any]):
     )
 
 
-class PlannedTableOutput(serializers.Serializer[dict[str, Any]]):
+class PlannedTableOutput(serializers.Serializer[dict[str, object]]):
     id = serializers.IntegerField(allow_null=True, help_text="null: a table a preview would add")
     number = serializers.IntegerField()
     players = SeatedPlayerOutput(many=True, help_text="in seat order")
@@ -1152,12 +1181,12 @@ class PlannedTableOutput(serializers.Serializer[dict[str, Any]]):
     changed = serializers.BooleanField(help_text="its seats or first dealer change")
 
 
-class DroppedTableOutput(serializers.Serializer[dict[str, Any]]):
+class DroppedTableOutput(serializers.Serializer[dict[str, object]]):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
 
 
-class RemovalOutput(serializers.Serializer[dict[str, Any]]):
+class RemovalOutput(serializers.Serializer[dict[str, object]]):
     table = serializers.IntegerField(help_text="the table the player leaves")
     round = serializers.IntegerField()
     player = SeatedPlayerOutput()
@@ -1185,7 +1214,7 @@ class RemovalOutput(serializers.Serializer[dict[str, Any]]):
     sit_out = SeatedPlayerOutput(many=True, help_text="the round's sit-outs after")
 
 
-def removal_data(removal: Any) -> dict[str, Any]:
+def removal_data(removal: Removal) -> dict[str, object]:
     """What :class:`RemovalOutput` renders, from a :class:`league.services.seat_changes.Removal`."""
     return {
         "table": removal.table.pk,
@@ -1213,7 +1242,7 @@ def removal_data(removal: Any) -> dict[str, Any]:
     }
 
 
-class ScheduleOutput(serializers.Serializer[dict[str, Any]]):
+class ScheduleOutput(serializers.Serializer[dict[str, object]]):
     event = serializers.IntegerField()
     method = serializers.ChoiceField(choices=METHODS)
     seed = serializers.IntegerField()
@@ -1221,7 +1250,7 @@ class ScheduleOutput(serializers.Serializer[dict[str, Any]]):
     rounds = DrawOutput(many=True, help_text="each round's draw, in round order")
 
 
-def schedule_data(schedule: Any) -> dict[str, Any]:
+def schedule_data(schedule: Schedule) -> dict[str, object]:
     """What :class:`ScheduleOutput` renders, from a :class:`league.services.seating.Schedule`."""
     rounds = [draw_data(draw) for draw in schedule.draws]
     return {

@@ -9,10 +9,9 @@ table's ETag from its score sheet (:mod:`league.api.etags`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
-from typing import Any
+from typing import TypeVar
 
-from django.db.models import Q, QuerySet
+from django.db.models import Model, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -27,7 +26,14 @@ from league.api import filters
 from league.api import serializers as s
 from league.api.etags import etag, if_match_version
 from league.api.idempotency import idempotent
-from league.api.pagination import ID_LIMIT, PLAYER_LOOKUP_LIMIT, IdOrder, NewestFirst, RankOrder
+from league.api.pagination import (
+    ID_LIMIT,
+    PLAYER_LOOKUP_LIMIT,
+    IdOrder,
+    NewestFirst,
+    RankedPage,
+    RankOrder,
+)
 from league.api.permissions import TableLinkOrAuthenticatedOrReadOnly
 from league.api.problems import InvalidField
 from league.models import (
@@ -115,7 +121,11 @@ RANKED_PARAMETERS = [
 def standings_page(request: Request, rows: QuerySet[Standing]) -> Response:
     """A page of stored standings (``rows``: ranked, with their players)."""
     page = RankOrder().paginate(rows, request)
-    shown = replace(page, rows=[standings_selectors.standing_row(row) for row in page.rows])
+    shown = RankedPage(
+        [standings_selectors.standing_row(row) for row in page.rows],
+        next=page.next,
+        previous=page.previous,
+    )
     return Response(s.StandingsPageOutput(shown).data)
 
 
@@ -123,23 +133,25 @@ def leaderboard_page(request: Request, scope: RatingScope | None) -> Response:
     """A page of the scope's rating leaderboard (``None``: nothing rated yet),
     with what the board says beside its rows (one query for the rows)."""
     about = ratings_selectors.rating_board_about(scope=scope)
+    page: RankedPage[Mapping[str, object]]
     if scope is None:
         page = RankOrder().paginate([], request)
     else:
-        page = RankOrder().paginate(
+        ranked = RankOrder().paginate(
             ratings_selectors.leaderboard_ranked(scope=scope),
             request,
             ranks_unique=True,
             player_field="board_player_id",
         )
-        page = replace(
-            page,
-            rows=[ratings_selectors.leaderboard_row(row, game=scope.game) for row in page.rows],
+        page = RankedPage(
+            [ratings_selectors.leaderboard_row(row, game=scope.game) for row in ranked.rows],
+            next=ranked.next,
+            previous=ranked.previous,
         )
     return Response(s.LeaderboardOutput({**about, **vars(page)}).data)
 
 
-def club_id_along(start: Any, path: str) -> int:
+def club_id_along(start: object, path: str) -> int:
     """The id of the club reached from ``start`` along ``path``.
 
     ``path`` is the dotted chain of foreign keys that ends at the club
@@ -165,8 +177,12 @@ def club_id_along(start: Any, path: str) -> int:
     return int(getattr(node, f"{last}_id"))
 
 
+ModelT = TypeVar("ModelT", bound=Model)
+RowT = TypeVar("RowT")
+
+
 class ReadWriteViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Any]
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[ModelT]
 ):
     """List and retrieve with the output serializer; create and partial
     update through the declared services, after the access check on the
@@ -179,18 +195,18 @@ class ReadWriteViewSet(
     club_path: str
     """The foreign keys from the object to the club that owns it (see :func:`club_id_along`)."""
     write_roles: tuple[str, ...] = access.ORGANISER
-    input_serializer: type[s.serializers.Serializer[Any]]
-    update_serializer: type[s.serializers.Serializer[Any]]
-    create_service: Callable[..., Any]
+    input_serializer: type[s.Input]
+    update_serializer: type[s.Input]
+    create_service: Callable[..., ModelT]
     """Called with the validated input as keyword arguments."""
-    update_service: Callable[..., Any]
+    update_service: Callable[..., ModelT]
     """Called with the object (by its model's name) and the validated input."""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         """Document each view set's create and partial update in the schema
         from the serializers it declares, so the two cannot disagree."""
         super().__init_subclass__(**kwargs)
-        views: dict[str, Any] = {}
+        views: dict[str, object] = {}
         if hasattr(cls, "input_serializer"):
             views["create"] = extend_schema(
                 request=cls.input_serializer,
@@ -203,7 +219,7 @@ class ReadWriteViewSet(
             )
         extend_schema_view(**views)(cls)
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[ModelT]:
         """The objects of the clubs the caller may read: a members-only club's
         are its members' alone (:func:`league.access.visible_clubs`); to anyone
         else they are missing, listed nowhere and found by no id (404)."""
@@ -212,16 +228,16 @@ class ReadWriteViewSet(
     def visible(self) -> Q:
         return access.visible_clubs(self.request.user, self.club_path.replace(".", "__"))
 
-    def filter_queryset(self, queryset: Any) -> Any:
+    def filter_queryset(self, queryset: QuerySet[ModelT, RowT]) -> QuerySet[ModelT, RowT]:
         # Filters narrow lists; an object is found by its id alone.
         return super().filter_queryset(queryset) if self.action == "list" else queryset
 
-    def check_write(self, request: Request, start: Any) -> None:
+    def check_write(self, request: Request, start: ModelT | Mapping[str, object]) -> None:
         access.check_club_role(
             request.user, club_id_along(start, self.club_path), roles=self.write_roles
         )
 
-    def checked_create_input(self, request: Request) -> dict[str, Any]:
+    def checked_create_input(self, request: Request) -> dict[str, object]:
         """The create input, validated, once the caller may write to the
         club it names. When the input is invalid but names a club, the
         access check still comes first: a caller with nothing to do with the
@@ -234,7 +250,7 @@ class ReadWriteViewSet(
         self.check_write(request, inp.validated_data)
         return dict(inp.validated_data)
 
-    def _check_write_to_named_club(self, request: Request, inp: Any) -> None:
+    def _check_write_to_named_club(self, request: Request, inp: s.Input) -> None:
         """The access check on the club an invalid create input names, when
         the field naming it (the first hop of ``club_path``) is valid."""
         hop = self.club_path.split(".")[0]
@@ -247,7 +263,9 @@ class ReadWriteViewSet(
             return
         self.check_write(request, {hop: owner})
 
-    def check_replay_access(self, request: Request, pk: str | None = None, **kwargs: Any) -> None:
+    def check_replay_access(
+        self, request: Request, pk: str | None = None, **kwargs: object
+    ) -> None:
         """The access check of an idempotent POST, before its stored answer
         is replayed (:mod:`league.api.idempotency`): the object's club for an
         action on one, the club named by the input for a create."""
@@ -256,7 +274,7 @@ class ReadWriteViewSet(
         else:
             self.check_write(request, self.get_object())
 
-    def output(self, obj: Any, code: int = status.HTTP_200_OK) -> Response:
+    def output(self, obj: ModelT, code: int = status.HTTP_200_OK) -> Response:
         shown = self.get_queryset().get(pk=obj.pk)
         return Response(self.get_serializer(shown).data, status=code)
 
@@ -270,11 +288,11 @@ class ReadWriteViewSet(
         self.check_write(request, obj)
         inp = self.update_serializer(data=request.data, partial=True)
         inp.is_valid(raise_exception=True)
-        name = obj._meta.model_name
+        name = str(obj._meta.model_name)
         return self.output(type(self).update_service(**{name: obj}, **inp.validated_data))
 
 
-class ClubViewSet(ReadWriteViewSet):
+class ClubViewSet(ReadWriteViewSet[Club]):
     """Clubs. Any signed-in user may create one and becomes its organiser,
     unless the site keeps that to its staff (``CLUB_CREATION``: 403 for others)."""
 
@@ -287,11 +305,14 @@ class ClubViewSet(ReadWriteViewSet):
     def visible(self) -> Q:
         return access.visible_clubs(self.request.user)
 
-    def check_write(self, request: Request, start: Any) -> None:
-        # A club owns itself; a new club has no owner to ask (see create).
+    def check_write(self, request: Request, start: Club | Mapping[str, object]) -> None:
+        # A club owns itself; a new club has no owner to ask (see create), so no input comes.
+        assert isinstance(start, Club)
         access.check_club_role(request.user, start.pk, roles=self.write_roles)
 
-    def check_replay_access(self, request: Request, pk: str | None = None, **kwargs: Any) -> None:
+    def check_replay_access(
+        self, request: Request, pk: str | None = None, **kwargs: object
+    ) -> None:
         # Any signed-in user may found a club; a replay is only ever a signed-in user's.
         if pk is not None:
             super().check_replay_access(request, pk, **kwargs)
@@ -318,7 +339,7 @@ class ClubViewSet(ReadWriteViewSet):
         return leaderboard_page(request, scope)
 
 
-class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
+class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet[Membership]):
     """Who holds which role in a club (organisers manage them). A club's
     memberships are shown to its members alone (its organisers, its
     scorekeepers and the logins of its players): to anyone else the list is
@@ -335,7 +356,7 @@ class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
     club_path = "club"
     create_service = clubs.membership_change
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Membership]:
         return self.queryset.filter(club_id__in=clubs_selectors.member_club_ids(self.request.user))
 
     def visible(self) -> Q:
@@ -348,7 +369,7 @@ class MembershipViewSet(mixins.DestroyModelMixin, ReadWriteViewSet):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class PlayerViewSet(ReadWriteViewSet):
+class PlayerViewSet(ReadWriteViewSet[Player]):
     """A club's players, for anyone to read; which login a player is linked
     to (``user``) is shown to the club's members alone."""
 
@@ -387,7 +408,7 @@ class PlayerViewSet(ReadWriteViewSet):
             raise InvalidField("into", "no player of the club has this id")
         return self.output(clubs.player_merge(player=player, into=into))
 
-    def get_serializer_context(self) -> dict[str, Any]:
+    def get_serializer_context(self) -> dict[str, object]:
         return {**super().get_serializer_context(), **s.members_context(self.request.user)}
 
     @extend_schema(request=None, responses=s.PlayerOutput)
@@ -468,7 +489,7 @@ class PlayerViewSet(ReadWriteViewSet):
         return Response(s.RatingHistoryOutput({"player": player.pk, "history": points}).data)
 
 
-class LeagueViewSet(ReadWriteViewSet):
+class LeagueViewSet(ReadWriteViewSet[League]):
     serializer_class = s.LeagueOutput
     input_serializer = s.LeagueInput
     update_serializer = s.LeagueUpdateInput
@@ -546,7 +567,7 @@ class LeagueViewSet(ReadWriteViewSet):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
-class EventViewSet(ReadWriteViewSet):
+class EventViewSet(ReadWriteViewSet[Event]):
     serializer_class = s.EventOutput
     input_serializer = s.EventInput
     update_serializer = s.EventUpdateInput
@@ -590,7 +611,7 @@ class EventViewSet(ReadWriteViewSet):
         body = s.ScheduleOutput(s.schedule_data(schedule)).data
         return Response(body, status=status.HTTP_201_CREATED if commit else status.HTTP_200_OK)
 
-    def _change_attendance(self, request: Request, change: Callable[..., Any]) -> Response:
+    def _change_attendance(self, request: Request, change: Callable[..., object]) -> Response:
         """Check one player in, or out, by ``change``; answers the attendance."""
         event = self._organisers_event(request)
         inp = s.AttendancePlayerInput(data=request.data)
@@ -737,7 +758,7 @@ class EventViewSet(ReadWriteViewSet):
         )
 
 
-class RoundViewSet(ReadWriteViewSet):
+class RoundViewSet(ReadWriteViewSet[Round]):
     serializer_class = s.RoundOutput
     input_serializer = s.RoundInput
     queryset = Round.objects.select_related("event__league")
@@ -793,7 +814,7 @@ class RoundViewSet(ReadWriteViewSet):
         return Response(s.DrawOutput(s.draw_data(draw)).data)
 
 
-class TableViewSet(ReadWriteViewSet):
+class TableViewSet(ReadWriteViewSet[Table]):
     """Tables with their seatings, and their games: hands, corrections, the
     whole game at once, and the score sheet."""
 
@@ -809,7 +830,7 @@ class TableViewSet(ReadWriteViewSet):
     create_service = fixtures.table_create
     update_service = fixtures.table_reseat
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Table]:
         if self.action == "sheet":  # the score sheet fetches seatings itself
             return Table.objects.select_related("round__event__league").filter(self.visible())
         return super().get_queryset()
@@ -848,7 +869,9 @@ class TableViewSet(ReadWriteViewSet):
             raise InvalidField("seat", "only a table link's request says its seat")
         return None
 
-    def check_replay_access(self, request: Request, pk: str | None = None, **kwargs: Any) -> None:
+    def check_replay_access(
+        self, request: Request, pk: str | None = None, **kwargs: object
+    ) -> None:
         # Results are the scorekeepers' too (and a link's): they check as they do.
         if self.action in ("hands", "game"):
             self._table_for_results(request, pk)
@@ -962,7 +985,8 @@ class TableViewSet(ReadWriteViewSet):
         through what, and the record before and after. For the club's
         members; 404 for anyone else, as for a missing table."""
         table = access.access_table_history(request.user, int(pk or 0))
-        page = self.paginate_queryset(audit.table_history(table=table))
+        # the stub ties a view set's pages to its own model; the history's are audit entries
+        page = self.paginate_queryset(audit.table_history(table=table))  # type: ignore[arg-type]
         return self.get_paginated_response(s.AuditEntryOutput(page, many=True).data)
 
     @extend_schema(methods=["POST"], request=None, responses={201: s.TableLinkOutput})

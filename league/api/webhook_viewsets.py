@@ -12,12 +12,14 @@ for a missing endpoint (404), a member of the club without the role 403
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
+from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.filters import BaseFilterBackend
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -28,6 +30,8 @@ from league.api.serializers import Input
 from league.models import Club, Membership, WebhookDelivery, WebhookEndpoint
 from league.services import webhook_endpoints
 from league.webhook_events import SUBSCRIBABLE
+
+RowT = TypeVar("RowT")
 
 EVENT_CHOICES = [(event.value, event.label) for event in SUBSCRIBABLE]
 
@@ -121,18 +125,18 @@ class WebhookEndpointViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.DestroyModelMixin,
-    viewsets.GenericViewSet[Any],
+    viewsets.GenericViewSet[WebhookEndpoint],
 ):
     """A club's webhook endpoints (organisers only; see the module's docstring)."""
 
     serializer_class = WebhookEndpointOutput
     permission_classes = [permissions.IsAuthenticated]
     pagination_class = IdOrder
-    filter_backends: list[Any] = []
+    filter_backends: list[type[BaseFilterBackend]] = []
     lookup_value_regex = "[0-9]{1,18}"
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[WebhookEndpoint]:
         if self.action == "list":
             organised = Membership.objects.filter(
                 user_id=int(self.request.user.pk or 0), role=Membership.Role.ORGANISER
@@ -140,7 +144,9 @@ class WebhookEndpointViewSet(
             return WebhookEndpoint.objects.filter(club_id__in=organised)
         return WebhookEndpoint.objects.all()
 
-    def filter_queryset(self, queryset: Any) -> Any:
+    def filter_queryset(
+        self, queryset: QuerySet[WebhookEndpoint, RowT]
+    ) -> QuerySet[WebhookEndpoint, RowT]:
         if self.action != "list" or "club" not in self.request.query_params:
             return queryset
         club = self.request.query_params["club"]
@@ -202,7 +208,9 @@ class WebhookEndpointViewSet(
         """The endpoint's deliveries, the newest first: each event sent, or
         to be sent, its status, attempts and last answer."""
         endpoint = self.get_object()
-        page = self.paginate_queryset(WebhookDelivery.objects.filter(endpoint=endpoint))
+        # the stub ties a view set's pages to its own model; these are its deliveries
+        deliveries = WebhookDelivery.objects.filter(endpoint=endpoint)
+        page = self.paginate_queryset(deliveries)  # type: ignore[arg-type]
         assert page is not None  # the action paginates
         return self.get_paginated_response(WebhookDeliveryOutput(page, many=True).data)
 

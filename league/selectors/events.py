@@ -87,7 +87,7 @@ class RoundTables:
     """Who was drawn to no table (Buck Euchre), by name."""
 
 
-def round_tables_prefetch() -> Prefetch:
+def round_tables_prefetch() -> Prefetch[str, QuerySet[Table], str]:
     """A round's tables by number, each with its seatings in seat order and their
     players (two queries, for any number of rounds)."""
     return Prefetch(

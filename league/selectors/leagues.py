@@ -43,7 +43,8 @@ def with_count(rows: QuerySet[Any]) -> QuerySet[Any]:
     """``rows``, each with how many there are in all (``rows_in_all``): a
     window count, which the database takes before a limit, and before a filter
     on another window (Django applies that one in an outer query)."""
-    return rows.annotate(rows_in_all=Window(Count("pk")))
+    counted: QuerySet[Any] = rows.annotate(rows_in_all=Window(Count("pk")))
+    return counted
 
 
 def first_rows(rows: QuerySet[Any], *, limit: int) -> tuple[list[Any], int]:

@@ -7,8 +7,6 @@ has one, of any league otherwise. One query.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
 from django.utils import timezone
 
@@ -20,7 +18,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("league/tonight/_link.html", takes_context=True)
-def tonight_link(context: template.Context) -> dict[str, Any]:
+def tonight_link(context: template.Context) -> dict[str, object]:
     """Today's events of the page's league (or of any league) for the link (one query)."""
     league = context.get("league")
     events = tonight_selectors.events_on(

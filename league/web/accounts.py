@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import logging
 import smtplib
+from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -121,7 +121,7 @@ class _PeoplePage:
         self.invitations = accounts_selectors.club_invitations(club_id=club.pk)
         self.players = accounts_selectors.club_players(club_id=club.pk)
 
-    def invite_form(self, data: Any = None) -> InviteForm:
+    def invite_form(self, data: Mapping[str, object] | None = None) -> InviteForm:
         free = [player for player in self.players if player.user_id is None]
         return InviteForm(data, free_players=free)
 

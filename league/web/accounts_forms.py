@@ -9,8 +9,7 @@ is shown by the field it names (:meth:`AccountsForm.add_service_error`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from django import forms
 from django.contrib.auth import forms as auth_forms
@@ -80,7 +79,9 @@ class InviteForm(AccountsForm):
         help_text="Link the login to the club's player of that name, if they play.",
     )
 
-    def __init__(self, data: Any = None, *, free_players: Sequence[Player] = ()) -> None:
+    def __init__(
+        self, data: Mapping[str, object] | None = None, *, free_players: Sequence[Player] = ()
+    ) -> None:
         super().__init__(data, prefix="invite")
         self.free_players = {player.pk: player for player in free_players}
         player_field = self.fields["player"]
@@ -101,7 +102,7 @@ class RoleForm(AccountsForm):
 
     role = forms.ChoiceField(choices=Membership.Role.choices)
 
-    def __init__(self, data: Any = None, *, membership: Membership) -> None:
+    def __init__(self, data: Mapping[str, object] | None = None, *, membership: Membership) -> None:
         super().__init__(data, prefix=f"m{membership.pk}", initial={"role": membership.role})
         self.membership = membership
         self.fields["role"].label = f"Role of {membership.user.get_username()}"
@@ -130,7 +131,7 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
         domain_override: str | None = None,
         use_https: bool = False,
         request: HttpRequest | None = None,
-        **unused: Any,
+        **unused: object,
     ) -> None:
         """Record the reset asked (the view's other arguments, templates and
         token generator, are the job's own: :mod:`league.mails`)."""

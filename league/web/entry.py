@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Final
 
 from django.contrib import messages
 from django.db import IntegrityError
@@ -149,7 +149,7 @@ def sheet_response(
     *,
     status: int = 200,
     entry_form: HandForm | None = None,
-    **extra: Any,
+    **extra: object,
 ) -> HttpResponse:
     """The score sheet page of ``route``'s table, as its viewer may use it:
     through the table's link (correct until the game is confirmed; confirm or
@@ -226,7 +226,7 @@ def confirm_game(request: HttpRequest, route: Route, *, agree: bool, note: str) 
         return _sheet_again(request, route, status=409, confirm_refusal=CONFIRM_STALE)
     except ServiceError as error:
         status = 409 if isinstance(error, Conflict) else 400
-        shown: dict[str, Any] = {"note_value": note}
+        shown: dict[str, object] = {"note_value": note}
         shown["note_error" if error.field == "note" else "confirm_refusal"] = _sentence(
             error.message
         )
@@ -244,8 +244,8 @@ CONFIRM_STALE = "The sheet changed since you looked at it: check it again before
 
 
 def _next_hand_entry(
-    request: HttpRequest, route: Route, page: dict[str, Any], form: HandForm | None
-) -> dict[str, Any]:
+    request: HttpRequest, route: Route, page: sheet.SheetPage, form: HandForm | None
+) -> dict[str, object]:
     """What the sheet's form of the next hand shows (no query: the sheet's
     page has the players and the next hand): the form (a fresh one, unless a
     refused one is given), its rows and error summary, and the hand."""
@@ -266,8 +266,8 @@ def _next_hand_entry(
 
 
 def _offline_config(
-    request: HttpRequest, route: Route, page: dict[str, Any], names: list[str]
-) -> dict[str, Any]:
+    request: HttpRequest, route: Route, page: sheet.SheetPage, names: list[str]
+) -> dict[str, object]:
     """What ``offline.js`` needs to keep the table's hands on the phone and
     send them to the API: the table as the page shows it (players, totals,
     dealing), where to send, and how (the table's link, or the session's
@@ -290,10 +290,12 @@ def _offline_config(
     }
 
 
-def _sheet_again(request: HttpRequest, route: Route, *, status: int, **extra: Any) -> HttpResponse:
+def _sheet_again(
+    request: HttpRequest, route: Route, *, status: int, **extra: object
+) -> HttpResponse:
     """The sheet as it is now (the table read again), with ``extra`` shown."""
     fresh = replace(route, table=tables_selectors.sheet_table(route.table.pk))
-    return sheet_response(request, fresh, status=status, **extra)
+    return sheet_response(request, fresh, status=status, entry_form=None, **extra)
 
 
 def _sentence(message: str) -> str:
@@ -392,8 +394,8 @@ def next_hand_form(
     next_hand: dict[str, int],
     *,
     stage: Stage = Stage.WHOLE,
-    data: Any = None,
-    initial: dict[str, Any] | None = None,
+    data: Mapping[str, object] | None = None,
+    initial: dict[str, object] | None = None,
     prefix: str | None = None,
 ) -> HandForm:
     """The form of a table's next hand (``next_hand``: its number, dealer and
@@ -430,7 +432,7 @@ class _Page:
             seating.player.name for seating in tables_selectors.sheet_seatings(table=table)
         ]
 
-    def context(self, **extra: Any) -> dict[str, Any]:
+    def context(self, **extra: object) -> dict[str, object]:
         return {
             "table": self.table,
             "league": self.league,
@@ -441,10 +443,10 @@ class _Page:
             **extra,
         }
 
-    def page(self, status: int = 200, **extra: Any) -> HttpResponse:
+    def page(self, status: int = 200, **extra: object) -> HttpResponse:
         return render(self.request, self.template, self.context(**extra), status=status)
 
-    def shown(self) -> dict[str, Any]:
+    def shown(self) -> dict[str, object]:
         """What the form page says of the hand: its crumb, number, dealer and
         cards, and where the form posts to."""
         raise NotImplementedError
@@ -470,14 +472,18 @@ class _Entry(_Page):
         self.first_stage = Stage.BIDS if self.bluke else Stage.WHOLE
 
     def form(
-        self, stage: Stage, *, data: Any = None, initial: dict[str, Any] | None = None
+        self,
+        stage: Stage,
+        *,
+        data: Mapping[str, object] | None = None,
+        initial: dict[str, object] | None = None,
     ) -> HandForm:
         assert self.next_hand is not None
         return next_hand_form(
             self.league, self.names, self.next_hand, stage=stage, data=data, initial=initial
         )
 
-    def shown(self) -> dict[str, Any]:
+    def shown(self) -> dict[str, object]:
         assert self.next_hand is not None
         return {
             "crumb": f"Hand {self.next_hand['number'] + 1}",
@@ -546,10 +552,13 @@ class _Correction(_Page):
         self.hand = hand
         self.lines = lines
 
-    def stored(self) -> dict[str, Any]:
+    def stored(self) -> dict[str, object]:
         """The stored hand as the form's initial values."""
         hand = self.hand
-        initial: dict[str, Any] = {"version": self.table.version, "trump": hand.trump or NO_TRUMP}
+        initial: dict[str, object] = {
+            "version": self.table.version,
+            "trump": hand.trump or NO_TRUMP,
+        }
         if not self.bluke:
             initial["maker"] = "" if hand.maker is None else str(hand.maker)
         for line in self.lines:
@@ -560,7 +569,7 @@ class _Correction(_Page):
                 initial[f"drop_{line.seat}"] = line.dropped
         return initial
 
-    def form(self, *, data: Any = None) -> HandForm:
+    def form(self, *, data: Mapping[str, object] | None = None) -> HandForm:
         return HandForm(
             data,
             game=self.league.game,
@@ -573,7 +582,7 @@ class _Correction(_Page):
             initial=self.stored(),
         )
 
-    def shown(self) -> dict[str, Any]:
+    def shown(self) -> dict[str, object]:
         return {
             "crumb": f"Correct hand {self.hand.number + 1}",
             "hand": self.hand,

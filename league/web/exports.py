@@ -42,11 +42,12 @@ import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.core.files import File
 from django.http import (
     FileResponse,
     Http404,
@@ -121,7 +122,7 @@ def _download(
 
 
 def _csv(
-    header: Sequence[str], rows: Iterable[Sequence[Any]], *, filename: str, what: str
+    header: Sequence[str], rows: Iterable[Sequence[object]], *, filename: str, what: str
 ) -> StreamingHttpResponse:
     lines = exports.csv_lines(header, rows)
     return _download(lines, filename=filename, content_type="text/csv", what=what)
@@ -362,7 +363,7 @@ def archive_file(request: HttpRequest, archive_id: int, filename: str) -> HttpRe
     return response
 
 
-def _unpacked(stored: Any) -> Iterator[bytes]:
+def _unpacked(stored: File[bytes]) -> Iterator[bytes]:
     with stored, gzip.GzipFile(fileobj=stored, mode="rb") as unpacked:
         while chunk := unpacked.read(FILE_CHUNK):
             yield chunk

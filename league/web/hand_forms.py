@@ -13,7 +13,7 @@ entered, never from the engine's English message).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -82,16 +82,16 @@ class HandForm(forms.Form):
 
     def __init__(
         self,
-        data: Any = None,
+        data: Mapping[str, object] | None = None,
         *,
         game: str,
         seats: Sequence[str],
         dealer: int,
         cards: int,
-        options: dict[str, Any],
+        options: Mapping[str, object],
         stage: Stage,
         key: str,
-        initial: dict[str, Any] | None = None,
+        initial: dict[str, object] | None = None,
         prefix: str | None = None,
     ) -> None:
         super().__init__(data, initial=initial, prefix=prefix)
@@ -189,14 +189,14 @@ class HandForm(forms.Form):
         changed on the way: the page goes back to step one)."""
         return any(name in self.errors for name in self.carried_fields())
 
-    def carried(self) -> dict[str, Any]:
+    def carried(self) -> dict[str, object]:
         """Step one's entries as initial values of step two (or of step one again)."""
         carried = {name: self.cleaned_data[name] for name in [self.key, *self.carried_fields()]}
         if carried.get("trump") is None:
             carried["trump"] = NO_TRUMP
         return carried
 
-    def raw(self) -> dict[str, Any]:
+    def raw(self) -> dict[str, object]:
         """What was posted for this form's fields, as initial values for a
         form that should show it again without judging it."""
         return {name: self.data.get(name) for name in self.fields if name in self.data}
@@ -246,7 +246,7 @@ class HandForm(forms.Form):
             else:
                 return
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """The hand as a results-only record; the table supplies the game,
         the dealer and the cards dealt."""
         data = self.cleaned_data

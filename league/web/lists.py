@@ -23,10 +23,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeVar
 
 from django.core.paginator import Page, Paginator
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import URLPattern, path
@@ -55,20 +55,27 @@ QUERY_LENGTH: Final = 100
 """A search is cut to this many characters (a player's name has at most 100)."""
 
 
+RowT = TypeVar("RowT")
+RowModel = TypeVar("RowModel", bound=Model)
+
+LeaderboardRow = dict[str, Any]
+"""A row of the leaderboard as :func:`league.selectors.ratings.leaderboard_row` makes it."""
+
+
 @dataclass(frozen=True)
-class Shown:
+class Shown(Generic[RowT]):
     """What a page shows of a ranked list: its rows, the signed-in player's
     own row when it is not among them, and how many rows the whole list has."""
 
-    rows: Sequence[Any]
-    own: Any | None
+    rows: Sequence[RowT]
+    own: RowT | None
     total: int
 
 
 # -- the reads, shaped -------------------------------------------------------------------
 
 
-def standings_top(*, league: League, player_id: int | None) -> Shown:
+def standings_top(*, league: League, player_id: int | None) -> Shown[Standing]:
     """The league's best :data:`TOP` standings rows, and ``player_id``'s
     below them (the rows with their count in one query, the own row in another)."""
     rows, total = leagues_selectors.first_rows(
@@ -77,7 +84,9 @@ def standings_top(*, league: League, player_id: int | None) -> Shown:
     return Shown(rows=rows, own=_own_standing(league, player_id, rows), total=total)
 
 
-def _own_standing(league: League, player_id: int | None, rows: Sequence[Standing]) -> Any:
+def _own_standing(
+    league: League, player_id: int | None, rows: Sequence[Standing]
+) -> Standing | None:
     """``player_id``'s standings row when ``rows`` do not hold it: one query
     whenever there is a player, so that the count does not depend on where
     they stand (none without one)."""
@@ -93,12 +102,12 @@ class Board:
     (``status``, ``rated_at``, ``provisional_above_sigma``: no query) and its
     ratings, ranked, to cut (``None`` before the first rated game)."""
 
-    about: dict[str, Any]
+    about: dict[str, object]
     ranked: QuerySet[Rating] | None
     game: str
     scope_id: int | None
 
-    def __getitem__(self, name: str) -> Any:
+    def __getitem__(self, name: str) -> object:
         return self.about[name]  # the templates read board.status and the like
 
 
@@ -111,7 +120,7 @@ def board_of(league: League) -> Board:
     return Board(ratings_selectors.rating_board_about(scope=scope), ranked, league.game, scope_id)
 
 
-def in_words(board: Board, ratings: Sequence[Rating]) -> list[dict[str, Any]]:
+def in_words(board: Board, ratings: Sequence[Rating]) -> list[LeaderboardRow]:
     """Ratings of the board as its rows, each with its ``position`` on the
     whole board and its rating also in words (no query)."""
     rows = [ratings_selectors.leaderboard_row(rating, game=board.game) for rating in ratings]
@@ -132,7 +141,7 @@ def in_words(board: Board, ratings: Sequence[Rating]) -> list[dict[str, Any]]:
 
 def board_shown(
     board: Board, ratings: Sequence[Rating], player_id: int | None, *, total: int
-) -> Shown:
+) -> Shown[LeaderboardRow]:
     """``ratings`` of ``board`` in words, with ``player_id``'s row when they
     are rated and it is not among them: one query whenever there is a player,
     so that the count does not depend on where they stand (none without one)."""
@@ -144,7 +153,7 @@ def board_shown(
     return Shown(rows=in_words(board, ratings), own=own, total=total)
 
 
-def board_top(board: Board, player_id: int | None) -> Shown:
+def board_top(board: Board, player_id: int | None) -> Shown[LeaderboardRow]:
     """The board's best :data:`TOP` rows, with how many rated players it has
     (one query), and ``player_id``'s row below them."""
     if board.ranked is None:
@@ -169,7 +178,9 @@ def search_query(request: HttpRequest) -> Search:
     return search_of(request, clean=lambda given: " ".join(given.split())[:QUERY_LENGTH])
 
 
-def page_of(request: HttpRequest, rows: Any, per_page: int) -> Page:
+def page_of(
+    request: HttpRequest, rows: QuerySet[RowModel] | Sequence[RowModel], per_page: int
+) -> Page[RowModel]:
     """The page of ``rows`` that ``?page=`` asks for (the first when it is not
     a number, the last when it is past the end)."""
     return Paginator(rows, per_page).get_page(request.GET.get("page"))
@@ -265,7 +276,7 @@ def ratings_list(request: HttpRequest, league_id: int) -> HttpResponse:
     search = search_query(request)
     query = search.text
     board = board_of(league)
-    found: Any = []
+    found: QuerySet[Rating] | list[Rating] = []
     if board.ranked is not None:
         # the whole board counted alongside, before the search keeps its rows
         found = leagues_selectors.with_count(board.ranked)

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import enum
 import math
-from typing import Any
 
 from axes.attempts import get_cool_off_threshold  # type: ignore[import-untyped]
 from axes.handlers.database import AxesDatabaseHandler  # type: ignore[import-untyped]
@@ -40,7 +39,7 @@ from axes.helpers import get_client_username  # type: ignore[import-untyped]
 from axes.models import AccessAttempt, AccessLog  # type: ignore[import-untyped]
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -62,7 +61,9 @@ class LoginThrottle(AxesDatabaseHandler):
     docstring, each with its own limit (django-axes has one limit for all its
     lockout parameters)."""
 
-    def get_failures(self, request: Any, credentials: dict[str, Any] | None = None) -> int:
+    def get_failures(
+        self, request: HttpRequest, credentials: dict[str, object] | None = None
+    ) -> int:
         """The failures that count against ``AXES_FAILURE_LIMIT``: those of
         the username from this address, or the limit itself when a wider
         count pauses the login."""
@@ -70,7 +71,7 @@ class LoginThrottle(AxesDatabaseHandler):
         return settings.AXES_FAILURE_LIMIT if pause is not None else here
 
     def counted(
-        self, request: Any, credentials: dict[str, Any] | None = None
+        self, request: HttpRequest, credentials: dict[str, object] | None = None
     ) -> tuple[int, Pause | None]:
         """The failures of the username from this address, and which count,
         if any, pauses the login now."""
@@ -91,7 +92,9 @@ class LoginThrottle(AxesDatabaseHandler):
                 return here, None if username and address and known.exists() else pause
         return here, None
 
-    def reset_user_attempts(self, request: Any, credentials: dict[str, Any] | None = None) -> int:
+    def reset_user_attempts(
+        self, request: HttpRequest, credentials: dict[str, object] | None = None
+    ) -> int:
         """After a login succeeds: clear the failures of that username from
         that address only (see the module's docstring)."""
         username = get_client_username(request, credentials)
@@ -100,7 +103,7 @@ class LoginThrottle(AxesDatabaseHandler):
         return int(deleted)
 
 
-def _failures(attempts: Any) -> int:
+def _failures(attempts: QuerySet[AccessAttempt]) -> int:
     return int(attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0)
 
 
@@ -110,7 +113,9 @@ def cool_off_minutes() -> int:
 
 
 def lockout_response(
-    request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, object] | None = None,
 ) -> HttpResponse:
     """The login page, saying which count paused logging in, for how long and
     what to do (429); the same page for the site's login and the admin's."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -58,7 +58,7 @@ T = TypeVar("T")
 
 
 def _form_page(
-    request: HttpRequest, template: str, form: SetupForm, *, status: int = 200, **context: Any
+    request: HttpRequest, template: str, form: SetupForm, *, status: int = 200, **context: object
 ) -> HttpResponse:
     return render(
         request, template, {"form": form, "summary": summary_of(form), **context}, status=status

@@ -10,7 +10,7 @@ concerns. The browser gets ``min`` and ``max`` as hints only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -57,7 +57,7 @@ NUMBER_ATTRS = {"inputmode": "numeric", "autocomplete": "off", "class": "number"
 def number_input(*, low: int, high: int | None = None, placeholder: str = "") -> forms.NumberInput:
     """A whole-number input with the range as the browser's hint; the
     ``placeholder`` says what an optional number left empty means."""
-    attrs: dict[str, Any] = {**NUMBER_ATTRS, "min": low}
+    attrs: dict[str, str | int] = {**NUMBER_ATTRS, "min": low}
     if placeholder:
         attrs["placeholder"] = placeholder
     if high is not None:
@@ -167,7 +167,8 @@ class ClubForm(SetupForm):
 
     def slug_wanted(self) -> str:
         """The club's slug: as typed, or made from the name as the service makes it."""
-        return self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))
+        slug: str = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))
+        return slug
 
     def add_service_error(self, error: ServiceError, *, field: str | None = None) -> None:
         """The services' refusals of a club in the page's words, by the field."""
@@ -314,9 +315,13 @@ class LeagueForm(SetupForm):
     )
 
     def __init__(
-        self, data: Any = None, *, league: League | None = None, options_fixed: bool = False
+        self,
+        data: Mapping[str, object] | None = None,
+        *,
+        league: League | None = None,
+        options_fixed: bool = False,
     ) -> None:
-        initial: dict[str, Any] | None = None
+        initial: dict[str, object] | None = None
         if league is not None:
             options = league.options or {}
             initial = {
@@ -399,14 +404,14 @@ class LeagueForm(SetupForm):
         words = option_message(error, table_size=table_size, options_fixed=self.options_fixed)
         super().add_service_error(ServiceError(words, field=error.field), field=field)
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, object]:
         """The rule options as the league stores them: only those that differ
         from the defaults, as the engine spells them (Buck Euchre has none)."""
         data = self.cleaned_data
         game = self.league.game if self.league is not None else data["game"]
         if game != Game.BLUKE:
             return {}
-        options: dict[str, Any] = {}
+        options: dict[str, object] = {}
         if data.get("bluke_lead", LEAD_TRUMP) != LEAD_TRUMP:
             options["bluke_lead"] = data["bluke_lead"]
         if data.get("max_cards") is not None:
@@ -502,7 +507,11 @@ class PlayersPasteForm(SetupForm):
     it are close to the club's."""
 
     def __init__(
-        self, data: Any = None, *, prefix: str | None = None, taken: dict[str, str] | None = None
+        self,
+        data: Mapping[str, object] | None = None,
+        *,
+        prefix: str | None = None,
+        taken: dict[str, str] | None = None,
     ) -> None:
         super().__init__(data, prefix=prefix)
         self.taken = taken or {}
@@ -581,7 +590,11 @@ class PlayerEditForm(SetupForm):
     )
 
     def __init__(
-        self, data: Any = None, *, player: Player, logins: Sequence[AbstractBaseUser]
+        self,
+        data: Mapping[str, object] | None = None,
+        *,
+        player: Player,
+        logins: Sequence[AbstractBaseUser],
     ) -> None:
         super().__init__(
             data,
@@ -669,11 +682,15 @@ class EventForm(SetupForm):
     )
 
     def __init__(
-        self, data: Any = None, *, event: Event | None = None, rounds: int | None = None
+        self,
+        data: Mapping[str, object] | None = None,
+        *,
+        event: Event | None = None,
+        rounds: int | None = None,
     ) -> None:
         # a new night is tonight's until the organiser says otherwise (in the
         # site's time zone, TIME_ZONE, as the Tonight page's "today")
-        initial: dict[str, Any] = {"date": timezone.localdate()}
+        initial: dict[str, object] = {"date": timezone.localdate()}
         if event is not None:
             initial = {
                 "name": event.name,

@@ -25,13 +25,14 @@ Only the club's organisers may open the pages (:func:`league.web.access.club_pag
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from django.contrib import messages
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path
+from django.utils.datastructures import MultiValueDict
 from django.views.decorators.http import require_http_methods, require_POST
 
 import games
@@ -188,7 +189,7 @@ def club_import(request: HttpRequest, club_id: int) -> HttpResponse:
     if refusal := club_page_refusal(request, club):
         return refusal
     if request.method != "POST":
-        initial: dict[str, Any] = {}
+        initial: dict[str, object] = {}
         if (league := request.GET.get("league", "")).isdigit():
             initial["league"] = int(league)
         return _form_page(request, club, ImportForm(initial=initial, club=club))
@@ -337,7 +338,7 @@ def _again(form: ConfirmForm, club: Club, *, error: str | None = None) -> Import
     chosen (and checked) again. ``error``, if given, is shown instead of "choose the
     file": by the file field, or for the form as a whole when ``whole``."""
     data = {"what": form.data.get("what", ""), "league": form.data.get("league", "")}
-    again = ImportForm(data, {}, club=club)
+    again = ImportForm(data, MultiValueDict(), club=club)
     again.is_valid()  # binds the choices; without a file it is never valid
     if error is not None:
         again.errors.pop("file", None)

@@ -15,11 +15,13 @@ work is done: the size is the upload's, the rows are its line ends counted.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any, Final
 
 from django import forms
 from django.core.files.uploadedfile import UploadedFile
 from django.db.models import QuerySet
+from django.utils.datastructures import MultiValueDict
 
 from league.import_files.results import ImportFormat
 from league.models import Club, League
@@ -103,7 +105,14 @@ class ImportForm(SetupForm):
         },
     )
 
-    def __init__(self, data: Any = None, files: Any = None, *, club: Club, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        data: Mapping[str, object] | None = None,
+        files: MultiValueDict[str, UploadedFile] | None = None,
+        *,
+        club: Club,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(data, files, **kwargs)
         leagues: QuerySet[League] = League.objects.filter(club=club).order_by("name", "id")
         league_field = self.fields["league"]
@@ -186,7 +195,14 @@ class ConfirmForm(ImportForm):
 
     digest = forms.CharField(widget=forms.HiddenInput, max_length=64)
 
-    def __init__(self, data: Any = None, files: Any = None, *, club: Club, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        data: Mapping[str, object] | None = None,
+        files: MultiValueDict[str, UploadedFile] | None = None,
+        *,
+        club: Club,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(data, files, club=club, **kwargs)
         self.fields["what"].widget = forms.HiddenInput()
         self.fields["league"].widget = forms.HiddenInput()

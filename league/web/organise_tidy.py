@@ -13,7 +13,7 @@ transaction, and its refusal is shown on the page.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from django import forms
 from django.contrib import messages
@@ -84,7 +84,7 @@ def _confirm_page(
 
 
 def _done_or_refused(
-    request: HttpRequest, run: Any, *, done: str, then: str
+    request: HttpRequest, run: Callable[[], object], *, done: str, then: str
 ) -> tuple[HttpResponse | None, str]:
     """Run a deletion: on success, the message and the redirect; on a refusal,
     ``None`` and the refusal in the page's words."""
@@ -305,7 +305,9 @@ class MergeForm(forms.Form):
         },
     )
 
-    def __init__(self, data: Any = None, *, player: Player, candidates: list[Player]) -> None:
+    def __init__(
+        self, data: Mapping[str, object] | None = None, *, player: Player, candidates: list[Player]
+    ) -> None:
         super().__init__(data)
         field = self.fields["into"]
         assert isinstance(field, forms.TypedChoiceField)
@@ -315,7 +317,8 @@ class MergeForm(forms.Form):
         def label(p: Player) -> str:
             return f"{p.name} ({_counted(getattr(p, 'games', 0), 'game')})"
 
-        choices: list[Any] = [("", "Choose…")]
+        # a choice, or a group of them: (value, label), (group, [(value, label), ...])
+        choices: list[tuple[object, str | list[tuple[int, str]]]] = [("", "Choose…")]
         if close:
             choices.append(("Close names", [(p.pk, label(p)) for p in close]))
         choices.append(("Every other player", [(p.pk, label(p)) for p in others]))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from django import forms
 from django.contrib import messages
@@ -123,7 +123,7 @@ def club_webhooks(request: HttpRequest, club_id: int) -> HttpResponse:
         else:
             form = WebhookForm()
     summary = summary_of(form)
-    shown: dict[str, Any] = {
+    shown: dict[str, object] = {
         "club": club,
         "form": form,
         "summary": summary,

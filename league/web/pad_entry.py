@@ -20,8 +20,9 @@ table's id) or the table link's (as the seat the browser said it is).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from django.contrib import messages
 from django.db import IntegrityError
@@ -65,7 +66,9 @@ class PadRow:
         return f"h{self.number}"
 
 
-def pad_rows(table: Table, names: list[str], *, data: Any = None) -> list[PadRow]:
+def pad_rows(
+    table: Table, names: list[str], *, data: Mapping[str, object] | None = None
+) -> list[PadRow]:
     """The rows of the hands still to play at ``table`` (no query), each form
     bound to ``data`` when given, prefixed ``h<number>``."""
     league = table.round.event.league

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -133,7 +133,7 @@ def _render(
 ) -> HttpResponse:
     now = timezone.now()
     nights = upcoming_nights(player=link.player, today=timezone.localdate(now), now=now)
-    shown: dict[str, Any] = {
+    shown: dict[str, object] = {
         "player": link.player,
         "club": link.player.club,
         "nights": nights,

@@ -21,7 +21,6 @@ club's organisers only (:func:`league.web.access.club_page_refusal`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -188,7 +187,7 @@ def _links_page(
         if form is not None
         else {}
     )
-    shown: dict[str, Any] = {
+    shown: dict[str, object] = {
         "club": club,
         "lines": lines,
         "chosen": chosen,

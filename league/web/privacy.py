@@ -17,10 +17,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
@@ -123,10 +123,11 @@ def player_data(request: HttpRequest, player_id: int) -> HttpResponse:
 def account_data(request: HttpRequest) -> HttpResponse:
     """The signed-in user's own data: their login, their roles, and every
     player of any club their login is linked to, with that player's games."""
-    user: Any = request.user  # signed in (login_required)
+    user = request.user
+    assert isinstance(user, User)  # signed in (login_required)
     players = Player.objects.filter(user=user).select_related("club", "user").order_by("club__name")
     roles = Membership.objects.filter(user=user).select_related("club").order_by("club__name")
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "login": {
             "username": user.get_username(),
             "email": getattr(user, "email", ""),
@@ -138,7 +139,7 @@ def account_data(request: HttpRequest) -> HttpResponse:
     return _json_download(data, f"{user.get_username()}-data.json")
 
 
-def _json_download(data: dict[str, Any], filename: str) -> HttpResponse:
+def _json_download(data: dict[str, object], filename: str) -> HttpResponse:
     data = {"made_at": timezone.now().isoformat(), **data}
     response = HttpResponse(
         json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json"

@@ -10,6 +10,7 @@ size, or the field, it concerns.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Final
 
@@ -18,7 +19,7 @@ from django.utils import timezone
 
 from league.errors import ServiceError
 from league.models import League
-from league.season import SEAT_SIZES, SIZE_WORDS
+from league.season import SEAT_SIZES, SIZE_WORDS, SeasonJson
 from league.web.organise_forms import SetupForm, number_input, sentence
 
 TODAYS_ORDER, POINTS = "order", "points"
@@ -87,11 +88,11 @@ class SeasonForm(SetupForm):
         },
     )
 
-    def __init__(self, data: Any = None, *, league: League) -> None:
+    def __init__(self, data: Mapping[str, object] | None = None, *, league: League) -> None:
         self.league = league
         self.sizes = SEAT_SIZES[league.game]
         season = league.season
-        initial: dict[str, Any] = {
+        initial: dict[str, object] = {
             "scoring": POINTS if season else TODAYS_ORDER,
             "best_nights": season.get("best_nights") if season else None,
             "min_games": season.get("min_games", 0) if season else 0,
@@ -122,7 +123,7 @@ class SeasonForm(SetupForm):
     def points_name(size: int, place: int) -> str:
         return f"points_{size}_{place}"
 
-    def size_rows(self) -> list[dict[str, Any]]:
+    def size_rows(self) -> list[dict[str, object]]:
         """Each table size's row of inputs, for the template: its words, its
         fields and its errors (a row's own, and each input's)."""
         rows = []
@@ -156,7 +157,7 @@ class SeasonForm(SetupForm):
                     )
         return data
 
-    def season(self) -> dict[str, Any] | None:
+    def season(self) -> SeasonJson | None:
         """The format as the service takes it (a valid form), ``None`` for today's order."""
         data = self.cleaned_data
         if data["scoring"] != POINTS:
@@ -226,12 +227,15 @@ class FinalForm(SetupForm):
     )
     seed = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=0)
 
-    def __init__(self, data: Any = None, *, players: int | None = None) -> None:
-        initial: dict[str, Any] = {"date": timezone.localdate(), "name": "Final"}
+    def __init__(
+        self, data: Mapping[str, object] | None = None, *, players: int | None = None
+    ) -> None:
+        initial: dict[str, object] = {"date": timezone.localdate(), "name": "Final"}
         if players is not None:
             initial["players"] = players
         super().__init__(data, initial=initial)
 
     @property
     def date_chosen(self) -> datetime.date:
-        return self.cleaned_data["date"]
+        date: datetime.date = self.cleaned_data["date"]
+        return date

@@ -196,7 +196,13 @@ def short_names(names: list[str]) -> list[str]:
     return [f"Seat {seat}" for seat in range(1, len(names) + 1)]
 
 
-def sheet_page(*, table: Table, correct_url: Callable[[int], str] | None = None) -> dict[str, Any]:
+SheetPage = dict[str, Any]
+"""The score sheet page's context: what :func:`sheet_page` shapes, and what each
+way of showing it adds (the entry form, the confirmation, the history), read
+back by name as the page is put together."""
+
+
+def sheet_page(*, table: Table, correct_url: Callable[[int], str] | None = None) -> SheetPage:
     """The score sheet shaped for the page: players by seat, one row per hand
     (move logs replayed into tricks by the engine), places once the game
     counts, and where it stands with the players' confirmation;

@@ -14,8 +14,6 @@ shown.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -91,20 +89,21 @@ def _page(
     """The page: every choice previewed; ``form`` the choices posted (with
     its faults), else the proposed ones."""
     event = table.round.event
-    shown: dict[str, Any] = {
+    shown_errors: dict[str, str] = dict(errors or {})
+    shown: dict[str, object] = {
         "table": table,
         "player": player,
         "event": event,
         "league": event.league,
         "round": table.round,
-        "errors": dict(errors or {}),
+        "errors": shown_errors,
         "tonight_url": reverse("event-tonight", kwargs={"event_id": event.pk}),
         "here": reverse("table-take-off", kwargs={"table_id": table.pk, "player_id": player.pk}),
     }
     try:
         options = seat_changes.table_player_remove_options(table=table, player=player, seed=seed)
     except ServiceError as error:  # the table or the player: nothing to choose
-        shown["errors"]["page"] = take_off_words.sentence(error.message)
+        shown_errors["page"] = take_off_words.sentence(error.message)
         refused = 409 if isinstance(error, Conflict) else 400
         return render(request, "league/tonight/take_off.html", shown, status=max(status, refused))
     seats = take_off_words.seat_choices(options)
@@ -112,7 +111,7 @@ def _page(
     chosen_seat, chosen_night = _chosen(form, seats, nights)
     if form is not None and form.errors:
         for name, faults in form.errors.items():
-            shown["errors"][name if name in FIELDS else "page"] = str(faults[0])
+            shown_errors[name if name in FIELDS else "page"] = str(faults[0])
     shown.update(
         options=options,
         seats=seats,

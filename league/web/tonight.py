@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 from django import forms
 from django.contrib import messages
@@ -453,7 +453,7 @@ def _room_refusal(request: HttpRequest, event: Event, key: str) -> HttpResponse 
     return members_only_refusal(request, event.league.club)
 
 
-def _room_context(event: Event) -> dict[str, Any]:
+def _room_context(event: Event) -> dict[str, object]:
     """What the room screen shows of ``event`` (its reads: five queries)."""
     rounds = tonight_selectors.event_rounds(event=event)
     current = tonight_shaping.current_round(rounds)

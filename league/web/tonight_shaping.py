@@ -13,11 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
-from typing import Any
 
 from league import seating, standings
 from league.models import Event, Game, Player, Reply, Round, Table
-from league.season import SeasonFormat
+from league.season import SeasonFormat, SeasonJson
 from league.selectors import replies as replies_selectors
 from league.selectors.events import SeatLine, TableLines
 from league.selectors.replies import ReplyLine
@@ -156,7 +155,7 @@ class LiveLine:
 
 
 def live_standings(
-    rounds: Sequence[RoundView], *, game: str, season: Mapping[str, Any] | None = None
+    rounds: Sequence[RoundView], *, game: str, season: SeasonJson | None = None
 ) -> list[LiveLine]:
     """Everyone seated tonight, in the standings' order with the night's
     points, running totals of unfinished games counted, in place of the

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from django.forms.renderers import DjangoTemplates
+from django.http import HttpRequest
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -76,7 +77,7 @@ class DirectRenderer(DjangoTemplates):
     writes itself (see the module's docstring)."""
 
     def render(
-        self, template_name: str, context: dict[str, Any], request: Any = None
+        self, template_name: str, context: dict[str, Any], request: HttpRequest | None = None
     ) -> SafeString | str:
         widget = context.get("widget")
         if widget is not None and "optgroups" not in widget and template_name in INPUT_TEMPLATES:

@@ -17,12 +17,14 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 import games
 from games.bots import bot_game
 from league.models import Club, Game, League, Membership, Player
+from league.season import SeasonJson
 from league.services.attendance import attendance_set
 from league.services.clubs import club_create, membership_set, player_create
 from league.services.fixtures import event_create, league_create
@@ -61,7 +63,7 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"demo data: {summary}"))
 
 
-DEMO_CUP_SEASON: dict[str, Any] = {
+DEMO_CUP_SEASON: SeasonJson = {
     "points_by_place": {"4": [4, 2, 1, 0]},
     "best_nights": 2,
     "min_games": 4,
@@ -94,7 +96,7 @@ def create_demo_data(*, seed: int) -> str:
 def _play_events(
     league: League,
     players: list[Player],
-    organiser: Any,
+    organiser: User,
     rng: random.Random,
     *,
     events: int,

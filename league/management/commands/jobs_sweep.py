@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -47,7 +49,7 @@ class Command(BaseCommand):
             return
         if loop <= 0:
             raise CommandError("--loop takes a number of seconds above 0")
-        handled: dict[signal.Signals, Any] = {}
+        handled: dict[signal.Signals, Callable[[int, FrameType | None], object] | int | None] = {}
         if threading.current_thread() is threading.main_thread():  # signals reach it alone
             for stop_signal in (signal.SIGTERM, signal.SIGINT):
                 handled[stop_signal] = signal.signal(stop_signal, lambda *_: self.stopped.set())
