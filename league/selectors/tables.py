@@ -15,6 +15,7 @@ from league.models import AuditEntry, Hand, HandSeat, Membership, Round, Seating
 from league.outputs import confirmation_data, next_hand_of
 from league.selectors import events as events_selectors
 from league.statements import JoinedRead
+from league.users import SiteUser
 
 SHEET_TABLE: Final = "round__event__league__club"
 """What a score sheet's table is read with."""
@@ -44,7 +45,7 @@ the user given (``caller_role``, ``None`` for none): the API's and the entry
 pages' access check, before every submission, in one statement made once."""
 
 
-def sheet_table_and_role(table_id: int, user: Any) -> tuple[Table, str | None]:
+def sheet_table_and_role(table_id: int, user: SiteUser) -> tuple[Table, str | None]:
     """:func:`sheet_table`, and ``user``'s role in the table's club (what
     :func:`league.selectors.clubs.club_role` says) read by the same query.
     Raises ``Table.DoesNotExist``."""
