@@ -388,7 +388,7 @@ class ScoreSheetOutput(serializers.Serializer[dict[str, Any]]):
     confirmation = ConfirmationOutput()
 
 
-def score_sheet_data(sheet: dict[str, Any]) -> dict[str, Any]:
+def score_sheet_data(sheet: Mapping[str, Any]) -> dict[str, object]:
     """What :class:`ScoreSheetOutput` renders, built directly: the score sheet
     is answered after every change of results, and DRF's nested serializers
     cost more than all of the change's queries. A test holds the two equal."""

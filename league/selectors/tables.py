@@ -6,13 +6,13 @@ of its hands corrected, and the score pads of a round."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Final, TypedDict
 
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 import games
 from league.models import AuditEntry, Hand, HandSeat, Membership, Round, Seating, Table
-from league.outputs import confirmation_data, next_hand_of
+from league.outputs import ConfirmationData, confirmation_data, next_hand_of
 from league.selectors import events as events_selectors
 from league.statements import JoinedRead
 from league.users import SiteUser
@@ -63,7 +63,17 @@ def table_rules(table: Table) -> games.Rules:
     return games.rules_for(league.game, table.players, league.options)
 
 
-def score_sheet(*, table: Table, rules: games.Rules | None = None) -> dict[str, Any]:
+class ScoreSheet(TypedDict):
+    """A table's score sheet (:func:`score_sheet`): the table, its hands with their
+    lines, the next hand to enter and where its confirmation stands."""
+
+    table: Table
+    hands: list[Hand]
+    next_hand: dict[str, int] | None
+    confirmation: ConfirmationData
+
+
+def score_sheet(*, table: Table, rules: games.Rules | None = None) -> ScoreSheet:
     """A table's score sheet in three queries, whatever the number of hands.
 
     ``table`` must come with its round, event and league (``select_related``)
