@@ -28,7 +28,7 @@ import datetime
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from django.db import transaction
 from django.utils import timezone
@@ -52,7 +52,7 @@ class Finalist:
 
     seed: int
     player: Player
-    standing: Mapping[str, Any]
+    standing: Mapping[str, object]
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Final
+from typing import Final
 
 from celery import shared_task
 from django.db import IntegrityError, transaction
@@ -556,7 +556,7 @@ def results_import_job(import_id: int) -> str:
 def _finish(
     queued: ResultsImport,
     *,
-    summary: dict[str, Any] | None = None,
+    summary: dict[str, object] | None = None,
     refusal: str = "",
     problems: int = 0,
 ) -> None:
