@@ -20,7 +20,7 @@ API answers 401, the pages send to the login page.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from django.conf import settings
 from django.db.models import Q
@@ -40,9 +40,10 @@ from league.models import (
 from league.selectors import clubs as clubs_selectors
 from league.selectors import tables as tables_selectors
 from league.statements import JoinedRead
+from league.users import SiteUser
 
 
-def club_visible(user: Any, club: Club) -> bool:
+def club_visible(user: SiteUser, club: Club) -> bool:
     """Whether ``user`` may read ``club``'s players, results and ratings:
     anyone for a public club; for a members-only one its members (a role in
     it, or a login linked to one of its players). No query for a public club,
@@ -52,7 +53,7 @@ def club_visible(user: Any, club: Club) -> bool:
     return club.pk in clubs_selectors.member_club_ids(user)
 
 
-def visible_clubs(user: Any, path: str = "") -> Q:
+def visible_clubs(user: SiteUser, path: str = "") -> Q:
     """The condition on a query's rows that keeps those of the clubs ``user``
     may read, the club reached by ``path`` (``"round__event__league__club"``;
     empty for clubs themselves). No query of its own: the user's clubs are
@@ -73,7 +74,7 @@ RESULTS: tuple[str, ...] = (Membership.Role.ORGANISER, Membership.Role.SCOREKEEP
 """The roles that enter and correct results."""
 
 
-def check_club_role(user: Any, club_id: int, *, roles: tuple[str, ...]) -> None:
+def check_club_role(user: SiteUser, club_id: int, *, roles: tuple[str, ...]) -> None:
     """Raise unless ``user`` holds one of ``roles`` in the club.
 
     One query when ``user`` has a role, two when not (to tell a member from a
@@ -82,7 +83,7 @@ def check_club_role(user: Any, club_id: int, *, roles: tuple[str, ...]) -> None:
     check_role(user, club_id, role=clubs_selectors.club_role(user, club_id), roles=roles)
 
 
-def check_role(user: Any, club_id: int, *, role: str | None, roles: tuple[str, ...]) -> None:
+def check_role(user: SiteUser, club_id: int, *, role: str | None, roles: tuple[str, ...]) -> None:
     """Raise unless ``role``, ``user``'s role in the club as read already, is
     one of ``roles`` (a query, to tell a member from a stranger, when not)."""
     if role in roles:
@@ -92,7 +93,7 @@ def check_role(user: Any, club_id: int, *, role: str | None, roles: tuple[str, .
     raise Forbidden(roles=roles)
 
 
-def may_write(user: Any, club_id: int, *, roles: tuple[str, ...]) -> bool:
+def may_write(user: SiteUser, club_id: int, *, roles: tuple[str, ...]) -> bool:
     """Whether ``user`` holds one of ``roles`` in the club (for showing links)."""
     return clubs_selectors.club_role(user, club_id) in roles
 
@@ -102,7 +103,7 @@ STAFF: Final = "staff"
 ``CLUB_CREATION`` is ``staff``."""
 
 
-def may_create_club(user: Any) -> bool:
+def may_create_club(user: SiteUser) -> bool:
     """Whether ``user`` may start a club (and become its organiser): any
     signed-in user, or only the site's staff when the ``CLUB_CREATION``
     setting says ``staff``. No query."""
@@ -111,7 +112,7 @@ def may_create_club(user: Any) -> bool:
     return settings.CLUB_CREATION != STAFF or bool(user.is_staff)
 
 
-def club_creation_offered(user: Any) -> bool:
+def club_creation_offered(user: SiteUser) -> bool:
     """Whether a page offers ``user`` a way to start a club: to whoever may,
     and to the anonymous when any signed-in user may (they log in first)."""
     if not user.is_authenticated:
@@ -119,7 +120,7 @@ def club_creation_offered(user: Any) -> bool:
     return may_create_club(user)
 
 
-def check_club_creation(user: Any) -> None:
+def check_club_creation(user: SiteUser) -> None:
     """Raise :class:`Forbidden` unless ``user``, signed in, may start a club
     (:func:`may_create_club`); whether they are signed in is the caller's to
     settle first (the API answers 401, the pages send to log in)."""
@@ -130,7 +131,7 @@ def check_club_creation(user: Any) -> None:
         )
 
 
-def access_table_for_results(user: Any, table_id: int) -> Table:
+def access_table_for_results(user: SiteUser, table_id: int) -> Table:
     """The table (with its round, event, league and club) whose results
     ``user`` may enter and correct; :class:`NotFound` for a missing table
     and for a stranger alike, :class:`Forbidden` for a member without the
@@ -139,7 +140,7 @@ def access_table_for_results(user: Any, table_id: int) -> Table:
     return _access_table(user, table_id, roles=RESULTS)
 
 
-def _access_table(user: Any, table_id: int, *, roles: tuple[str, ...]) -> Table:
+def _access_table(user: SiteUser, table_id: int, *, roles: tuple[str, ...]) -> Table:
     """The table, if ``user`` holds one of ``roles`` in its club (see above)."""
     try:
         table, role = tables_selectors.sheet_table_and_role(table_id, user)
@@ -149,7 +150,7 @@ def _access_table(user: Any, table_id: int, *, roles: tuple[str, ...]) -> Table:
     return table
 
 
-def access_table_for_confirmation(user: Any, table_id: int) -> Table:
+def access_table_for_confirmation(user: SiteUser, table_id: int) -> Table:
     """The table (with its round, event, league and club) whose players'
     results ``user`` may confirm as an organiser of its club; :class:`NotFound`
     for a missing table and a stranger alike, :class:`Forbidden` for a member
@@ -157,7 +158,7 @@ def access_table_for_confirmation(user: Any, table_id: int) -> Table:
     return _access_table(user, table_id, roles=ORGANISER)
 
 
-def access_table_history(user: Any, table_id: int) -> Table:
+def access_table_history(user: SiteUser, table_id: int) -> Table:
     """The table (with its round, event, league and club) whose audit trail
     ``user`` may read: a member of its club (a role in it, or linked to one
     of its players), as for the club's memberships, since the trail names

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeAlias, TypedDict, TypeVar
 
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -41,6 +41,8 @@ from django.utils import timezone
 
 from league import outputs
 from league.models import AuditEntry, Hand, HandSeat, Player, Seating, SitOut, Table
+from league.outputs import HandData
+from league.users import SiteUser
 
 Action = AuditEntry.Action
 Via = AuditEntry.Via
@@ -52,10 +54,15 @@ API_PREFIX = "/api/"
 """Requests under it are the API's; every other request is a page's."""
 
 
+AskActor: TypeAlias = Callable[[], SiteUser | None]
+"""Who is changing things, asked when an entry is written: a request's user (the
+anonymous user too: it is recorded as nobody), or ``None``."""
+
+
 @dataclass(frozen=True)
 class _Source:
     via: str
-    actor: Callable[[], Any]
+    actor: AskActor
     """The user (or ``None``) when an entry is written: asked late, because
     the API signs a token's user in only once the view runs."""
     covered: bool = False
@@ -69,7 +76,7 @@ _source: ContextVar[_Source | None] = ContextVar("league_audit_source", default=
 
 
 @contextmanager
-def audit_context(*, via: str, actor: Any = None) -> Iterator[None]:
+def audit_context(*, via: str, actor: SiteUser | AskActor | None = None) -> Iterator[None]:
     """Entries written inside are made ``via`` (an :class:`AuditEntry.Via`)
     by ``actor``: a user, ``None``, or a callable answering either."""
     resolve = actor if callable(actor) else (lambda: actor)
@@ -142,8 +149,8 @@ def audit_entry(
     round_id: int | None = None,
     table_id: int | None = None,
     hand_number: int | None = None,
-    before: Any = None,
-    after: Any = None,
+    before: object = None,
+    after: object = None,
     seat: int | None = None,
 ) -> AuditEntry | None:
     """One entry, not yet saved (no query): :func:`audit_entry_write` writes it, a
@@ -158,9 +165,9 @@ def audit_entry(
     source = _source.get()
     if source is not None and source.covered:
         return None
-    via, actor = (source.via, source.actor()) if source is not None else (Via.COMMAND, None)
-    if actor is not None and not actor.is_authenticated:
-        actor = None  # an anonymous user changes nothing; a request's user may be one
+    via, user = (source.via, source.actor()) if source is not None else (Via.COMMAND, None)
+    # an anonymous user changes nothing; a request's user may be one
+    actor = user if user is not None and user.is_authenticated else None
     if seat is not None:
         via, actor = Via.LINK, None  # whoever holds the table's link, by their word
     return AuditEntry(
@@ -183,13 +190,40 @@ def audit_entry(
 # -- what the entries hold ---------------------------------------------------------------
 
 
-def hand_record(hand: Hand, lines: Iterable[HandSeat]) -> dict[str, Any]:
+class PlayerRecord(TypedDict):
+    """A player as an entry names them: id and name."""
+
+    player: int
+    player_name: str
+
+
+class SeatsRecord(TypedDict):
+    """A table's seats (:func:`seats_record`)."""
+
+    players: list[PlayerRecord]
+    first_dealer: int
+
+
+class TableRecord(SeatsRecord):
+    """A table of a round's seats (:func:`rounds_record`): its number too."""
+
+    number: int
+
+
+class RoundRecord(TypedDict):
+    """A round's seats (:func:`rounds_record`): its tables and who sits out."""
+
+    tables: list[TableRecord]
+    sit_out: list[PlayerRecord]
+
+
+def hand_record(hand: Hand, lines: Iterable[HandSeat]) -> HandData:
     """A hand as the API's hand output shows it (:func:`league.outputs.hand_data`),
     so that the trail reads like the API."""
     return outputs.hand_data(hand, lines)
 
 
-def stored_hand(*, table: Table, number: int) -> dict[str, Any] | None:
+def stored_hand(*, table: Table, number: int) -> HandData | None:
     """Hand ``number`` of the table as stored (one query), before a change
     replaces or deletes it, as the API's hand output shows it
     (:func:`league.outputs.hand_data`); ``None`` when there is none."""
@@ -201,7 +235,7 @@ def stored_hand(*, table: Table, number: int) -> dict[str, Any] | None:
     return hand_record(lines[0].hand, lines) if lines else None
 
 
-def seats_record(players: Sequence[Player], first_dealer: int) -> dict[str, Any]:
+def seats_record(players: Sequence[Player], first_dealer: int) -> SeatsRecord:
     """A table's seats: each seat's player (id and name) and the first dealer."""
     return {
         "players": [{"player": p.pk, "player_name": p.name} for p in players],
@@ -219,8 +253,8 @@ def table_entry(
     *,
     action: str,
     hand_number: int | None = None,
-    before: Any,
-    after: Any,
+    before: object,
+    after: object,
     seat: int | None = None,
 ) -> AuditEntry | None:
     """An entry about one table (its round, event and league fetched), not
@@ -246,8 +280,8 @@ def audit_entry_write(
     round_id: int | None = None,
     table_id: int | None = None,
     hand_number: int | None = None,
-    before: Any = None,
-    after: Any = None,
+    before: object = None,
+    after: object = None,
     seat: int | None = None,
 ) -> AuditEntry | None:
     """Write one entry (:func:`audit_entry`: one INSERT, in the current
@@ -272,8 +306,8 @@ def table_entry_write(
     *,
     action: str,
     hand_number: int | None = None,
-    before: Any,
-    after: Any,
+    before: object,
+    after: object,
     seat: int | None = None,
 ) -> AuditEntry | None:
     """Write an entry about one table (:func:`table_entry`), as
@@ -292,12 +326,12 @@ def _written(entry: AuditEntry | None) -> AuditEntry | None:
     return entry
 
 
-def rounds_record(round_ids: Iterable[int]) -> dict[int, dict[str, Any] | None]:
+def rounds_record(round_ids: Iterable[int]) -> dict[int, RoundRecord | None]:
     """Each round's seats as stored, by round id (two queries): its tables
     by number with their players in seat order and first dealer, and who
     sits out; ``None`` for a round with neither (not drawn)."""
     ids = list(round_ids)
-    tables: dict[int, dict[int, dict[str, Any]]] = {pk: {} for pk in ids}
+    tables: dict[int, dict[int, TableRecord]] = {pk: {} for pk in ids}
     seatings = (
         Seating.objects.filter(round_id__in=ids)
         .select_related("table", "player")
@@ -313,7 +347,7 @@ def rounds_record(round_ids: Iterable[int]) -> dict[int, dict[str, Any] | None]:
             },
         )
         table["players"].append({"player": seating.player_id, "player_name": seating.player.name})
-    out: dict[int, list[dict[str, Any]]] = {pk: [] for pk in ids}
+    out: dict[int, list[PlayerRecord]] = {pk: [] for pk in ids}
     for sit_out in SitOut.objects.filter(round_id__in=ids).select_related("player"):
         out[sit_out.round_id].append(
             {"player": sit_out.player_id, "player_name": sit_out.player.name}

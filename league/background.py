@@ -34,7 +34,6 @@ import queue
 import threading
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from django.db import connection
 
@@ -57,7 +56,7 @@ class JobThread:
         self,
         *,
         run: Callable[[str, int], None],
-        sweep: Callable[[], Any],
+        sweep: Callable[[], object],
         sweep_every: float,
     ) -> None:
         self._run = run
@@ -153,7 +152,7 @@ class JobThread:
                     self.idle.set()
 
     @staticmethod
-    def _guarded(work: Callable[[], Any], what: str) -> None:
+    def _guarded(work: Callable[[], object], what: str) -> None:
         """Run ``work``; whatever it raises is logged, and the thread goes on
         (the work stays owed, for the sweep)."""
         try:

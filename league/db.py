@@ -62,7 +62,7 @@ import threading
 import time
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Any, Final, ParamSpec, TypeVar
+from typing import Final, ParamSpec, TypeVar
 
 import psycopg
 from celery import signals as celery_signals
@@ -270,7 +270,9 @@ def apply_limits(conn: BaseDatabaseWrapper, role: Role | None = None) -> None:
     conn.league_limits = wanted  # type: ignore[attr-defined]
 
 
-def _on_connection_created(sender: Any, connection: BaseDatabaseWrapper, **kwargs: Any) -> None:
+def _on_connection_created(
+    sender: object, connection: BaseDatabaseWrapper, **kwargs: object
+) -> None:
     connection.league_limits = None  # type: ignore[attr-defined]
     apply_limits(connection)
 
@@ -280,23 +282,23 @@ def _switch_open_connections() -> None:
         apply_limits(conn)
 
 
-def _on_request_started(**kwargs: Any) -> None:
+def _on_request_started(**kwargs: object) -> None:
     _work.in_request = True
     _switch_open_connections()
 
 
-def _on_request_finished(**kwargs: Any) -> None:
+def _on_request_finished(**kwargs: object) -> None:
     # The connection keeps the web limits until other work switches it: in a
     # web process the next request wants them again, at no cost.
     _work.in_request = False
 
 
-def _on_task_prerun(**kwargs: Any) -> None:
+def _on_task_prerun(**kwargs: object) -> None:
     _work.tasks += 1
     _switch_open_connections()
 
 
-def _on_task_postrun(**kwargs: Any) -> None:
+def _on_task_postrun(**kwargs: object) -> None:
     _work.tasks = max(0, _work.tasks - 1)
     if _work.in_request:  # a task run eagerly by a request: back to the web limits
         _switch_open_connections()

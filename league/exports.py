@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from django.db import connection, transaction
-from django.db.models import F, QuerySet, Sum
+from django.db.models import F, Model, QuerySet, Sum
 from django.utils.text import slugify
 
 from league import ratings, standings
@@ -42,6 +42,10 @@ from league.csv_format import (
 )
 from league.models import Event, Game, HandSeat, League, RatingScope, Standing, Table
 from league.season import season_in_words
+
+M = TypeVar("M", bound=Model)
+R = TypeVar("R")
+V = TypeVar("V")
 
 CHUNK: Final = 2_000
 """Rows fetched per round trip of the server-side cursor."""
@@ -62,7 +66,7 @@ RATINGS_COLUMNS: Final = (
 )
 
 
-def rows_of(queryset: QuerySet[Any, Any]) -> Iterator[Any]:
+def rows_of(queryset: QuerySet[M, R]) -> Iterator[R]:
     """The rows of ``queryset``, :data:`CHUNK` at a time from a server-side cursor.
 
     On PostgreSQL the cursor is read inside a transaction of its own (read only, a
@@ -80,7 +84,7 @@ def rows_of(queryset: QuerySet[Any, Any]) -> Iterator[Any]:
         yield from queryset.iterator(chunk_size=CHUNK)
 
 
-def _scope(table: str, *, league: League, event: Event | None) -> dict[str, Any]:
+def _scope(table: str, *, league: League, event: Event | None) -> dict[str, League | Event]:
     """The filter, for rows whose table is reached through ``table`` (a lookup path
     ending in ``__``, or ``""`` for the tables themselves), that keeps the league's
     rows, or the event's.
@@ -105,7 +109,7 @@ def hand_lines(*, league: League, event: Event | None = None) -> int:
     return int(found["lines"] or 0)
 
 
-def standings_rows(*, league: League, event: Event | None = None) -> Iterator[tuple[Any, ...]]:
+def standings_rows(*, league: League, event: Event | None = None) -> Iterator[tuple[object, ...]]:
     """The stored standings of a league (or one event), best first, in
     :data:`STANDINGS_COLUMNS` order (one query more for a league whose best
     nights count: its nights, for the format in words)."""
@@ -127,7 +131,7 @@ def standings_rows(*, league: League, event: Event | None = None) -> Iterator[tu
         )
 
 
-def rating_rows(*, scope: RatingScope | None) -> Iterator[tuple[Any, ...]]:
+def rating_rows(*, scope: RatingScope | None) -> Iterator[tuple[object, ...]]:
     """The rating leaderboard of a scope, best first, as the pages show it (each
     rating as of the scope's latest game), in :data:`RATINGS_COLUMNS` order.
     ``rating`` is the ordinal, mu - 3 sigma. One row a player: a club's players
@@ -150,7 +154,7 @@ PLAYED: Final = ("round__event__date", "round__event_id", "round__number", "numb
 """The order of a league's tables as played (and as :mod:`league.ratings` rates them)."""
 
 
-def hand_rows(*, league: League, event: Event | None = None) -> Iterator[tuple[Any, ...]]:
+def hand_rows(*, league: League, event: Event | None = None) -> Iterator[tuple[object, ...]]:
     """Every hand and seat of the league's (or event's) games, in the order
     played, in :data:`HAND_COLUMNS` order."""
     table = "hand__table__"
@@ -229,7 +233,7 @@ def game_records(*, league: League, event: Event | None = None) -> Iterator[dict
         yield record
 
 
-def safe_cell(value: Any) -> Any:
+def safe_cell(value: V) -> V | str:
     """``value`` as a spreadsheet should read it: text that would start a formula,
     or that starts with an apostrophe, gets a leading apostrophe, and so does what
     follows a semicolon, tab, bar or line break in it (:func:`cell_guarded`);
@@ -252,7 +256,7 @@ class _Line:
         return text
 
 
-def csv_lines(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Iterator[str]:
+def csv_lines(header: Sequence[str], rows: Iterable[Sequence[object]]) -> Iterator[str]:
     """The header and ``rows`` as CSV lines, made safe for spreadsheets, one at a time:
     text quoted (empty text too), numbers (and ``True``/``False``) as they are.
 
@@ -270,7 +274,7 @@ def csv_lines(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Iterator[
         yield writer.writerow(row)
 
 
-def json_lines(records: Iterable[dict[str, Any]]) -> Iterator[str]:
+def json_lines(records: Iterable[Mapping[str, object]]) -> Iterator[str]:
     """Each record as one line of compact JSON."""
     for record in records:
         yield json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"

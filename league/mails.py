@@ -36,7 +36,7 @@ import logging
 import smtplib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
@@ -48,6 +48,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from league import outbox
 from league.models import JobOwed, PasswordResetAsked
+from league.users import Login
 
 logger = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ def password_reset_send(asked_id: int) -> int:
         return sent
 
 
-def logins_by_email(email: str) -> Iterator[Any]:
+def logins_by_email(email: str) -> Iterator[Login]:
     """The active logins whose address is ``email``, whatever its case.
 
     Unlike Django's password reset, a login that has not chosen a password
@@ -94,7 +95,7 @@ def logins_by_email(email: str) -> Iterator[Any]:
     return (user for user in users if getattr(user, email_field).casefold() == email.casefold())
 
 
-def _mail_link(user: Any, asked: PasswordResetAsked) -> None:
+def _mail_link(user: Login, asked: PasswordResetAsked) -> None:
     """Mail ``user`` a link to choose a new password, made now; raises if the
     mail server refuses or does not answer."""
     email_field = user.get_email_field_name()

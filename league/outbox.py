@@ -72,7 +72,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
-from typing import Any, Final
+from typing import Final, TypedDict
 
 from celery.canvas import Signature
 from django.conf import settings
@@ -121,13 +121,24 @@ JOB_TASKS: Final[Mapping[str, str]] = {
 name from here (``shared_task(name=...)``), and the work owed is sent by it
 (:data:`JOBS`), so that what owes work never imports the tasks."""
 
-JOBS: Final[Mapping[str, Signature[Any]]] = {
+JOBS: Final[Mapping[str, Signature[object]]] = {
     kind: celery_app.signature(name) for kind, name in JOB_TASKS.items()
 }
 """The task of each kind of work owed, by its registered name (:data:`JOB_TASKS`):
 sent, applied or called as the task itself is, once its module is loaded."""
 
-JOB_OPTIONS: Final[dict[str, Any]] = {
+
+class JobOptions(TypedDict):
+    """The Celery options :data:`JOB_OPTIONS` gives every job's task."""
+
+    acks_late: bool
+    autoretry_for: tuple[type[Exception], ...]
+    retry_backoff: bool
+    retry_backoff_max: int
+    max_retries: int
+
+
+JOB_OPTIONS: Final[JobOptions] = {
     # Acknowledged once done, so a worker that dies mid-job leaves it to
     # another (after the broker's visibility timeout, see the settings); the
     # jobs are safe to run twice, so that is harmless.
@@ -231,7 +242,7 @@ def token() -> int:
     return secrets.randbits(63)
 
 
-def send(task: Any, *, kind: JobOwed.Kind, target_id: int, in_request: bool) -> bool:
+def send(task: Signature[object], *, kind: JobOwed.Kind, target_id: int, in_request: bool) -> bool:
     """Send ``task`` for ``target_id``: run it here without a broker, else
     publish it. Returns False when the broker did not take it (or, for a web
     request, was not asked, having failed moments ago); never raises for the
@@ -242,7 +253,7 @@ def send(task: Any, *, kind: JobOwed.Kind, target_id: int, in_request: bool) -> 
             _job_thread.submit_after_response(kind, target_id)
             return True
         # here and now; the task counts a failure on the row
-        result = task.apply(args=[target_id], throw=False)
+        result = task.apply(args=(target_id,), throw=False)
         if result.failed():
             logger.error(
                 "the %s job for %s failed; it stays owed for the sweep\n%s",
@@ -259,7 +270,7 @@ def send(task: Any, *, kind: JobOwed.Kind, target_id: int, in_request: bool) -> 
         return False
     try:
         # bounded by the broker's socket timeouts (settings); no retry here
-        task.apply_async(args=[target_id], retry=False)
+        task.apply_async(args=(target_id,), retry=False)
     except Exception as error:  # whatever the broker does, the work stays owed
         _backoff.start(broker)
         logger.warning(
@@ -275,7 +286,7 @@ def send(task: Any, *, kind: JobOwed.Kind, target_id: int, in_request: bool) -> 
     return True
 
 
-def sweep(*, jobs: Mapping[str, Any], batch: int = SWEEP_BATCH) -> int:
+def sweep(*, jobs: Mapping[str, Signature[object]], batch: int = SWEEP_BATCH) -> int:
     """Send the jobs owed that are due (see the module's docstring), oldest
     first, at most ``batch`` of them; ``jobs`` gives each kind's task. Returns
     how many were sent (or, without a broker, run). Stops at the first publish
@@ -415,7 +426,7 @@ def describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"[:1000]
 
 
-def _note(kind: JobOwed.Kind, target_id: int, **fields: Any) -> None:
+def _note(kind: JobOwed.Kind, target_id: int, **fields: object) -> None:
     """Update a job's row (gone already if the job was quick). A failure here
     is logged, never raised: the caller's change is committed."""
     try:

@@ -7,13 +7,47 @@ hand to enter."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TypedDict
 
 import games
 from league.models import Hand, HandSeat, Table
 
 
-def confirmation_data(table: Table) -> dict[str, Any]:
+class ConfirmationData(TypedDict):
+    """Where a game stands with the players' confirmation (:func:`confirmation_data`)."""
+
+    state: str
+    seat: int | None
+    at: str | None
+    note: str | None
+    entered_seat: int | None
+
+
+class HandSeatData(TypedDict):
+    """A seat's line of a hand (:func:`hand_data`)."""
+
+    seat: int
+    bid: int | None
+    tricks: int
+    points: int
+    total: int
+
+
+class HandData(TypedDict):
+    """A hand and its lines (:func:`hand_data`)."""
+
+    number: int
+    dealer: int
+    cards: int
+    trump: str | None
+    maker: int | None
+    drops: list[int]
+    takes_all: int | None
+    is_move_log: bool
+    seats: list[HandSeatData]
+
+
+def confirmation_data(table: Table) -> ConfirmationData:
     """Where the table's game stands with the players' confirmation, as the
     API's score sheet and the webhooks show it: ``state``, the ``seat`` that
     confirmed or disputed (``None``: an organiser, or nobody yet), ``at``,
@@ -28,7 +62,7 @@ def confirmation_data(table: Table) -> dict[str, Any]:
     }
 
 
-def hand_data(hand: Hand, lines: Iterable[HandSeat]) -> dict[str, Any]:
+def hand_data(hand: Hand, lines: Iterable[HandSeat]) -> HandData:
     """A hand and its lines as the API renders them
     (:class:`league.api.serializers.HandOutput`) and the audit trail records
     them (:mod:`league.audit`), so the two always agree."""

@@ -30,7 +30,7 @@ passed around, not the results, and a club night goes on without it.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TypedDict
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -99,9 +99,18 @@ def invitation_over_limit(request: HttpRequest) -> bool:
     return _over(request, "invitation", inviter, settings.INVITATION_RATE, count=True)
 
 
+class Usage(TypedDict):
+    """What django-ratelimit's ``get_usage`` answers of a rate (it ships no types)."""
+
+    count: int
+    limit: int
+    should_limit: bool
+    time_left: int
+
+
 def _over(request: HttpRequest, group: str, key: str, rate: str, *, count: bool) -> bool:
     try:
-        usage: dict[str, Any] | None = get_usage(
+        usage: Usage | None = get_usage(
             request, group=group, key=lambda _group, _request: key, rate=rate, increment=count
         )
     except Exception as error:  # the cache failed: the limit is not applied (see above)

@@ -27,10 +27,11 @@ import gc
 import struct
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection, transaction
+from django.db.backends.utils import CursorWrapper
 from django.db.models import Count, Exists, F, Max, OuterRef, Q, Sum, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
@@ -56,6 +57,9 @@ from league.rating_model import (
     luck_points,
     model_for,
 )
+
+if TYPE_CHECKING:
+    from psycopg import Copy
 
 PLAYED_ORDER: Final = (
     "table__round__event__date",
@@ -340,7 +344,7 @@ def scope_games(scope: RatingScope, start: str = "") -> list[GameToRate]:
         return _games_of(cursor, start)
 
 
-def _grouped_games(cursor: Any, start: str) -> list[GameToRate]:
+def _grouped_games(cursor: CursorWrapper, start: str) -> list[GameToRate]:
     """The games of :func:`scope_games`' PostgreSQL query, one row a game."""
     games: list[GameToRate] = []
     while rows := cursor.fetchmany(20_000):
@@ -352,7 +356,7 @@ def _grouped_games(cursor: Any, start: str) -> list[GameToRate]:
     return games
 
 
-def _games_of(cursor: Any, start: str) -> list[GameToRate]:
+def _games_of(cursor: CursorWrapper, start: str) -> list[GameToRate]:
     """The games of :func:`scope_games`' query of one row a seat, grouped."""
     games: list[GameToRate] = []
     current = None
@@ -413,7 +417,7 @@ class _HistoryWriter:
     def __init__(self, scope_id: int) -> None:
         self.scope_id = scope_id
         self.stack = ExitStack()
-        self.copy: Any = None
+        self.copy: Copy | None = None
         self.rows: list[RatingHistory] = []
         self.packed = bytearray()
 

@@ -76,7 +76,7 @@ def rank_key(
     name: str,
     player_id: int,
     bluke: bool,
-) -> tuple[Any, ...]:
+) -> tuple[int, bool, float, float, int, str, int]:
     """The standings' order, as a sort key: more wins, then the better average
     place (none yet, last), then the better points (more in Bluke, fewer in Buck
     Euchre), then more games, then the name and the id.

@@ -33,14 +33,27 @@ keeps its translation of the text (it keeps none for a statement of more than
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
 from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, ForeignKey, Model
+from django.db.models.expressions import Col
+
+if TYPE_CHECKING:
+    # a value a statement's parameter takes (psycopg and sqlite3 adapt it), as
+    # django-stubs names it
+    from django.db.backends.utils import _SQLType as SqlValue
 
 M = TypeVar("M", bound=Model)
+
+_Converter: TypeAlias = Callable[[object, Col, BaseDatabaseWrapper], object]
+"""A converter of a column's value as read (the database's or the field's)."""
+_ModelRead: TypeAlias = tuple[type[Model], list[str], int, list[tuple[int, Col, list[_Converter]]]]
+"""A model read: its columns' attribute names, its primary key's index and the
+converters of the columns that have any, by index."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +81,7 @@ class JoinedRead(Generic[M]):
     extra: tuple[tuple[str, str], ...] = ()
     for_update: bool = False
 
-    def get(self, *params: Any) -> M | None:
+    def get(self, *params: SqlValue) -> M | None:
         """The row found, or ``None``."""
         text, models, links = self._plan
         with connection.cursor() as cursor:
@@ -99,7 +112,7 @@ class JoinedRead(Generic[M]):
         return first  # type: ignore[return-value]
 
     @functools.cached_property
-    def _plan(self) -> tuple[str, list[Any], list[tuple[int, ForeignKey[Any, Any]]]]:
+    def _plan(self) -> tuple[str, list[_ModelRead], list[tuple[int, ForeignKey[Any, Any]]]]:
         """The text; each model read with its columns' attribute names (its
         concrete fields', in order, as ``Model.from_db`` takes them), its primary
         key's index and the converters of the columns that have any (by index;
@@ -132,11 +145,13 @@ class JoinedRead(Generic[M]):
             models.append(target)
             links.append((parent, field))
         columns: list[str] = []
-        read: list[Any] = []
+        read: list[_ModelRead] = []
         for alias, model in zip(aliases, models, strict=True):
             fields = model._meta.concrete_fields
             columns += [f"{quote(alias)}.{quote(field.column)}" for field in fields]
-            converters = []  # only the columns that have any: the loop runs on every read
+            converters: list[
+                tuple[int, Col, list[_Converter]]
+            ] = []  # only the columns that have any: the loop runs on every read
             for index, field in enumerate(fields):
                 column = field.get_col(alias)
                 found = connection.ops.get_db_converters(column) + column.get_db_converters(
@@ -192,7 +207,7 @@ def unnest_columns(fields: Sequence[Field[Any, Any]]) -> str:
     return "unnest(" + ", ".join(f"%s::{field.db_type(connection)}[]" for field in fields) + ")"
 
 
-def row_values(obj: Model, fields: Sequence[Field[Any, Any]], *, add: bool) -> list[Any]:
+def row_values(obj: Model, fields: Sequence[Field[Any, Any]], *, add: bool) -> list[SqlValue]:
     """``obj``'s values for ``fields`` as Django's compilers prepare them to
     write: ``pre_save`` (which fills ``auto_now_add`` when ``add``) then
     ``get_db_prep_save``."""
@@ -201,7 +216,7 @@ def row_values(obj: Model, fields: Sequence[Field[Any, Any]], *, add: bool) -> l
 
 def column_values(
     objs: Sequence[Model], fields: Sequence[Field[Any, Any]], *, add: bool
-) -> list[list[Any]]:
+) -> list[list[SqlValue]]:
     """For each of ``fields``, the list of the ``objs``' values (:func:`row_values`):
     the arrays :func:`unnest_columns` takes."""
     rows = [row_values(obj, fields, add=add) for obj in objs]

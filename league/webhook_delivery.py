@@ -50,14 +50,14 @@ import time
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 from urllib.parse import urlsplit
 
 import httpx
 from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError, transaction
-from django.db.models import Case, F, TextField, Value, When
+from django.db.models import Case, F, QuerySet, TextField, Value, When
 from django.utils import timezone
 
 from league import outbox
@@ -408,7 +408,7 @@ def post(attempt: Attempt) -> Outcome:
         url = httpx.URL(attempt.url)
     except (httpx.InvalidURL, ValueError) as error:  # stored before a stricter check
         return Outcome(None, _short(f"not sent: not a URL ({error})"))
-    extensions: dict[str, Any] = {}
+    extensions: dict[str, str] = {}
     if not private_allowed():
         try:
             address = public_addresses(url.host, url.port or _default_port(url))[0]
@@ -545,7 +545,7 @@ def endpoint_disable(endpoint: WebhookEndpoint, *, reason: str = "") -> None:
     JobOwed.objects.filter(kind=JobOwed.Kind.WEBHOOK, target_id__in=ids).delete()
 
 
-def _fail(deliveries: Any, reason: str) -> None:
+def _fail(deliveries: QuerySet[WebhookDelivery], reason: str) -> None:
     """Fail pending ``deliveries``, keeping the error of any attempt made."""
     deliveries.filter(status=WebhookDelivery.Status.PENDING).update(
         status=WebhookDelivery.Status.FAILED,
@@ -594,7 +594,7 @@ def _short(text: str) -> str:
     return text if len(text) <= MAX_ERROR else text[: MAX_ERROR - 1] + "…"
 
 
-def payload_json(payload: Mapping[str, Any]) -> Any:
+def payload_json(payload: Mapping[str, object]) -> object:
     """``payload`` as JSON keeps it (so a payload of dates or ids of other
     types is stored as it will be sent)."""
     return json.loads(json.dumps(payload, default=str))

@@ -35,7 +35,7 @@ from __future__ import annotations
 import functools
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import Final, TypedDict
 
 from django.urls import reverse
 from django.utils import timezone
@@ -68,7 +68,62 @@ SUBSCRIBABLE: Final = (
 )
 """The events an endpoint may subscribe to (a ping is sent on request only)."""
 
-Payload = Mapping[str, Any] | Callable[[], Mapping[str, Any]]
+Payload = Mapping[str, object] | Callable[[], Mapping[str, object]]
+
+
+class IdName(TypedDict):
+    """A row named in a payload by its id and name: a player."""
+
+    id: int
+    name: str
+
+
+class LeagueData(TypedDict):
+    id: int
+    name: str
+    slug: str
+    game: str
+
+
+class EventData(TypedDict):
+    id: int
+    name: str
+    date: str
+
+
+class NightData(TypedDict):
+    """The league and game night an event's payload begins with."""
+
+    league: LeagueData
+    event: EventData
+
+
+class SeatData(TypedDict):
+    seat: int
+    player: IdName
+
+
+class TableSeatsData(TypedDict):
+    """A table of ``round.seated``: its players by seat and first dealer."""
+
+    id: int
+    number: int
+    first_dealer: int
+    players: list[SeatData]
+
+
+class StandingData(TypedDict):
+    """A standings line of ``standings.updated``."""
+
+    rank: int
+    player: IdName
+    games: int
+    wins: int
+    total_points: int
+    average_place: float
+    season_points: float | None
+    nights_counted: int
+    qualified: bool
 
 
 def webhooks_emit(*, club: Club | int, event: str, payload: Payload) -> list[WebhookDelivery]:
@@ -101,7 +156,7 @@ def webhooks_emit(*, club: Club | int, event: str, payload: Payload) -> list[Web
 
 
 def webhook_deliveries_owe(
-    endpoints: Sequence[WebhookEndpoint], event: WebhookEvent, data: Mapping[str, Any]
+    endpoints: Sequence[WebhookEndpoint], event: WebhookEvent, data: Mapping[str, object]
 ) -> list[WebhookDelivery]:
     """One pending delivery of ``event`` and its ``data`` to each of ``endpoints``
     (locked by the caller), all with one event id, and each delivery's job, sent
@@ -147,7 +202,7 @@ def webhooks_game_confirmed(*, table: Table) -> list[WebhookDelivery]:
     )
 
 
-def _table_data(table: Table) -> dict[str, Any]:
+def _table_data(table: Table) -> dict[str, object]:
     round_ = table.round
     seatings = Seating.objects.filter(table=table).select_related("player").order_by("seat")
     return {
@@ -189,8 +244,8 @@ def webhooks_rounds_seated(*, event: Event, rounds: Sequence[Round]) -> list[Web
     return deliveries
 
 
-def _round_data(event: Event, round_: Round) -> dict[str, Any]:
-    tables: dict[int, dict[str, Any]] = {}
+def _round_data(event: Event, round_: Round) -> dict[str, object]:
+    tables: dict[int, TableSeatsData] = {}
     for table in Table.objects.filter(round=round_).order_by("number"):
         tables[table.pk] = {
             "id": table.pk,
@@ -234,7 +289,7 @@ def webhooks_standings_updated(
     message an endpoint for every completed game)."""
     changed_ids = None if player_ids is None else sorted(set(player_ids))
 
-    def data() -> dict[str, Any]:
+    def data() -> dict[str, object]:
         rows = Standing.objects.filter(league=league, event__isnull=True).select_related("player")
         best = list(rows.order_by("rank", "player__name")[:STANDINGS_SENT])
         changed = None
@@ -254,7 +309,7 @@ def webhooks_standings_updated(
     return webhooks_emit(club=league.club_id, event=WebhookEvent.STANDINGS_UPDATED, payload=data)
 
 
-def _standing(row: Standing) -> dict[str, Any]:
+def _standing(row: Standing) -> StandingData:
     return {
         "rank": row.rank,
         "player": {"id": row.player_id, "name": row.player.name},
@@ -268,11 +323,11 @@ def _standing(row: Standing) -> dict[str, Any]:
     }
 
 
-def _league(league: League) -> dict[str, Any]:
+def _league(league: League) -> LeagueData:
     return {"id": league.pk, "name": league.name, "slug": league.slug, "game": league.game}
 
 
-def _night(event: Event) -> dict[str, Any]:
+def _night(event: Event) -> NightData:
     return {
         "league": _league(event.league),
         "event": {"id": event.pk, "name": event.name, "date": event.date.isoformat()},

@@ -69,6 +69,7 @@ from league.services import (
     seat_changes,
 )
 from league.services import seating as seating_service
+from league.users import login_of
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -562,7 +563,7 @@ class LeagueViewSet(ReadWriteViewSet[League]):
                     s.final_made_data(finals.final_preview(league=league, **data))
                 ).data
             )
-        made = finals.final_create(league=league, by=request.user, **data)
+        made = finals.final_create(league=league, by=login_of(request.user), **data)
         body = s.FinalMadeOutput(s.final_made_data(made)).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -660,7 +661,7 @@ class EventViewSet(ReadWriteViewSet[Event]):
         """Check in everyone who replied they are coming and is not on the
         night's list yet (organisers); answers the replies."""
         event = self._organisers_event(request)
-        replies.replies_check_in_coming(event=event, by=request.user)
+        replies.replies_check_in_coming(event=event, by=login_of(request.user))
         return self._replies(event)
 
     def _organisers_event(self, request: Request) -> Event:
@@ -682,7 +683,7 @@ class EventViewSet(ReadWriteViewSet[Event]):
         inp = s.AttendanceInput(data=request.data)
         inp.is_valid(raise_exception=True)
         attendance.attendance_set(
-            event=event, players=inp.validated_data["players"], by=request.user
+            event=event, players=inp.validated_data["players"], by=login_of(request.user)
         )
         return self._attendance(event)
 
@@ -739,7 +740,9 @@ class EventViewSet(ReadWriteViewSet[Event]):
         event = self._organisers_event(request)
         inp = s.GuestInput(data=request.data)
         inp.is_valid(raise_exception=True)
-        row = attendance.guest_add(event=event, name=inp.validated_data["name"], by=request.user)
+        row = attendance.guest_add(
+            event=event, name=inp.validated_data["name"], by=login_of(request.user)
+        )
         context = s.members_context(request.user)
         body = {
             "player": s.PlayerOutput(row.player, context=context).data,
@@ -973,7 +976,7 @@ class TableViewSet(ReadWriteViewSet[Table]):
         inp = s.RemovePlayerInput(data=request.data)
         inp.is_valid(raise_exception=True)
         removal = seat_changes.table_player_remove(
-            table=table, by=request.user, **inp.validated_data
+            table=table, by=login_of(request.user), **inp.validated_data
         )
         return Response(s.RemovalOutput(s.removal_data(removal)).data)
 

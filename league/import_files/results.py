@@ -88,7 +88,7 @@ class FileHand:
         )
 
     @property
-    def outcome(self) -> tuple[Any, ...] | None:
+    def outcome(self) -> tuple[object, ...] | None:
         """What the export writes of a CSV hand, to compare with a stored one: the
         dealer, cards, trump, maker (Buck Euchre) and each seat's bid (Bluke),
         dropped (Buck Euchre), tricks, points and total; ``None`` for a hand whose
@@ -168,7 +168,7 @@ class FileTable:
     """The id of the league's table at the same place, if there is one."""
 
     @property
-    def outcomes(self) -> list[Any]:
+    def outcomes(self) -> list[tuple[object, ...] | None]:
         return [hand.outcome for hand in self.hands]
 
     @property

@@ -5,7 +5,6 @@ tables of hands, each hand a results-only record (docs/records.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 import games
 from league.csv_format import HAND_COLUMNS
@@ -330,7 +329,7 @@ class CsvResults:
             return False
         return True
 
-    def _record(self, head: _ParsedRow, lines: list[SeatLine]) -> dict[str, Any]:
+    def _record(self, head: _ParsedRow, lines: list[SeatLine]) -> dict[str, object]:
         """The results-only record of a hand (docs/records.md)."""
         tricks = [line.tricks for line in lines]
         if self.buck:
@@ -355,5 +354,5 @@ class _ParsedRow:
     line: SeatLine
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     return "empty" if value is None else str(value)

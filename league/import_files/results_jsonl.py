@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any, Final
+from typing import Final
 
 import games
 from league.import_files.problems import Problem
@@ -26,7 +26,7 @@ _ESCAPED_NOT_TEXT = re.compile(r"\\u(?:0000|[dD][89a-fA-F])")
 neither raw (and a raw NUL is not JSON), so a line without one needs no closer look."""
 
 
-def _not_text(value: Any, path: str = "") -> tuple[str, str] | None:
+def _not_text(value: object, path: str = "") -> tuple[str, str] | None:
     r"""The first string of a JSON value (a key or a value) that holds a NUL or a
     lone half of a surrogate pair, which PostgreSQL refuses and UTF-8 cannot
     encode: where it is (``players[2]``, ``record.hands[0].trump``, ``""`` for the

@@ -6,12 +6,11 @@ Each function is one query, whatever the number of rows.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models import Case, IntegerField, Value, When
 from django.utils import timezone
 
 from league.models import ApiToken, Invitation, Membership, Player
+from league.users import Login
 
 
 def club_memberships(*, club_id: int) -> list[Membership]:
@@ -40,7 +39,7 @@ def club_invitations(*, club_id: int) -> list[Invitation]:
     return list(Invitation.objects.filter(club_id=club_id))
 
 
-def user_invitations(*, user: Any) -> list[Invitation]:
+def user_invitations(*, user: Login) -> list[Invitation]:
     """The invitations waiting for ``user``'s answer, with their clubs and
     players, oldest first (not the expired ones: they can no longer be accepted)."""
     return list(
@@ -62,16 +61,16 @@ def invitation_by_secret(*, secret: str) -> Invitation | None:
     )
 
 
-def user_memberships(*, user: Any) -> list[Membership]:
+def user_memberships(*, user: Login) -> list[Membership]:
     """The user's roles, with their clubs, by club name."""
     return list(Membership.objects.filter(user=user).select_related("club").order_by("club__name"))
 
 
-def user_players(*, user: Any) -> list[Player]:
+def user_players(*, user: Login) -> list[Player]:
     """The players the user is linked to, with their clubs."""
     return list(Player.objects.filter(user=user).select_related("club").order_by("club__name"))
 
 
-def user_api_tokens(*, user: Any) -> list[ApiToken]:
+def user_api_tokens(*, user: Login) -> list[ApiToken]:
     """The user's API tokens, newest first (never a key: none is stored)."""
     return list(ApiToken.objects.filter(user=user))

@@ -5,7 +5,6 @@ query, for an anonymous user), a club's players, their names and logins."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -13,6 +12,7 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from league.models import Club, League, Membership, Player
 from league.names import is_close
+from league.users import SiteUser
 
 
 def clubs_with_leagues() -> QuerySet[Club]:
@@ -21,7 +21,7 @@ def clubs_with_leagues() -> QuerySet[Club]:
     )
 
 
-def club_role(user: Any, club_id: int) -> str | None:
+def club_role(user: SiteUser, club_id: int) -> str | None:
     """``user``'s role in the club (organiser or scorekeeper), ``None`` for no
     role or an anonymous user (the question :mod:`league.access` asks)."""
     if not user.is_authenticated:
@@ -31,13 +31,13 @@ def club_role(user: Any, club_id: int) -> str | None:
     )
 
 
-def is_club_player(user: Any, club_id: int) -> bool:
+def is_club_player(user: SiteUser, club_id: int) -> bool:
     """Whether ``user`` is linked to one of the club's players: a member of
     the club, though without a role unless :func:`club_role` says so."""
     return user.is_authenticated and Player.objects.filter(club_id=club_id, user=user).exists()
 
 
-def organised_club_ids(user: Any) -> set[int]:
+def organised_club_ids(user: SiteUser) -> set[int]:
     """The clubs ``user`` organises (one query; none, and no query, for an
     anonymous user): where a page listing clubs shows them a "Manage" link."""
     if not user.is_authenticated:
@@ -49,7 +49,7 @@ def organised_club_ids(user: Any) -> set[int]:
     )
 
 
-def member_club_ids(user: Any) -> set[int]:
+def member_club_ids(user: SiteUser) -> set[int]:
     """The clubs ``user`` is a member of: holds a role in, or is linked to a
     player of (one query; none, and no query, for an anonymous user). A
     club's memberships and its players' logins are shown to them alone."""
@@ -60,7 +60,7 @@ def member_club_ids(user: Any) -> set[int]:
     return set(roles.union(players))
 
 
-def club_player_id(*, user: Any, club_id: int) -> int | None:
+def club_player_id(*, user: SiteUser, club_id: int) -> int | None:
     """The id of ``user``'s player in the club, ``None`` when they have none
     (one query; none for an anonymous user)."""
     if not user.is_authenticated:

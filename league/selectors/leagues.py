@@ -7,13 +7,15 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol, TypeVar, cast
 
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models import Count, F, Model, OuterRef, Q, QuerySet, Subquery, Window
 from django.db.models.functions import Coalesce, RowNumber
 
 from league import ratings
 from league.models import Club, Event, Hand, League, Table
+
+M = TypeVar("M", bound=Model)
 
 
 def league_for_page() -> QuerySet[League]:
@@ -39,19 +41,25 @@ def league_for_page() -> QuerySet[League]:
 # full lists (league.web.lists) a page at a time. Each read is one query.
 
 
-def with_count(rows: QuerySet[Any]) -> QuerySet[Any]:
+class Counted(Protocol):
+    """A row of :func:`with_count`: how many rows there are in all."""
+
+    rows_in_all: int
+
+
+def with_count(rows: QuerySet[M]) -> QuerySet[M]:
     """``rows``, each with how many there are in all (``rows_in_all``): a
     window count, which the database takes before a limit, and before a filter
     on another window (Django applies that one in an outer query)."""
-    counted: QuerySet[Any] = rows.annotate(rows_in_all=Window(Count("pk")))
+    counted: QuerySet[M] = rows.annotate(rows_in_all=Window(Count("pk")))
     return counted
 
 
-def first_rows(rows: QuerySet[Any], *, limit: int) -> tuple[list[Any], int]:
+def first_rows(rows: QuerySet[M], *, limit: int) -> tuple[list[M], int]:
     """The first ``limit`` of ``rows`` and how many there are in all, in one
     query: a window count, which the database takes before the limit."""
     got = list(with_count(rows)[:limit])
-    return got, (got[0].rows_in_all if got else 0)
+    return got, (cast(Counted, got[0]).rows_in_all if got else 0)  # with_count's rows
 
 
 def league_events_latest(*, league: League) -> QuerySet[Event]:

@@ -3,8 +3,6 @@ everything the league keeps about them (their own data, to take away)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models import QuerySet
 
 from league import ratings
@@ -27,7 +25,7 @@ def player_recent_games(*, player: Player, limit: int = 10) -> list[Seating]:
     )
 
 
-def player_data(*, player: Player) -> dict[str, Any]:
+def player_data(*, player: Player) -> dict[str, object]:
     """Everything the league keeps about a player, for them to take away
     (the player's own data, on request): who they are, their login's username,
     the game nights they attended, every game they sat at with its seat,

@@ -5,9 +5,11 @@ history (:mod:`league.ratings` computes and stores them)."""
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import (
     ExpressionWrapper,
     F,
@@ -21,10 +23,14 @@ from django.db.models import (
     Window,
 )
 from django.db.models.functions import Cast, Greatest, Least, RowNumber, Sqrt
+from django.db.models.sql.compiler import SQLCompiler
 
 from league import ratings
 from league.models import Club, League, Player, Rating, RatingHistory, RatingScope
 from league.rating_model import model_for
+
+if TYPE_CHECKING:
+    from django.db.models.sql.compiler import _AsSqlType
 
 
 class _DayNumber(Func):
@@ -34,14 +40,18 @@ class _DayNumber(Func):
 
     output_field = IntegerField()
 
-    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+    def as_sqlite(
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper, **extra: Any
+    ) -> _AsSqlType:
         # julianday() of two midnights differ by a whole number, exactly
         template = (
             "CAST(julianday(SUBSTR(%(expressions)s, 1, 10)) - julianday('0001-01-01') AS INTEGER)"
         )
         return self.as_sql(compiler, connection, template=template, **extra)
 
-    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+    def as_postgresql(
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper, **extra: Any
+    ) -> _AsSqlType:
         template = "(CAST(SUBSTRING(%(expressions)s FROM 1 FOR 10) AS date) - DATE '0001-01-01')"
         return self.as_sql(compiler, connection, template=template, **extra)
 
@@ -52,7 +62,9 @@ class _ByCodePoint(Func):
 
     template = "%(expressions)s"
 
-    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+    def as_postgresql(
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper, **extra: Any
+    ) -> _AsSqlType:
         return self.as_sql(compiler, connection, template='%(expressions)s COLLATE "C"', **extra)
 
 
@@ -122,7 +134,20 @@ def leaderboard_matching(ranked: QuerySet[Rating], query: str) -> QuerySet[Ratin
     return ranked.filter(**{"board_name__icontains": query})
 
 
-def leaderboard_row(rating: Rating, *, game: str) -> dict[str, Any]:
+class LeaderboardRow(TypedDict):
+    """A leaderboard row (:func:`leaderboard_row`)."""
+
+    rank: int
+    player_id: int
+    player: Player
+    ordinal: float
+    mu: float
+    sigma: float
+    games: int
+    provisional: bool
+
+
+def leaderboard_row(rating: Rating, *, game: str) -> LeaderboardRow:
     """A rating of :func:`leaderboard_ranked` as a leaderboard row (no query)."""
     rating.sigma, rating.ordinal = rating.sigma_now, rating.ordinal_now  # type: ignore[attr-defined]
     return {
@@ -137,7 +162,15 @@ def leaderboard_row(rating: Rating, *, game: str) -> dict[str, Any]:
     }
 
 
-def rating_board_about(*, scope: RatingScope | None) -> dict[str, Any]:
+class BoardAbout(TypedDict):
+    """What a leaderboard says beside its rows (:func:`rating_board_about`)."""
+
+    status: str
+    rated_at: datetime.datetime | None
+    provisional_above_sigma: float | None
+
+
+def rating_board_about(*, scope: RatingScope | None) -> BoardAbout:
     """What a leaderboard says beside its rows: whether it is up to date
     (``status``), when it was rated and the provisional threshold (no query)."""
     if scope is None:

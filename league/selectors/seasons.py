@@ -5,10 +5,9 @@ queries, whatever the league's size."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from league.models import Event, Game, League, Player, Seating, Standing
-from league.season import season_in_words, season_order_in_words
+from league.season import SeasonJson, season_in_words, season_order_in_words
 
 FIGURE_COLUMNS = {True: 9, False: 11}
 """The columns of a standings table without the season's, by ``bluke``: rank,
@@ -35,7 +34,7 @@ def season_shown(league: League, *, count_nights: bool = True) -> SeasonShown:
     season has for "best 8 of 12 nights" when ``count_nights`` (no query for a
     league of :func:`league.selectors.leagues.league_for_page`, which counts them;
     one otherwise)."""
-    season: dict[str, Any] | None = league.season
+    season: SeasonJson | None = league.season
     nights = None
     if season and season.get("best_nights") and count_nights:
         nights = getattr(league, "season_nights", None)

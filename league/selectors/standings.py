@@ -5,7 +5,6 @@ date range computed now (:mod:`league.standings` computes and stores them)."""
 from __future__ import annotations
 
 import datetime
-from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -38,7 +37,7 @@ def standing_of(*, league: League, player_id: int) -> Standing | None:
     return league_standings(league=league).filter(player_id=player_id).first()
 
 
-def standing_row(row: Standing) -> dict[str, Any]:
+def standing_row(row: Standing) -> dict[str, object]:
     """A stored standings row (with its player) as the API's row: its
     figures, the player's name and when it was computed (no query)."""
     return {
@@ -54,7 +53,7 @@ def standing_rows_between(
     league: League,
     date_after: datetime.date | None = None,
     date_before: datetime.date | None = None,
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """The standings of the league's games played in a date range, computed
     now (they are not stored), in the rows of :func:`standing_row`."""
     now = timezone.now()

@@ -6,15 +6,16 @@ of its hands corrected, and the score pads of a round."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Final, TypedDict
 
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 import games
 from league.models import AuditEntry, Hand, HandSeat, Membership, Round, Seating, Table
-from league.outputs import confirmation_data, next_hand_of
+from league.outputs import ConfirmationData, confirmation_data, next_hand_of
 from league.selectors import events as events_selectors
 from league.statements import JoinedRead
+from league.users import SiteUser
 
 SHEET_TABLE: Final = "round__event__league__club"
 """What a score sheet's table is read with."""
@@ -44,7 +45,7 @@ the user given (``caller_role``, ``None`` for none): the API's and the entry
 pages' access check, before every submission, in one statement made once."""
 
 
-def sheet_table_and_role(table_id: int, user: Any) -> tuple[Table, str | None]:
+def sheet_table_and_role(table_id: int, user: SiteUser) -> tuple[Table, str | None]:
     """:func:`sheet_table`, and ``user``'s role in the table's club (what
     :func:`league.selectors.clubs.club_role` says) read by the same query.
     Raises ``Table.DoesNotExist``."""
@@ -62,7 +63,17 @@ def table_rules(table: Table) -> games.Rules:
     return games.rules_for(league.game, table.players, league.options)
 
 
-def score_sheet(*, table: Table, rules: games.Rules | None = None) -> dict[str, Any]:
+class ScoreSheet(TypedDict):
+    """A table's score sheet (:func:`score_sheet`): the table, its hands with their
+    lines, the next hand to enter and where its confirmation stands."""
+
+    table: Table
+    hands: list[Hand]
+    next_hand: dict[str, int] | None
+    confirmation: ConfirmationData
+
+
+def score_sheet(*, table: Table, rules: games.Rules | None = None) -> ScoreSheet:
     """A table's score sheet in three queries, whatever the number of hands.
 
     ``table`` must come with its round, event and league (``select_related``)

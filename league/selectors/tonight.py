@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from typing import Any
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils import timezone
@@ -21,6 +20,7 @@ from league.models import Attendance, Confirmation, Event, League, Player, Round
 from league.selectors import clubs as clubs_selectors
 from league.selectors import events as events_selectors
 from league.selectors.events import TableLines
+from league.users import SiteUser
 
 # -- the organiser's tonight page -----------------------------------------------------
 
@@ -201,7 +201,7 @@ class TodayEvent:
     organiser: bool
 
 
-def today(*, day: datetime.date, user: Any, visible: Q) -> list[TodayEvent]:
+def today(*, day: datetime.date, user: SiteUser, visible: Q) -> list[TodayEvent]:
     """The events on ``day`` of the clubs ``visible`` keeps (the condition of
     :func:`league.access.visible_clubs` for ``user``, along ``league__club``),
     with each one's current round's tables, seats in order. Four queries

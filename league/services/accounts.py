@@ -25,11 +25,11 @@ import datetime
 import hashlib
 import secrets
 from dataclasses import dataclass
-from typing import Any
 
 from axes.utils import reset as axes_reset  # type: ignore[import-untyped]
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -49,6 +49,7 @@ from league.models import (
 from league.outbox import job_owe
 from league.selectors import clubs as clubs_selectors
 from league.services.clubs import membership_set, player_update
+from league.users import Login, SiteUser
 
 USERNAME_MAX_LENGTH = 150
 """Django's ``User.username`` length."""
@@ -101,7 +102,7 @@ def user_invite(
     username: str,
     email: str,
     role: str,
-    by: Any,
+    by: Login,
     player: Player | None = None,
 ) -> InvitationMade:
     """Invite the login ``username`` to ``role`` in ``club``, on behalf of
@@ -164,7 +165,7 @@ def user_invite(
     return InvitationMade(invitation=invitation, secret=secret, email=email)
 
 
-def _login_named(username: str, *, email: str) -> tuple[Any, bool]:
+def _login_named(username: str, *, email: str) -> tuple[Login, bool]:
     """The login called ``username`` (exactly, else whatever its case), or a
     new one with that name, ``email`` and no usable password; whether it is new."""
     user_model = get_user_model()
@@ -187,7 +188,7 @@ def _login_named(username: str, *, email: str) -> tuple[Any, bool]:
 
 @transaction.atomic
 def invitation_accept(
-    *, invitation: Invitation, by: Any, password: str | None = None
+    *, invitation: Invitation, by: Login, password: str | None = None
 ) -> InvitationAccepted:
     """``by``, the invited login, accepts ``invitation``: from now on they hold
     its role in the club, and are linked to its player if that player still
@@ -239,7 +240,7 @@ def invitation_accept(
 
 
 @transaction.atomic
-def invitation_decline(*, invitation: Invitation, by: Any) -> None:
+def invitation_decline(*, invitation: Invitation, by: Login) -> None:
     """``by``, the invited login, declines ``invitation``: it is deleted and
     they are given nothing. :class:`NotFound` when it is gone or not theirs."""
     if not Invitation.objects.filter(pk=invitation.pk, user_id=by.pk).delete()[0]:
@@ -247,7 +248,7 @@ def invitation_decline(*, invitation: Invitation, by: Any) -> None:
 
 
 @transaction.atomic
-def invitation_withdraw(*, invitation: Invitation, by: Any) -> None:
+def invitation_withdraw(*, invitation: Invitation, by: SiteUser) -> None:
     """An organiser of its club (``by``) withdraws ``invitation``: it is
     deleted, and its link stops working. A login it made stays, as a login
     whose role is removed does. :class:`Forbidden` for anyone else;
@@ -315,7 +316,7 @@ def password_reset_ask(*, email: str, protocol: str, domain: str) -> PasswordRes
 
 
 @transaction.atomic
-def login_password_changed(*, user: Any) -> int:
+def login_password_changed(*, user: AbstractBaseUser) -> int:
     """What follows ``user``'s new password, however it was set (a reset link,
     the password change page, an invitation's link, the admin, ``manage.py
     changepassword``: :class:`league.passwords.PasswordChangeEffects` calls
@@ -337,7 +338,7 @@ def token_digest(key: str) -> str:
 
 
 @transaction.atomic
-def api_token_create(*, user: Any, name: str) -> NewApiToken:
+def api_token_create(*, user: Login, name: str) -> NewApiToken:
     """A new API token of ``user`` named ``name`` (what it is for), with its
     key: the caller shows the key once, nothing can show it again.
 
@@ -365,7 +366,7 @@ def api_token_create(*, user: Any, name: str) -> NewApiToken:
 
 
 @transaction.atomic
-def api_token_revoke(*, token: ApiToken, by: Any) -> None:
+def api_token_revoke(*, token: ApiToken, by: SiteUser) -> None:
     """Revoke ``token``: its key stops working at once. Only its owner may:
     for anyone else it is :class:`NotFound`, as if it did not exist.
 
@@ -378,7 +379,7 @@ def api_token_revoke(*, token: ApiToken, by: Any) -> None:
 
 
 @transaction.atomic
-def api_tokens_revoke_all(*, user: Any) -> int:
+def api_tokens_revoke_all(*, user: AbstractBaseUser) -> int:
     """Revoke every API token of ``user`` (their keys stop working at once);
     returns how many there were."""
     revoked, _ = ApiToken.objects.filter(user_id=user.pk).delete()

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -43,10 +42,11 @@ from league.selectors import draws as draws_selectors
 from league.selectors import events as events_selectors
 from league.selectors.draws import DrawState
 from league.services.clubs import player_create
+from league.users import Actor
 
 
 @transaction.atomic
-def attendance_set(*, event: Event, players: Sequence[Player], by: Any) -> list[Attendance]:
+def attendance_set(*, event: Event, players: Sequence[Player], by: Actor) -> list[Attendance]:
     """Make ``players`` the ones present: check in those not present, make
     those present but not listed leave. All or nothing; the event's
     attendance after it."""
@@ -64,7 +64,7 @@ def attendance_set(*, event: Event, players: Sequence[Player], by: Any) -> list[
 
 
 @transaction.atomic
-def attendance_check_in(*, event: Event, player: Player, by: Any) -> Attendance:
+def attendance_check_in(*, event: Event, player: Player, by: Actor) -> Attendance:
     """Check ``player`` in from the next round to be drawn (their row)."""
     event = _lock(event)
     _check_players(event, [player], field="player")
@@ -74,7 +74,7 @@ def attendance_check_in(*, event: Event, player: Player, by: Any) -> Attendance:
 
 
 @transaction.atomic
-def attendance_leave(*, event: Event, player: Player, by: Any) -> Attendance | None:
+def attendance_leave(*, event: Event, player: Player, by: Actor) -> Attendance | None:
     """``player`` plays no round after the last one with tables; their row,
     or ``None`` when they leave before playing (the row is removed)."""
     event = _lock(event)
@@ -86,7 +86,7 @@ def attendance_leave(*, event: Event, player: Player, by: Any) -> Attendance | N
 
 
 @transaction.atomic
-def guest_add(*, event: Event, name: str, by: Any) -> Attendance:
+def guest_add(*, event: Event, name: str, by: Actor) -> Attendance:
     """A new player of the event's club, marked as a guest, checked in; a
     name the club has already is a :class:`Conflict` (nothing is stored)."""
     event = _lock(event)
@@ -98,7 +98,7 @@ def guest_add(*, event: Event, name: str, by: Any) -> Attendance:
 
 @transaction.atomic
 def attendance_stop_before(
-    *, event: Event, player: Player, round_number: int, by: Any
+    *, event: Event, player: Player, round_number: int, by: Actor
 ) -> Attendance | None:
     """``player`` plays no round from ``round_number`` on: they were taken
     off a table of that round before its first hand
@@ -125,7 +125,7 @@ def attendance_stop_before(
 
 @transaction.atomic
 def attendance_start_from(
-    *, event: Event, player: Player, round_number: int, by: Any
+    *, event: Event, player: Player, round_number: int, by: Actor
 ) -> Attendance:
     """``player``, present and checked in after round ``round_number`` was
     drawn, takes a seat in it (:mod:`league.services.seat_changes`): they
@@ -178,16 +178,21 @@ def _check_in(
     row: Attendance | None,
     state: DrawState,
     *,
-    by: Any,
+    by: Actor,
     field: str,
 ) -> Attendance:
     if row is not None and row.present:
         return row
     first = _check_round_to_join(state, field=field)
-    changed = {"changed_by": by, "changed_at": timezone.now()}
+    changed_at = timezone.now()
     if row is None:
         row = Attendance.objects.create(
-            event=event, player=player, from_round=first, until_round=None, **changed
+            event=event,
+            player=player,
+            from_round=first,
+            until_round=None,
+            changed_by=by,
+            changed_at=changed_at,
         )
         _audit(event, player.pk, before=None, after=row)
         return row
@@ -195,13 +200,13 @@ def _check_in(
     if row.until_round is not None and row.until_round < state.last_drawn:
         row.from_round = first  # rounds were drawn while they were away
     row.until_round = None
-    row.changed_by, row.changed_at = changed["changed_by"], changed["changed_at"]
+    row.changed_by, row.changed_at = by, changed_at
     row.save(update_fields=["from_round", "until_round", "changed_by", "changed_at"])
     _audit(event, player.pk, before=before, after=row)
     return row
 
 
-def _leave(event: Event, row: Attendance, state: DrawState, *, by: Any) -> Attendance | None:
+def _leave(event: Event, row: Attendance, state: DrawState, *, by: Actor) -> Attendance | None:
     if not row.present:
         return row
     before = _rounds(row)

@@ -19,8 +19,10 @@ import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from types import EllipsisType
+from typing import Final, TypedDict
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.text import slugify
 
@@ -46,6 +48,7 @@ from league.models import (
 )
 from league.names import name_clean, name_key, name_problem
 from league.outbox import jobs_owe, standings_owe
+from league.users import Actor, Login
 
 NO_ROLE_IN_CLUB = "invitation-needed"
 """The ``code`` of the refusal of a login that holds no role in the club (or is
@@ -59,7 +62,7 @@ its slug of: a slug must be given."""
 
 @transaction.atomic
 def club_create(
-    *, name: str, slug: str = "", visibility: str = Visibility.PUBLIC, organiser: Any = None
+    *, name: str, slug: str = "", visibility: str = Visibility.PUBLIC, organiser: Actor = None
 ) -> Club:
     """A new club; ``organiser`` (a user), if given, becomes its first organiser
     (a ``membership.set`` entry in its audit trail). Who may start one is
@@ -181,7 +184,7 @@ def player_anonymise(*, player: Player) -> Player:
 
 
 @transaction.atomic
-def membership_set(*, club: Club, user: Any, role: str) -> Membership:
+def membership_set(*, club: Club, user: Login, role: str) -> Membership:
     """Give ``user`` a role in ``club``; the club keeps at least one organiser.
 
     Locks the club row first, so that changes to its roles are serialised.
@@ -204,7 +207,7 @@ def membership_set(*, club: Club, user: Any, role: str) -> Membership:
 
 
 @transaction.atomic
-def membership_change(*, club: Club, user: Any, role: str) -> Membership:
+def membership_change(*, club: Club, user: AbstractBaseUser, role: str) -> Membership:
     """Change the role that ``user`` (a login, or a reference to one by id)
     holds in ``club`` to ``role``; the club keeps at least one organiser.
 
@@ -241,7 +244,15 @@ def membership_remove(*, membership: Membership) -> None:
     )
 
 
-def _role_record(user: Any, role: str) -> dict[str, Any]:
+class RoleRecord(TypedDict):
+    """A role as the audit trail keeps it (``membership.set``, ``membership.removed``)."""
+
+    user: int
+    username: str
+    role: str
+
+
+def _role_record(user: AbstractBaseUser, role: str) -> RoleRecord:
     """A role as the audit trail keeps it: whose (id and login) and which."""
     return {"user": user.pk, "username": user.get_username(), "role": role}
 
@@ -266,7 +277,7 @@ class NameTaken(Conflict):
         self.player = player
 
     @property
-    def problem_fields(self) -> dict[str, Any]:
+    def problem_fields(self) -> dict[str, int]:
         return {"player": self.player.pk}
 
 
@@ -289,7 +300,9 @@ def check_name(name: str, *, field: str = "name") -> str:
 
 
 @transaction.atomic
-def player_create(*, club: Club, name: str, user: Any = None, is_guest: bool = False) -> Player:
+def player_create(
+    *, club: Club, name: str, user: AbstractBaseUser | None = None, is_guest: bool = False
+) -> Player:
     """A new player of the club, named as typed (trimmed, NFC: :func:`check_name`);
     a name the club already has, without regard to case, invisible characters and
     runs of spaces (:func:`league.names.name_key`), is a :class:`NameTaken`.
@@ -341,7 +354,11 @@ def players_create(*, club: Club, names: Sequence[str], is_guest: bool = False) 
 
 @transaction.atomic
 def player_update(
-    *, player: Player, name: str | None = None, user: Any = ..., is_guest: bool | None = None
+    *,
+    player: Player,
+    name: str | None = None,
+    user: AbstractBaseUser | EllipsisType | None = ...,
+    is_guest: bool | None = None,
 ) -> Player:
     """Rename a player, or link them to a user (``None`` unlinks; ``...``
     leaves the link as it is), or keep a guest (``is_guest=False``).
@@ -388,7 +405,9 @@ def _check_player_name(club: Club, name: str, *, player: Player | None) -> str:
     return name
 
 
-def _check_player_user(club: Club, user: Any, *, player: Player | None) -> Any:
+def _check_player_user(
+    club: Club, user: AbstractBaseUser | None, *, player: Player | None
+) -> Login | None:
     """The login a player of the club may be linked to (``None``: none): one
     with a role in the club, or the player's own; linked to one player of a
     club at most."""
@@ -471,6 +490,16 @@ def player_delete(*, player: Player) -> None:
     _standings_rebuilds_owe(leagues)
 
 
+class MergeRecord(TypedDict):
+    """What a merge moved, as the audit trail keeps it (:meth:`MergeMoves.as_record`)."""
+
+    games: int
+    attendance: int
+    sit_outs: int
+    invitations: int
+    login: bool
+
+
 @dataclass(frozen=True)
 class MergeMoves:
     """What merging one player into another moves (:func:`check_player_merge`)."""
@@ -492,7 +521,7 @@ class MergeMoves:
     events: tuple[int, ...]
     """The events whose attendance or seats change."""
 
-    def as_record(self) -> dict[str, Any]:
+    def as_record(self) -> MergeRecord:
         """What moved, as the audit trail keeps it."""
         return {
             "games": self.games,

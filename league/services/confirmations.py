@@ -23,7 +23,7 @@ change of results takes them; none that a running job holds.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final, TypedDict
 
 from django.db import transaction
 from django.utils import timezone
@@ -150,7 +150,15 @@ def _count(table: Table) -> None:
     webhooks_game_confirmed(table=table)
 
 
-def _confirmation_record(table: Table) -> dict[str, Any]:
+class ConfirmationRecord(TypedDict):
+    """A confirmation as its audit entry records it."""
+
+    state: str
+    seat: int | None
+    note: str | None
+
+
+def _confirmation_record(table: Table) -> ConfirmationRecord:
     """What a confirmation's audit entry records of it."""
     return {
         "state": table.confirmation,

@@ -28,7 +28,7 @@ import datetime
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from django.db import transaction
 from django.utils import timezone
@@ -38,6 +38,7 @@ from league.errors import Conflict, ServiceError
 from league.models import Event, Game, League, Player, Round, TableSpill
 from league.services import attendance
 from league.services import seating as seating_service
+from league.users import Actor
 
 FINAL_NAME = "Final"
 """The final night's name when the organiser gives none."""
@@ -51,7 +52,7 @@ class Finalist:
 
     seed: int
     player: Player
-    standing: Mapping[str, Any]
+    standing: Mapping[str, object]
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ def final_create(
     name: str = "",
     date: datetime.date | None = None,
     seed: int | None = None,
-    by: Any = None,
+    by: Actor = None,
 ) -> FinalDraw:
     """Make the league's final night (``name``: "Final" by default; ``date``:
     today by default) with the top ``players`` qualified players seated at

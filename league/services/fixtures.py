@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable, Mapping, Sequence
 from types import EllipsisType
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypedDict
 
 from django.core.files.storage import storages
 from django.db import transaction
@@ -41,7 +41,7 @@ from league.models import (
     TableSpill,
 )
 from league.outbox import standings_owe
-from league.season import season_check
+from league.season import SeasonJson, season_check
 from league.seating import TablePolicy
 
 NOMINAL_PLAYERS = {Game.BLUKE: 4, Game.BUCK_EUCHRE: 4}
@@ -49,7 +49,7 @@ NOMINAL_PLAYERS = {Game.BLUKE: 4, Game.BUCK_EUCHRE: 4}
 cannot be (a page showing every fault at once, with the size refused too)."""
 
 
-def game_rules(*, game: str, players: int, options: dict[str, Any]) -> games.Rules:
+def game_rules(*, game: str, players: int, options: Mapping[str, object]) -> games.Rules:
     """The engine's rules for ``players`` seats; a refusal is a
     :class:`ServiceError` naming the seat count (``players``) or the options."""
     try:
@@ -96,7 +96,7 @@ class OptionsRefused(ServiceError):
         field: str,
         code: str,
         option: str,
-        value: Any,
+        value: object,
         players: int | None = None,
         limit: int | None = None,
         present: int | None = None,
@@ -204,7 +204,7 @@ def _check_options_at(
         game_rules(game=game, players=players, options=dict(options))
 
 
-def _engine_refusal(game: str, players: int, options: dict[str, Any]) -> str | None:
+def _engine_refusal(game: str, players: int, options: Mapping[str, object]) -> str | None:
     """The engine's refusal of ``options`` at ``players`` seats, ``None`` if it takes them."""
     try:
         games.rules_for(game, players, options)
@@ -213,7 +213,7 @@ def _engine_refusal(game: str, players: int, options: dict[str, Any]) -> str | N
     return None
 
 
-def _is_card_count(game: str, option: str, value: Any) -> bool:
+def _is_card_count(game: str, option: str, value: object) -> bool:
     """Whether ``option`` is Bluke's largest hand given as a whole number."""
     return game == Game.BLUKE and option == "max_cards" and type(value) is int
 
@@ -241,7 +241,7 @@ def _too_large_message(
 
 
 def _size_that_fits(
-    game: str, option: str, value: Any, table_size: int, table_spill: str
+    game: str, option: str, value: object, table_size: int, table_spill: str
 ) -> int | None:
     """The preferred table size nearest ``table_size`` (with the same spill)
     whose tables all take ``option`` at ``value``; ``None`` if none does."""
@@ -272,7 +272,7 @@ def league_create(
     table_size: int = 4,
     table_spill: str = TableSpill.SMALLER,
     results_confirmation: str = ResultsConfirmation.NONE,
-    season: Any = None,
+    season: object = None,
     replies_close_minutes: int = 60,
 ) -> League:
     """A league of one game; its preferred table size and spill are checked
@@ -319,7 +319,7 @@ def league_create(
     return league
 
 
-def _audit_season(league: League, *, before: dict[str, Any] | None) -> None:
+def _audit_season(league: League, *, before: SeasonJson | None) -> None:
     """The ``league.season_changed`` entry: the league and its format before and after."""
     audit.audit_entry_write(
         action=audit.Action.SEASON_CHANGED,
@@ -366,7 +366,7 @@ def league_update(
     table_size: int | None = None,
     table_spill: str | None = None,
     results_confirmation: str | None = None,
-    season: Any = ...,
+    season: object = ...,
     replies_close_minutes: int | None = None,
 ) -> League:
     """Rename a league, change its options while no hand has been played, or
@@ -848,10 +848,10 @@ def round_delete(*, round: Round) -> None:
 
 def _attendance_after_round_removed(
     event: Event, number: int
-) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
+) -> list[tuple[StretchRecord, StretchRecord | None]]:
     """Move the event's attendance as round ``number`` goes and the later rounds
     move down one; each row changed as (before, after: ``None`` when removed)."""
-    changed: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
+    changed: list[tuple[StretchRecord, StretchRecord | None]] = []
     touched = Attendance.objects.filter(event=event).filter(
         Q(from_round__gt=number) | Q(until_round__gte=number)
     )
@@ -870,7 +870,15 @@ def _attendance_after_round_removed(
     return changed
 
 
-def _stretch(row: Attendance) -> dict[str, Any]:
+class StretchRecord(TypedDict):
+    """A player's stretch of a night's rounds as the audit trail keeps it."""
+
+    player: int
+    from_round: int
+    until_round: int | None
+
+
+def _stretch(row: Attendance) -> StretchRecord:
     return {"player": row.player_id, "from_round": row.from_round, "until_round": row.until_round}
 
 

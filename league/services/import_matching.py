@@ -132,7 +132,7 @@ class _StoredTable:
     first_dealer: int
     players: list[int]
     hands_played: int
-    outcomes: list[Any] = field(default_factory=list)
+    outcomes: list[tuple[object, ...] | None] = field(default_factory=list)
     records: list[Any] = field(default_factory=list)
 
 
@@ -195,7 +195,7 @@ def _read_stored_hands(*, league: League, tables: list[_StoredTable]) -> None:
     buck = league.game == Game.BUCK_EUCHRE
     by_id = {table.id: table for table in tables}
     for ids in chunks(sorted(by_id)):
-        seats: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+        seats: dict[int, list[tuple[object, ...]]] = defaultdict(list)
         for hand_id, bid, dropped, tricks, points, total in (
             HandSeat.objects.filter(hand__table_id__in=ids)
             .order_by("hand_id", "seat")

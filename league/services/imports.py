@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Final
+from typing import Final
 
 from celery import shared_task
 from django.db import IntegrityError, transaction
@@ -73,6 +73,7 @@ from league.names import name_key
 from league.outbox import JOB_OPTIONS, JOB_TASKS
 from league.services import clubs, fixtures, results
 from league.services.import_matching import ImportPlan, chunks, club_name_keys, import_plan
+from league.users import SiteUser
 
 # -- what a check answers ------------------------------------------------------------
 
@@ -445,7 +446,7 @@ UNDER_WAY: Final = (ResultsImport.State.WAITING, ResultsImport.State.RUNNING)
 
 
 def results_import_queue(
-    *, check: ResultsCheck, data: bytes, digest: str, filename: str = "", by: Any = None
+    *, check: ResultsCheck, data: bytes, digest: str, filename: str = "", by: SiteUser | None = None
 ) -> ResultsImport:
     """Keep ``data``, the file ``check`` read, and owe the job that imports it
     (:func:`results_import_run`), in one transaction: the job is owed exactly when
@@ -471,7 +472,7 @@ def results_import_queue(
         with transaction.atomic():
             queued = ResultsImport.objects.create(
                 league=league,
-                requested_by=by if getattr(by, "is_authenticated", False) else None,
+                requested_by=by if by is not None and by.is_authenticated else None,
                 filename=filename[:255],
                 format=check.format,
                 digest=digest,
@@ -555,7 +556,7 @@ def results_import_job(import_id: int) -> str:
 def _finish(
     queued: ResultsImport,
     *,
-    summary: dict[str, Any] | None = None,
+    summary: dict[str, object] | None = None,
     refusal: str = "",
     problems: int = 0,
 ) -> None:

@@ -24,7 +24,7 @@ import datetime
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from django.conf import settings
 from django.db import transaction
@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from league import audit
 from league.models import Event, Round, Table, TableLink
+from league.users import SiteUser
 
 LINK_LIFETIME_AFTER_NIGHT: Final = datetime.timedelta(
     hours=getattr(settings, "TABLE_LINK_HOURS_AFTER_NIGHT", 12)
@@ -71,7 +72,7 @@ def link_expiry(*, event: Event, now: datetime.datetime) -> datetime.datetime:
 
 
 @transaction.atomic
-def table_link_create(*, table: Table, by: Any) -> NewTableLink:
+def table_link_create(*, table: Table, by: SiteUser | None) -> NewTableLink:
     """A new link for ``table`` (its round and event fetched), replacing the
     table's link if it had one, made by ``by`` (the caller has checked that
     they are an organiser or scorekeeper of its club)."""
@@ -80,7 +81,7 @@ def table_link_create(*, table: Table, by: Any) -> NewTableLink:
 
 
 @transaction.atomic
-def table_links_create(*, tables: Sequence[Table], by: Any) -> list[NewTableLink]:
+def table_links_create(*, tables: Sequence[Table], by: SiteUser | None) -> list[NewTableLink]:
     """A new link for each of ``tables`` (of one event, with their round and
     event fetched), replacing their links, in one transaction: one audit entry
     a table. Lock order: the tables in the order of their ids."""
@@ -94,7 +95,7 @@ def table_links_create(*, tables: Sequence[Table], by: Any) -> list[NewTableLink
         link = TableLink.objects.create(
             table=table,
             digest=TableLink.digest_of(token),
-            created_by=by if getattr(by, "is_authenticated", False) else None,
+            created_by=by if by is not None and by.is_authenticated else None,
             created_at=now,
             expires_at=link_expiry(event=table.round.event, now=now),
         )
@@ -110,7 +111,7 @@ def table_links_create(*, tables: Sequence[Table], by: Any) -> list[NewTableLink
 
 
 @transaction.atomic
-def round_links_create(*, round: Round, by: Any) -> list[NewTableLink]:
+def round_links_create(*, round: Round, by: SiteUser | None) -> list[NewTableLink]:
     """A new link for every table of ``round``, by table number."""
     tables = list(
         Table.objects.filter(round=round).select_related("round__event__league").order_by("number")

@@ -34,7 +34,7 @@ import datetime
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from django.db import transaction
 from django.utils import timezone
@@ -43,6 +43,7 @@ from league import audit
 from league.errors import Conflict, ServiceError
 from league.models import Attendance, Event, League, PersonalLink, Player, Reply, Table
 from league.services import attendance
+from league.users import Actor, SiteUser
 
 SECRET_BYTES: Final = 32
 """256 bits of randomness, as a table link's."""
@@ -64,7 +65,7 @@ class NewPersonalLink:
 
 
 @transaction.atomic
-def personal_link_create(*, player: Player, by: Any) -> NewPersonalLink:
+def personal_link_create(*, player: Player, by: SiteUser | None) -> NewPersonalLink:
     """A new personal link for ``player``, replacing theirs if they had one,
     made by ``by`` (the caller has checked that they organise the club)."""
     [made] = personal_links_create(players=[player], by=by)
@@ -72,7 +73,9 @@ def personal_link_create(*, player: Player, by: Any) -> NewPersonalLink:
 
 
 @transaction.atomic
-def personal_links_create(*, players: Sequence[Player], by: Any) -> list[NewPersonalLink]:
+def personal_links_create(
+    *, players: Sequence[Player], by: SiteUser | None
+) -> list[NewPersonalLink]:
     """A new link for each of ``players`` (of one club, each once), replacing
     their links, in one transaction: one ``personal_link.made`` entry a player
     (``before`` names the link replaced, if any). Returned in the order given.
@@ -101,7 +104,7 @@ def personal_links_create(*, players: Sequence[Player], by: Any) -> list[NewPers
         link = PersonalLink.objects.create(
             player=player,
             digest=PersonalLink.digest_of(token),
-            created_by=by if getattr(by, "is_authenticated", False) else None,
+            created_by=by if by is not None and by.is_authenticated else None,
             created_at=now,
         )
         audit.audit_entry_write(
@@ -286,7 +289,7 @@ def personal_check_in(*, player: Player, event: Event) -> Attendance:
 
 
 @transaction.atomic
-def replies_check_in_coming(*, event: Event, by: Any) -> list[Attendance]:
+def replies_check_in_coming(*, event: Event, by: Actor) -> list[Attendance]:
     """Check in every player who replied "coming" to ``event`` and is not on
     its attendance list (never checked in tonight: someone who came and left
     stays gone), by name, each as :func:`league.services.attendance.attendance_check_in`

@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any, Final, TypedDict
 
 from django.db import OperationalError, connection, transaction
 from django.utils import timezone
@@ -207,7 +207,7 @@ def hand_delete_last(*, table: Table, number: int, version: int | None) -> Table
 
 @retry_on_conflict
 @transaction.atomic
-def game_submit(*, table: Table, record: Any) -> Table:
+def game_submit(*, table: Table, record: object) -> Table:
     """Store a whole game record at a table with no hands yet: all or nothing.
 
     The record's ``game``, ``players``, ``first_dealer`` and ``options`` may be
@@ -353,12 +353,21 @@ def lock_table(table: Table) -> Table:
     return locked
 
 
+class GameSubmittedRecord(TypedDict):
+    """A whole game submitted as the audit trail keeps it (``game.submitted``): its
+    count of hands, final totals and status, bounded whatever the game's length."""
+
+    hands: int
+    totals: list[int]
+    status: str
+
+
 def _audit_entry(
     change: ResultsChange,
     *,
     action: audit.Action,
     keep: int,
-    before: dict[str, Any] | None,
+    before: outputs.HandData | None,
     by_seat: int | None,
 ) -> AuditEntry | None:
     """The change's entry in the audit trail, not yet saved (it is stored with
@@ -368,7 +377,7 @@ def _audit_entry(
     which bounds the entry whatever the game's length."""
     table = change.table
     if action is audit.Action.GAME_SUBMITTED:
-        after: dict[str, Any] | None = {
+        after: GameSubmittedRecord | outputs.HandData | None = {
             "hands": table.hands_played,
             "totals": list(table.totals),
             "status": table.status.value,
@@ -391,7 +400,7 @@ def check_results_change(
     mode: ResultsMode,
     number: int | None,
     version: int | None,
-    records: Sequence[Any],
+    records: Sequence[object],
 ) -> int:
     """How many of the stored hands the change keeps, once it is found to
     fit the (locked) table; ``number`` ``None`` appends after the last hand."""
@@ -487,7 +496,7 @@ def store_results(
     keep: int,
     replay: Replay,
     action: audit.Action,
-    before: dict[str, Any] | None,
+    before: outputs.HandData | None,
     by_seat: int | None = None,
 ) -> ResultsChange:
     """Replace the (locked) table's hands from ``keep`` on by the replay's,
@@ -538,7 +547,7 @@ def _results_applied(
     keep: int,
     replay: Replay,
     action: audit.Action,
-    before: dict[str, Any] | None,
+    before: outputs.HandData | None,
     by_seat: int | None,
 ) -> tuple[ResultsChange, AuditEntry | None]:
     """The change the replay makes, applied to ``table`` in memory (its totals,

@@ -43,7 +43,6 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from django.db import transaction
 
@@ -60,6 +59,7 @@ from league.services.seating import MAX_SEED
 # ranking of swiss and rating (the draw's own helpers, so the two never differ)
 from league.services.seating import _policy as table_policy
 from league.services.seating import _ranking as seating_ranking
+from league.users import Actor
 from league.webhook_events import webhooks_rounds_seated
 
 
@@ -168,7 +168,7 @@ def table_player_remove(
     leaves: bool = True,
     seed: int | None = None,
     commit: bool = False,
-    by: Any = None,
+    by: Actor = None,
 ) -> Removal:
     """Take ``player`` off ``table`` before its first hand: a preview
     (nothing stored), or with ``commit`` the change (see the module).
@@ -265,7 +265,7 @@ def _commit(
     *,
     leaves: bool,
     seed: int | None,
-    by: Any,
+    by: Actor,
 ) -> Removal:
     state = _read(table, locked=True)
     plan = _plan(state, player, replacement, leaves=leaves, seed=seed)
@@ -754,7 +754,7 @@ def _store_seats(state: _State, plan: Removal) -> set[int]:
     return was ^ now
 
 
-def _store_departure(state: _State, plan: Removal, *, by: Any) -> Departure:
+def _store_departure(state: _State, plan: Removal, *, by: Actor) -> Departure:
     """The night's attendance of the player taken off (and of a late
     arrival taking the seat), each change an ``attendance.changed`` entry."""
     number = state.round.number

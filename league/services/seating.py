@@ -21,7 +21,7 @@ import dataclasses
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from django.db import transaction
 from django.db.models import Q
@@ -121,7 +121,7 @@ def round_seating_commit(
     return stored
 
 
-def _store(draw: Draw, *, before: dict[str, Any] | None) -> Draw:
+def _store(draw: Draw, *, before: audit.RoundRecord | None) -> Draw:
     """Store a draw of a round that has no tables: its tables numbered from
     1 with their seats and first dealers, its sit-outs, and the method and
     seed on the round; one ``seating.drawn`` entry in the audit trail, with
@@ -153,11 +153,19 @@ def _store(draw: Draw, *, before: dict[str, Any] | None) -> Draw:
     )
 
 
-def _drawn_record(draw: Draw) -> dict[str, Any]:
+class DrawnRecord(audit.RoundRecord):
+    """A draw as the audit trail keeps it (``seating.drawn``): a round's seats, with
+    the draw's method and seed."""
+
+    method: str
+    seed: int | None
+
+
+def _drawn_record(draw: Draw) -> DrawnRecord:
     """A draw as the audit trail keeps a round's seats (as
     :func:`league.audit.rounds_record` reads them), with its method and seed."""
 
-    def named(ids: Sequence[int]) -> list[dict[str, Any]]:
+    def named(ids: Sequence[int]) -> list[audit.PlayerRecord]:
         return [{"player": pk, "player_name": draw.players[pk].name} for pk in ids]
 
     return {
@@ -172,7 +180,11 @@ def _drawn_record(draw: Draw) -> dict[str, Any]:
 
 
 def _audit_round(
-    action: audit.Action, round: Round, *, before: dict[str, Any] | None, after: Any
+    action: audit.Action,
+    round: Round,
+    *,
+    before: audit.RoundRecord | None,
+    after: audit.RoundRecord | None,
 ) -> None:
     """An entry about a round's seats (its event and league fetched)."""
     audit.audit_entry_write(

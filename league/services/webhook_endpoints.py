@@ -15,13 +15,14 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from django.db import transaction
 
 from league import webhook_delivery
 from league.errors import Conflict, ServiceError
 from league.models import Club, JobOwed, WebhookDelivery, WebhookEndpoint, WebhookEvent
+from league.users import SiteUser
 from league.webhook_events import SUBSCRIBABLE, webhook_deliveries_owe
 
 MAX_ENDPOINTS: Final = 10
@@ -54,7 +55,7 @@ def check_events(events: Iterable[str]) -> list[str]:
 
 @transaction.atomic
 def webhook_endpoint_create(
-    *, club: Club, url: str, events: Iterable[str], by: Any = None
+    *, club: Club, url: str, events: Iterable[str], by: SiteUser | None = None
 ) -> NewWebhookEndpoint:
     """Register ``url`` for the club's ``events``, on behalf of ``by`` (an
     organiser of the club: the caller checks). The secret is made here and

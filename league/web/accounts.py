@@ -56,6 +56,7 @@ from league.ratelimits import invitation_over_limit, password_reset_over_limit
 from league.selectors import accounts as accounts_selectors
 from league.services import accounts as account_services
 from league.services.clubs import membership_remove, membership_set
+from league.users import login_of
 from league.web.access import club_page_refusal
 from league.web.accounts_forms import ApiTokenForm, InviteForm, PasswordResetForm, RoleForm
 
@@ -171,7 +172,7 @@ class _PeoplePage:
                 username=form.cleaned_data["username"],
                 email=form.cleaned_data["email"],
                 role=form.cleaned_data["role"],
-                by=self.request.user,
+                by=login_of(self.request.user),
                 player=form.chosen_player(),
             )
         except ServiceError as error:
@@ -317,10 +318,12 @@ def invitation_answer(request: HttpRequest, invitation_id: int) -> HttpResponse:
     action = request.POST.get("action")
     try:
         if action == "accept":
-            accepted = account_services.invitation_accept(invitation=found, by=request.user)
+            accepted = account_services.invitation_accept(
+                invitation=found, by=login_of(request.user)
+            )
             messages.success(request, _accepted_message(accepted))
         elif action == "decline":
-            account_services.invitation_decline(invitation=found, by=request.user)
+            account_services.invitation_decline(invitation=found, by=login_of(request.user))
             messages.success(request, f"You declined the invitation of {found.club.name}.")
         else:
             raise BadRequest("accept or decline")
@@ -350,10 +353,10 @@ def account(request: HttpRequest) -> HttpResponse:
     may), the invitations waiting for their answer, the players they are, their
     tokens."""
     shown = {
-        "memberships": accounts_selectors.user_memberships(user=request.user),
-        "invitations": accounts_selectors.user_invitations(user=request.user),
-        "players": accounts_selectors.user_players(user=request.user),
-        "tokens": accounts_selectors.user_api_tokens(user=request.user),
+        "memberships": accounts_selectors.user_memberships(user=login_of(request.user)),
+        "invitations": accounts_selectors.user_invitations(user=login_of(request.user)),
+        "players": accounts_selectors.user_players(user=login_of(request.user)),
+        "tokens": accounts_selectors.user_api_tokens(user=login_of(request.user)),
         "may_start_club": access.may_create_club(request.user),
     }
     return render(request, "league/accounts/account.html", shown)
@@ -371,7 +374,7 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             try:
                 new = account_services.api_token_create(
-                    user=request.user, name=form.cleaned_data["name"]
+                    user=login_of(request.user), name=form.cleaned_data["name"]
                 )
             except ServiceError as error:
                 form.add_service_error(error)
@@ -382,7 +385,7 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
     else:
         form = ApiTokenForm()
     shown = {
-        "tokens": accounts_selectors.user_api_tokens(user=request.user),
+        "tokens": accounts_selectors.user_api_tokens(user=login_of(request.user)),
         "form": form,
         "summary": form.summary(),
         "new": new,

@@ -21,7 +21,7 @@ page out of the board too, each row with its position on the whole board.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar
 
@@ -102,7 +102,7 @@ class Board:
     (``status``, ``rated_at``, ``provisional_above_sigma``: no query) and its
     ratings, ranked, to cut (``None`` before the first rated game)."""
 
-    about: dict[str, object]
+    about: Mapping[str, object]
     ranked: QuerySet[Rating] | None
     game: str
     scope_id: int | None

@@ -36,6 +36,7 @@ from league.selectors import events as events_selectors
 from league.selectors import leagues as leagues_selectors
 from league.selectors import players as players_selectors
 from league.services import clubs, fixtures
+from league.users import login_of
 from league.web import tonight_shaping
 from league.web.access import club_page_refusal
 from league.web.form_summary import summary_of
@@ -113,7 +114,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
                 name=data["name"],
                 slug=data["slug"],
                 visibility=data["visibility"],
-                organiser=request.user,
+                organiser=login_of(request.user),
             ),
             said=lambda club: (
                 f"The club “{club.name}” is started and you are its organiser. "

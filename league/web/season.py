@@ -28,6 +28,7 @@ from league.errors import ServiceError
 from league.selectors import leagues as leagues_selectors
 from league.selectors import seasons as seasons_selectors
 from league.services import finals, fixtures
+from league.users import login_of
 from league.web.access import club_page_refusal
 from league.web.form_summary import summary_of
 from league.web.organise import RACED
@@ -97,7 +98,7 @@ def league_final(request: HttpRequest, league_id: int) -> HttpResponse:
             # made only from a preview of as many players (its seed, its tables)
             previewed = request.POST.get("previewed") == str(data["players"])
             if request.POST.get("action") == MAKE and data["seed"] is not None and previewed:
-                final = finals.final_create(**arguments, by=request.user)
+                final = finals.final_create(**arguments, by=login_of(request.user))
                 messages.success(
                     request, f"The final “{final.name}” is made: its tables are drawn."
                 )

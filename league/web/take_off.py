@@ -24,6 +24,7 @@ from league.errors import Conflict, ServiceError
 from league.models import Player, Table
 from league.selectors import tables as tables_selectors
 from league.services import seat_changes
+from league.users import login_of
 from league.web import take_off_words
 from league.web.access import club_page_refusal
 from league.web.take_off_forms import TakeOffForm
@@ -58,7 +59,7 @@ def table_take_off(request: HttpRequest, table_id: int, player_id: int) -> HttpR
             leaves=data["leaves"],
             seed=data["seed"],
             commit=True,
-            by=request.user,
+            by=login_of(request.user),
         )
     except ServiceError as error:
         where = error.field if error.field in FIELDS else "page"

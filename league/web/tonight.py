@@ -52,6 +52,7 @@ from league.selectors import tonight as tonight_selectors
 from league.selectors.tonight import RoundView
 from league.services import attendance, clubs, links, replies
 from league.services import seating as seating_service
+from league.users import login_of
 from league.web import tonight_shaping
 from league.web.access import club_page_refusal, members_only_refusal
 from league.web.search import search_of
@@ -211,7 +212,9 @@ def _check_in(page: _Tonight) -> HttpResponse:
         return page.refused("attendance", _first_error(form))
     player = form.cleaned_data["player"]
     try:
-        row = attendance.attendance_check_in(event=page.event, player=player, by=page.request.user)
+        row = attendance.attendance_check_in(
+            event=page.event, player=player, by=login_of(page.request.user)
+        )
     except ServiceError as error:
         return page.refused("attendance", error)
     return page.done(
@@ -225,7 +228,9 @@ def _leave(page: _Tonight) -> HttpResponse:
         return page.refused("attendance", _first_error(form))
     player = form.cleaned_data["player"]
     try:
-        row = attendance.attendance_leave(event=page.event, player=player, by=page.request.user)
+        row = attendance.attendance_leave(
+            event=page.event, player=player, by=login_of(page.request.user)
+        )
     except ServiceError as error:
         return page.refused("attendance", error)
     if row is None:
@@ -239,7 +244,7 @@ def _guest(page: _Tonight) -> HttpResponse:
         return page.refused("guest", _first_error(form))
     try:
         row = attendance.guest_add(
-            event=page.event, name=form.cleaned_data["name"], by=page.request.user
+            event=page.event, name=form.cleaned_data["name"], by=login_of(page.request.user)
         )
     except ServiceError as error:
         return page.refused("guest", error)
@@ -371,7 +376,7 @@ def _revoke_link(page: _Tonight) -> HttpResponse:
 def _check_in_coming(page: _Tonight) -> HttpResponse:
     """Check in everyone who replied they are coming and is not on the list yet."""
     try:
-        rows = replies.replies_check_in_coming(event=page.event, by=page.request.user)
+        rows = replies.replies_check_in_coming(event=page.event, by=login_of(page.request.user))
     except ServiceError as error:
         return page.refused("replies", error)
     if not rows:
