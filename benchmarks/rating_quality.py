@@ -73,8 +73,16 @@ What runs (everything seeded; the same arguments give the same figures):
      luck_points(game, table size)``, Buck Euchre ``lower_is_better``; before each game
      each player's skill goes through ``before_game`` with the days since their previous
      game; the leaderboard by ``Skill.ordinal``, chances by ``win_chances``. Each
-     ``--variant beta=3,idle=0`` adds one more score model with those constants changed
-     (and ``board=mu`` in a variant orders its leaderboard by mu, not the ordinal).
+     ``--variant beta=3,idle=0`` adds one more score model with those constants changed,
+     and a variant may also say (:func:`parse_variant`): ``board=mu``, ``settled`` or
+     ``excess`` (:func:`board_value`: the board by mu, for every player or past the
+     provisional threshold); ``cards=named`` or ``cards=dealt`` (Buck Euchre totals less
+     what the cards held were worth, :data:`CARD_FEATURES`, :data:`CARD_SLOPES`: a luck
+     correction from the move logs); ``shift=K`` (Bluke: the league's mean counted as
+     known only to ``K beta² / totals``, :func:`rate_with_mean_unsure`); ``prior=club``
+     (each player starts from their club-wide rating of the games before the league:
+     ``--previous GAMES`` has every league's players first play that many games each in
+     another league of the club, which only this variant sees).
 4. At each checkpoint (``--checkpoints``, the mean games per player: 6, 12 and 30):
 
    - tau-b: Kendall's tau-b between a rater's leaderboard and the truth (-p), over the
@@ -89,15 +97,27 @@ What runs (everything seeded; the same arguments give the same figures):
      strengths, the share that the leaderboard orders weaker above stronger (a tie on
      the board counts half); a dash when there is no such pair yet.
 
-   Each figure is the mean over ``--seeds`` leagues (seeds 1..N) of one configuration
-   (game x seating x mechanism).
+   Each figure is the mean over ``--seeds`` leagues (seeds 1..N, 10 by default) of one
+   configuration (game x seating x mechanism); every rater rates the same leagues.
 5. The report: one table per configuration (rater | tau-b at each checkpoint | log-loss,
    top-1 and inversions at the last); the same figures averaged over the configurations;
    the summary, a line per configuration with the score model's tau-b against the best
    baseline's at each checkpoint (``<`` where it is below) and its last log-loss against
    the best probabilistic baseline's (the uniform guess counts), then for each
    checkpoint in how many configurations its tau-b is at least the best baseline's and
-   its log-loss below every probabilistic baseline's; then the time taken.
+   its log-loss below every probabilistic baseline's. Then the target (issue 32), cell by
+   cell (:func:`print_target`): at each checkpoint the score model's tau-b minus the
+   best baseline's (the best by the mean over the seeds), paired seed by seed on the
+   same leagues, its mean and 95% t-interval over the seeds (Student's t with seeds - 1
+   degrees of freedom, :func:`interval`), and the verdict: ``at least`` the best (mean
+   difference >= 0), ``within noise`` (behind on the mean, the interval holds 0) or
+   ``behind``; the same for the log-loss against the best probabilistic baseline (the
+   uniform guess among them), signed so that above 0 is better; the verdicts counted.
+   Choosing the best baseline by its mean favours the baselines (the largest of several
+   noisy means is biased up), so the verdicts lean against the score model; with 81
+   cells, about two fall "behind" by chance where the score model equals the best in
+   expectation. Then every candidate's verdicts counted (:func:`print_target_counts`),
+   and the time taken.
 
 ``--extra ttt,rerun`` adds candidates that are not the league's (each also gets a line in
 the summary): ``ttt``, TrueSkill Through Time (the ``trueskillthroughtime`` package, which
@@ -119,13 +139,16 @@ a game then costs twice as long to play.
 score model and its variants always run with ``--only score``); ``--games``,
 ``--seatings``, ``--mechanisms`` pick configurations. ``--tiny`` is the CI run: 8
 players, checkpoints 3 and 6 (two nights), 2 seeds, in seconds. The default run plays
-16,420 games in under two minutes on one core: a Bluke game costs about 6 ms, a Buck
-Euchre game about 2 ms, a ``standing`` round's seating about 15 ms, and the raters
-about a fifth of the time, most of it the score model's ``win_chances``.
+32,840 games (ten seeds) in about four minutes of one core's time: a Bluke game costs
+about 6 ms, a Buck Euchre game about 2 ms, a ``standing`` round's seating about 15 ms,
+and the raters about a fifth of the time, most of it the score model's ``win_chances``;
+``--jobs 2`` plays the leagues in two processes (``make bench-quality`` does), with the
+same figures.
 
-Usage: ``python benchmarks/rating_quality.py [--seeds N] [--only NAME ...] [--beta B]
-[--tau T] [--idle I] [--variant K=V,...] [--games ...] [--seatings ...] [--mechanisms ...]
-[--checkpoints 6 12 30] [--players 16] [--extra ttt,rerun] [--tiny]``.
+Usage: ``python benchmarks/rating_quality.py [--seeds N] [--jobs J] [--only NAME ...]
+[--beta B] [--tau T] [--idle I] [--variant K=V,...] [--previous GAMES] [--games ...]
+[--seatings ...] [--mechanisms ...] [--checkpoints 6 12 30] [--players 16]
+[--extra ttt,rerun,par] [--tiny]``.
 """
 
 from __future__ import annotations
@@ -251,6 +274,9 @@ class League:
     players: int
     games: list[Game] = field(default_factory=list)
     checkpoints: list[Checkpoint] = field(default_factory=list)
+    club: list[Game] = field(default_factory=list)
+    """The same players' games in another league of the club, before this one
+    (``--previous``; nights before 0): what a club-wide rating has seen."""
 
     @property
     def lower_is_better(self) -> bool:
@@ -305,15 +331,37 @@ def make_league(
     weakest: float = WEAKEST,
     pars: bool = False,
     cards: bool = False,
+    previous: float = 0.0,
+    noise: Sequence[float] | None = None,
 ) -> League:
     """A season of real games, to the last checkpoint (see the module's docstring);
     the weakest player's noise is ``weakest``; with ``pars``, each game's pars
     (:func:`par_totals`); with ``cards``, each Buck Euchre game's card features
-    (:func:`card_features`)."""
+    (:func:`card_features`). With ``previous`` above 0, the league's ``club`` games
+    first: the same players' season of ``previous`` games each in another league of
+    the club (its own seed stream; the improvers not yet improving), ending two weeks
+    before this one's first night. ``noise``: each player id's ``p`` instead of drawing
+    them (the club's other league)."""
     rng = random.Random(f"{game} {seating} {mechanism} {seed}")
     league = League(game, seating, mechanism, seed, players)
     policy = TablePolicy(game)
     base = base_noise(players, rng, weakest)
+    if noise is not None:
+        base = list(noise)
+        rng = random.Random(f"{game} {seating} {mechanism} {seed} club")
+    if previous > 0:
+        before = make_league(
+            game,
+            seating,
+            "both" if mechanism == "improver" else mechanism,
+            seed,
+            players=players,
+            checkpoints=(previous,),
+            cards=cards,
+            noise=base,
+        )
+        gap = before.games[-1].night + 3  # two nights without a game between the leagues
+        league.club = [replace(g, night=g.night - gap) for g in before.games]
     season = players * max(checkpoints)
     targets = sorted(checkpoints)
     played = [0] * players
@@ -699,6 +747,7 @@ class Scored(Rater):
         par: str = "",
         cards: str = "",
         shift: float = 0.0,
+        prior: bool = False,
     ) -> None:
         """The league's model of each game (``league.rating_model.model_for``), with
         the constants in ``changes`` changed; with ``par`` (one of :data:`PAR_BOTS`),
@@ -717,6 +766,7 @@ class Scored(Rater):
         self.par = par
         self.cards = cards
         self.shift = shift
+        self.prior = prior
 
     def start(self, league: League) -> None:
         super().start(league)
@@ -724,6 +774,14 @@ class Scored(Rater):
         self.skill: dict[int, Skill] = {}
         self.last_night: dict[int, int] = {}
         self.means = LeagueMeans()
+        self.in_league: set[int] = set()
+        if self.prior and league.club:
+            # the club-wide rating: every player starts the league where the club's
+            # other league left them (then widened for the days away, as before any game)
+            for game in league.club:
+                self.update(game)
+            self.means = LeagueMeans()  # the league's own means start afresh
+            self.in_league.clear()
 
     def _before(self, game: Game) -> list[Skill]:
         skills = []
@@ -783,9 +841,14 @@ class Scored(Rater):
         for p, skill in zip(game.players, rated, strict=True):
             self.skill[p] = skill
             self.last_night[p] = game.night
+        self.in_league.update(game.players)
 
     def board(self) -> dict[int, float]:
-        return {p: board_value(self.model, s, self.board_by) for p, s in self.skill.items()}
+        return {
+            p: board_value(self.model, s, self.board_by)
+            for p, s in self.skill.items()
+            if p in self.in_league
+        }
 
 
 def rate_with_mean_unsure(
@@ -1025,6 +1088,7 @@ class Variant:
     board: str = "ordinal"
     cards: str = ""
     shift: float = 0.0
+    prior: bool = False
 
 
 def make_raters(
@@ -1046,6 +1110,7 @@ def make_raters(
             board=v.board,
             cards=v.cards,
             shift=v.shift,
+            prior=v.prior,
         )
         for v in variants
     ]
@@ -1072,12 +1137,14 @@ def parse_variant(text: str) -> Variant:
     ``against=table`` or ``against=league`` says what a total counts against;
     ``cards=named`` or ``cards=dealt`` rates Buck Euchre totals less what the cards
     were worth (:data:`CARD_FEATURES`); ``shift=K`` counts the league's mean as known to
-    ``K beta² / totals`` (:func:`rate_with_mean_unsure`)."""
+    ``K beta² / totals`` (:func:`rate_with_mean_unsure`); ``prior=club`` starts each
+    player from the club-wide rating of the games before the league (``--previous``)."""
     names = {f.name for f in fields(ScoreModel)}
     changes: dict[str, Any] = {}
     board = "ordinal"
     cards = ""
     shift = 0.0
+    prior = False
     for part in text.split(","):
         key, _, value = part.partition("=")
         key, value = key.strip(), value.strip()
@@ -1087,6 +1154,8 @@ def parse_variant(text: str) -> Variant:
             cards = value
         elif key == "shift" and _positive(value):
             shift = float(value)
+        elif key == "prior" and value == "club":
+            prior = True
         elif key == "against" and value in ("table", "league"):
             changes[key] = value
         elif key in names - {"against"} and value:
@@ -1095,7 +1164,7 @@ def parse_variant(text: str) -> Variant:
             raise ValueError(
                 f"a variant is KEY=VALUE,... with KEY in {sorted(names)} (against=table or "
                 f"against=league), board={'|'.join(BOARDS)}, "
-                f"cards={'|'.join(CARD_FEATURES)} or shift=K (K > 0): {text!r}"
+                f"cards={'|'.join(CARD_FEATURES)}, shift=K (K > 0) or prior=club: {text!r}"
             )
     parts = [f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in changes.items()]
     if board != "ordinal":
@@ -1104,7 +1173,9 @@ def parse_variant(text: str) -> Variant:
         parts.append(f"cards={cards}")
     if shift:
         parts.append(f"shift={shift:g}")
-    return Variant(" ".join(parts), changes, board, cards, shift)
+    if prior:
+        parts.append("prior=club")
+    return Variant(" ".join(parts), changes, board, cards, shift, prior)
 
 
 def _positive(text: str) -> bool:
@@ -1230,8 +1301,10 @@ def run_seed(
     weakest: float = WEAKEST,
     pars: bool = False,
     cards: bool = False,
+    previous: float = 0.0,
 ) -> SeedRun:
-    """Every rater on the league of one seed of a configuration."""
+    """Every rater on the league of one seed of a configuration (``previous``: the
+    players' games in the club before it, :func:`make_league`)."""
     started = time.perf_counter()
     league = make_league(
         game,
@@ -1243,6 +1316,7 @@ def run_seed(
         weakest=weakest,
         pars=pars,
         cards=cards,
+        previous=previous,
     )
     playing = time.perf_counter() - started
     started = time.perf_counter()
@@ -1636,6 +1710,7 @@ class Task:
     only: tuple[str, ...]
     players: int
     checkpoints: tuple[float, ...]
+    previous: float = 0.0
 
     def __call__(self) -> SeedRun:
         raters = select_raters(self.changes, self.variants, self.extras, self.game, self.only)
@@ -1649,6 +1724,7 @@ class Task:
             checkpoints=self.checkpoints,
             pars="par" in self.extras,
             cards=any(v.cards for v in self.variants),
+            previous=self.previous,
         )
 
 
@@ -1691,6 +1767,7 @@ def run(args: argparse.Namespace) -> list[Result]:
             tuple(args.only),
             args.players,
             tuple(checkpoints),
+            args.previous,
         )
         for game, seating, mechanism in configs
         for seed in seeds
@@ -1754,6 +1831,11 @@ def parser() -> argparse.ArgumentParser:
     out.add_argument(
         "--seeds", type=int, default=SEEDS,
         help=f"leagues per configuration, seeds 1..N ({SEEDS}): the target's paired intervals",
+    )  # fmt: skip
+    out.add_argument(
+        "--previous", type=float, default=0.0, metavar="GAMES",
+        help="each league's players first play GAMES each in another league of the club "
+        "(0): what a variant's prior=club starts from",
     )  # fmt: skip
     out.add_argument(
         "--jobs", type=int, default=1,
