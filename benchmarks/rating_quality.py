@@ -213,11 +213,12 @@ the run's time."""
 ELO_START, ELO_K = 1500.0, 32.0
 SCORE_MODEL = "score model"
 NET_AVERAGE = "average points net of par"
-BOARDS = ("ordinal", "mu", "settled", "excess")
-"""What a score model's leaderboard orders by: the ordinal (mu - 3 sigma, the league's
-board before issue 32), mu, ``settled`` (mu for a player past the provisional threshold,
-the ordinal for a provisional one) or ``excess`` (mu less three times the part of sigma
-above the provisional threshold: :func:`board_value`)."""
+BOARDS = ("excess", "ordinal", "mu", "settled")
+"""What a score model's leaderboard orders by: ``excess``, the league's board (mu less
+three times the part of sigma above the provisional threshold:
+``ScoreModel.board_value``), the ordinal (mu - 3 sigma, the league's board before issue
+32), mu, or ``settled`` (mu for a player past the provisional threshold, the ordinal
+for a provisional one)."""
 NO_FIGURE = "\u2013"
 """An en dash, printed where a figure is undefined."""
 FORMER_LEADERBOARD = "former leaderboard (BT-Full)"
@@ -717,15 +718,14 @@ class OpenSkill(Rater):
 def board_value(model: ScoreModel, skill: Skill, board: str) -> float:
     """A rating's place on a leaderboard ordered by ``board`` (:data:`BOARDS`), higher
     first."""
+    if board == "excess":
+        return model.board_value(skill)
     if board == "ordinal":
         return skill.ordinal
     if board == "mu":
         return skill.mu
-    settled = model.provisional_sigma
     if board == "settled":
-        return skill.mu if skill.sigma <= settled else skill.ordinal
-    if board == "excess":
-        return skill.mu - 3 * max(0.0, skill.sigma - settled)
+        return skill.mu if skill.sigma <= model.provisional_sigma else skill.ordinal
     raise ValueError(f"the board is one of {BOARDS}, not {board!r}")
 
 
@@ -743,7 +743,7 @@ class Scored(Rater):
         name: str,
         changes: dict[str, Any] | None = None,
         *,
-        board: str = "ordinal",
+        board: str = "excess",
         par: str = "",
         cards: str = "",
         shift: float = 0.0,
@@ -795,7 +795,8 @@ class Scored(Rater):
 
     def predict(self, game: Game) -> tuple[list[float] | None, list[float]]:
         skills = self._before(game)
-        return _win_chances(self.model, tuple(skills)), [s.ordinal for s in skills]
+        values = [board_value(self.model, s, self.board_by) for s in skills]
+        return _win_chances(self.model, tuple(skills)), values
 
     def _totals(self, game: Game) -> tuple[Sequence[float], float]:
         """The totals the model rates, and their luck (a standard deviation, in points)."""
@@ -816,8 +817,10 @@ class Scored(Rater):
         totals, luck = self._totals(game)
         before = self._before(game)
         if self.shift and self.model.against == "league":
-            expected = self.means.expected(players=len(totals), hands=game.hands)
-            _, counted = self.means.sums.get((len(totals), game.hands), (0, 0))
+            # Buck Euchre's means by table size alone: its games run to any length
+            hands = game.hands if self.league.game == "bluke" else 0
+            expected = self.means.expected(players=len(totals), hands=hands)
+            _, counted = self.means.sums.get((len(totals), hands), (0, 0))
             rated = rate_with_mean_unsure(
                 self.model,
                 before,
@@ -828,7 +831,7 @@ class Scored(Rater):
                 spread=self.shift,
                 lower_is_better=self.league.lower_is_better,
             )
-            self.means.add(game.totals, hands=game.hands)
+            self.means.add(game.totals, hands=hands)
         else:
             rated = self.model.rate_game(
                 before,
@@ -1085,7 +1088,7 @@ class Variant:
 
     label: str
     changes: dict[str, Any]
-    board: str = "ordinal"
+    board: str = "excess"
     cards: str = ""
     shift: float = 0.0
     prior: bool = False
@@ -1115,13 +1118,13 @@ def make_raters(
         for v in variants
     ]
     if "rerun" in extras and game == "bluke":
-        raters += [FinalMean(board=board) for board in BOARDS]
+        raters += [FinalMean(board=board) for board in ("ordinal", "mu")]
     if "par" in extras:
         raters += [NetAverage(bot) for bot in PAR_BOTS]
         raters += [Scored(f"{SCORE_MODEL} [par, {bot}]", changes, par=bot) for bot in PAR_BOTS]
     if "ttt" in extras:
         engine = ThroughTime()
-        raters += [ThroughTimeBoard(engine, board=board) for board in BOARDS]
+        raters += [ThroughTimeBoard(engine, board=board) for board in ("ordinal", "mu")]
     return raters
 
 
@@ -1141,7 +1144,7 @@ def parse_variant(text: str) -> Variant:
     player from the club-wide rating of the games before the league (``--previous``)."""
     names = {f.name for f in fields(ScoreModel)}
     changes: dict[str, Any] = {}
-    board = "ordinal"
+    board = "excess"
     cards = ""
     shift = 0.0
     prior = False
@@ -1167,7 +1170,7 @@ def parse_variant(text: str) -> Variant:
                 f"cards={'|'.join(CARD_FEATURES)}, shift=K (K > 0) or prior=club: {text!r}"
             )
     parts = [f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in changes.items()]
-    if board != "ordinal":
+    if board != "excess":
         parts.append(f"board={board}")
     if cards:
         parts.append(f"cards={cards}")
@@ -1742,7 +1745,7 @@ def run(args: argparse.Namespace) -> list[Result]:
     }
     variants = [parse_variant(v) for v in args.variant]
     shown_models = ", ".join(f"{game} {replace(model_for(game), **changes)}" for game in args.games)
-    seeds = list(range(1, args.seeds + 1))
+    seeds = list(range(args.seed_from, args.seed_from + args.seeds))
     print(
         f"{args.players} players, checkpoints {', '.join(f'{c:g}' for c in checkpoints)} "
         f"games per player, seeds {seeds[0]}..{seeds[-1]}; {SCORE_MODEL}: {shown_models}"
@@ -1805,6 +1808,9 @@ def run(args: argparse.Namespace) -> list[Result]:
             if is_candidate(name)
         ]
         print_target_counts(results, checkpoints, candidates)
+        for name in candidates:
+            if name != SCORE_MODEL and any(w.lower() in name.lower() for w in args.show):
+                print_target(results, checkpoints, name)
     if "ttt" in args.extra and args.jobs == 1:
         print_ttt_cost()
     playing = sum(r.seconds_playing for r in results)
@@ -1833,9 +1839,17 @@ def parser() -> argparse.ArgumentParser:
         help=f"leagues per configuration, seeds 1..N ({SEEDS}): the target's paired intervals",
     )  # fmt: skip
     out.add_argument(
+        "--show", nargs="+", default=[], metavar="NAME",
+        help="print the target table of every candidate whose name holds one of these too",
+    )  # fmt: skip
+    out.add_argument(
         "--previous", type=float, default=0.0, metavar="GAMES",
         help="each league's players first play GAMES each in another league of the club "
         "(0): what a variant's prior=club starts from",
+    )  # fmt: skip
+    out.add_argument(
+        "--seed-from", type=int, default=1, metavar="K",
+        help="the first seed (1): seeds K..K+N-1, for leagues the constants were not chosen on",
     )  # fmt: skip
     out.add_argument(
         "--jobs", type=int, default=1,
