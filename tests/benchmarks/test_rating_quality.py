@@ -200,6 +200,7 @@ def test_the_command_runs_tiny_and_filters_raters(capsys: pytest.CaptureFixture[
     assert "buck_euchre / random / bids" in out
     assert "average points" in out and "score model [beta=3 idle=0]" in out
     assert "score model [against=league board=mu]" in out
+    assert rq.parse_variant("cards=dealt").board == "excess"  # the league's board
     assert "PlackettLuce" not in out and "Elo" not in out
     assert "@6 games per player: tau-b >= the best baseline's in" in out
     with pytest.raises(SystemExit):
@@ -348,13 +349,18 @@ def test_behind_when_the_interval_excludes_zero() -> None:
 
 def test_the_target_table_and_the_counts_print(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--tiny", "--games", "bluke", "--seatings", "random", "--mechanisms", "bids"]
-    variants = ["--variant", "board=excess,shift=1"]
+    variants = ["--variant", "board=ordinal,shift=1", "--show", "ordinal"]
     assert rq.main([*argv, "--only", "points", "Elo", "score", *variants, "--jobs", "2"]) == 0
     out = capsys.readouterr().out
     assert "Target: score model minus the best baseline, paired over 2 seeds" in out
     assert "tau-b @6: " in out and "log-loss @6: " in out
-    assert "score model [board=excess shift=1]" in out.split("Target counts")[1]
+    counts = out.split("Target counts")[1]
+    assert "score model [board=ordinal shift=1]" in counts
+    assert "Target: score model [board=ordinal shift=1] minus the best baseline" in counts
     assert "(2 processes)" in out
+    # the seeds from --seed-from: other leagues, other figures
+    assert rq.main([*argv, "--only", "points", "score", "--seed-from", "11"]) == 0
+    assert capsys.readouterr().out.split("games per player")[1].startswith(", seeds 11..12")
     with pytest.raises(SystemExit):
         rq.main([*argv, "--jobs", "0"])
     with pytest.raises(SystemExit):
