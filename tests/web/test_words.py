@@ -111,7 +111,7 @@ def test_the_leaderboard_gives_ratings_in_words_ordered_by_that_number(
     board = list(
         Rating.objects.filter(scope__league=bluke.league)
         .select_related("player")
-        .order_by("-ordinal", "-mu")
+        .order_by("-ordinal", "-mu", "player__name")  # equal ratings: by name, as the board
     )
     assert len(board) == 4
     shown = [round(rating.ordinal) for rating in board]
