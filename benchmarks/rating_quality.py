@@ -145,10 +145,14 @@ and the raters about a fifth of the time, most of it the score model's ``win_cha
 ``--jobs 2`` plays the leagues in two processes (``make bench-quality`` does), with the
 same figures.
 
-Usage: ``python benchmarks/rating_quality.py [--seeds N] [--jobs J] [--only NAME ...]
-[--beta B] [--tau T] [--idle I] [--variant K=V,...] [--previous GAMES] [--games ...]
-[--seatings ...] [--mechanisms ...] [--checkpoints 6 12 30] [--players 16]
-[--extra ttt,rerun,par] [--tiny]``.
+``--seed-from K`` plays seeds K..K+N-1 instead (leagues the constants were not chosen
+on: docs/ratings.md has seeds 11 to 20); ``--show NAME ...`` prints the target table of
+the candidates so named too.
+
+Usage: ``python benchmarks/rating_quality.py [--seeds N] [--seed-from K] [--jobs J]
+[--only NAME ...] [--beta B] [--tau T] [--idle I] [--variant K=V,...] [--show NAME ...]
+[--previous GAMES] [--games ...] [--seatings ...] [--mechanisms ...]
+[--checkpoints 6 12 30] [--players 16] [--extra ttt,rerun,par] [--tiny]``.
 """
 
 from __future__ import annotations
