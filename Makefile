@@ -94,7 +94,7 @@ bench-scale: $(STAMP)
 
 # Bots of known strength play real games; every rating model against the truth (about 2 min).
 bench-quality: $(STAMP)
-	$(PY) benchmarks/rating_quality.py
+	$(PY) benchmarks/rating_quality.py --jobs 2
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache $(ENGINE_SO) $(ENGINE_BUILD_DIR)

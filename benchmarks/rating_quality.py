@@ -73,8 +73,16 @@ What runs (everything seeded; the same arguments give the same figures):
      luck_points(game, table size)``, Buck Euchre ``lower_is_better``; before each game
      each player's skill goes through ``before_game`` with the days since their previous
      game; the leaderboard by ``Skill.ordinal``, chances by ``win_chances``. Each
-     ``--variant beta=3,idle=0`` adds one more score model with those constants changed
-     (and ``board=mu`` in a variant orders its leaderboard by mu, not the ordinal).
+     ``--variant beta=3,idle=0`` adds one more score model with those constants changed,
+     and a variant may also say (:func:`parse_variant`): ``board=mu``, ``settled`` or
+     ``excess`` (:func:`board_value`: the board by mu, for every player or past the
+     provisional threshold); ``cards=named`` or ``cards=dealt`` (Buck Euchre totals less
+     what the cards held were worth, :data:`CARD_FEATURES`, :data:`CARD_SLOPES`: a luck
+     correction from the move logs); ``shift=K`` (Bluke: the league's mean counted as
+     known only to ``K beta² / totals``, :func:`rate_with_mean_unsure`); ``prior=club``
+     (each player starts from their club-wide rating of the games before the league:
+     ``--previous GAMES`` has every league's players first play that many games each in
+     another league of the club, which only this variant sees).
 4. At each checkpoint (``--checkpoints``, the mean games per player: 6, 12 and 30):
 
    - tau-b: Kendall's tau-b between a rater's leaderboard and the truth (-p), over the
@@ -89,15 +97,27 @@ What runs (everything seeded; the same arguments give the same figures):
      strengths, the share that the leaderboard orders weaker above stronger (a tie on
      the board counts half); a dash when there is no such pair yet.
 
-   Each figure is the mean over ``--seeds`` leagues (seeds 1..N) of one configuration
-   (game x seating x mechanism).
+   Each figure is the mean over ``--seeds`` leagues (seeds 1..N, 10 by default) of one
+   configuration (game x seating x mechanism); every rater rates the same leagues.
 5. The report: one table per configuration (rater | tau-b at each checkpoint | log-loss,
    top-1 and inversions at the last); the same figures averaged over the configurations;
    the summary, a line per configuration with the score model's tau-b against the best
    baseline's at each checkpoint (``<`` where it is below) and its last log-loss against
    the best probabilistic baseline's (the uniform guess counts), then for each
    checkpoint in how many configurations its tau-b is at least the best baseline's and
-   its log-loss below every probabilistic baseline's; then the time taken.
+   its log-loss below every probabilistic baseline's. Then the target (issue 32), cell by
+   cell (:func:`print_target`): at each checkpoint the score model's tau-b minus the
+   best baseline's (the best by the mean over the seeds), paired seed by seed on the
+   same leagues, its mean and 95% t-interval over the seeds (Student's t with seeds - 1
+   degrees of freedom, :func:`interval`), and the verdict: ``at least`` the best (mean
+   difference >= 0), ``within noise`` (behind on the mean, the interval holds 0) or
+   ``behind``; the same for the log-loss against the best probabilistic baseline (the
+   uniform guess among them), signed so that above 0 is better; the verdicts counted.
+   Choosing the best baseline by its mean favours the baselines (the largest of several
+   noisy means is biased up), so the verdicts lean against the score model; with 81
+   cells, about two fall "behind" by chance where the score model equals the best in
+   expectation. Then every candidate's verdicts counted (:func:`print_target_counts`),
+   and the time taken.
 
 ``--extra ttt,rerun`` adds candidates that are not the league's (each also gets a line in
 the summary): ``ttt``, TrueSkill Through Time (the ``trueskillthroughtime`` package, which
@@ -119,18 +139,26 @@ a game then costs twice as long to play.
 score model and its variants always run with ``--only score``); ``--games``,
 ``--seatings``, ``--mechanisms`` pick configurations. ``--tiny`` is the CI run: 8
 players, checkpoints 3 and 6 (two nights), 2 seeds, in seconds. The default run plays
-16,420 games in under two minutes on one core: a Bluke game costs about 6 ms, a Buck
-Euchre game about 2 ms, a ``standing`` round's seating about 15 ms, and the raters
-about a fifth of the time, most of it the score model's ``win_chances``.
+32,840 games (ten seeds) in about four minutes of one core's time: a Bluke game costs
+about 6 ms, a Buck Euchre game about 2 ms, a ``standing`` round's seating about 15 ms,
+and the raters about a fifth of the time, most of it the score model's ``win_chances``;
+``--jobs 2`` plays the leagues in two processes (``make bench-quality`` does), with the
+same figures.
 
-Usage: ``python benchmarks/rating_quality.py [--seeds N] [--only NAME ...] [--beta B]
-[--tau T] [--idle I] [--variant K=V,...] [--games ...] [--seatings ...] [--mechanisms ...]
-[--checkpoints 6 12 30] [--players 16] [--extra ttt,rerun] [--tiny]``.
+``--seed-from K`` plays seeds K..K+N-1 instead (leagues the constants were not chosen
+on: docs/ratings.md has seeds 11 to 20); ``--show NAME ...`` prints the target table of
+the candidates so named too.
+
+Usage: ``python benchmarks/rating_quality.py [--seeds N] [--seed-from K] [--jobs J]
+[--only NAME ...] [--beta B] [--tau T] [--idle I] [--variant K=V,...] [--show NAME ...]
+[--previous GAMES] [--games ...] [--seatings ...] [--mechanisms ...]
+[--checkpoints 6 12 30] [--players 16] [--extra ttt,rerun,par] [--tiny]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import random
 import sys
@@ -156,7 +184,7 @@ from benchmarks.rating_models import kendall_tau_b  # the earlier evaluation's, 
 from games import rules_for
 from games.bluke import Bluke
 from games.bots import Noise, NoisyBot, play_game
-from games.cards import card
+from games.cards import Card, Suit, card
 from games.hands import evaluate_game_hand
 from games.results import competition_ranks
 from league.rating_model import LeagueMeans, ScoreModel, Skill, luck_points, model_for
@@ -170,6 +198,8 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
 }
 ALL_MECHANISMS = ("bids", "cards", "both", "never-drops", "improver")
 CHECKPOINTS = (6, 12, 30)
+SEEDS = 10
+"""Leagues per configuration by default: the target is judged over ten at least."""
 PLAYERS = 16
 ROUNDS_PER_NIGHT = 3
 DAYS_BETWEEN_NIGHTS = 7
@@ -187,7 +217,12 @@ the run's time."""
 ELO_START, ELO_K = 1500.0, 32.0
 SCORE_MODEL = "score model"
 NET_AVERAGE = "average points net of par"
-BOARDS = ("ordinal", "mu")
+BOARDS = ("excess", "ordinal", "mu", "settled")
+"""What a score model's leaderboard orders by: ``excess``, the league's board (mu less
+three times the part of sigma above the provisional threshold:
+``ScoreModel.board_value``), the ordinal (mu - 3 sigma, the league's board before issue
+32), mu, or ``settled`` (mu for a player past the provisional threshold, the ordinal
+for a provisional one)."""
 NO_FIGURE = "\u2013"
 """An en dash, printed where a figure is undefined."""
 FORMER_LEADERBOARD = "former leaderboard (BT-Full)"
@@ -216,6 +251,9 @@ class Game:
     hands: int
     pars: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False)
     """Each seat's par over the game's deals, by par bot (:data:`PAR_BOTS`), when asked for."""
+    cards: dict[str, tuple[tuple[int, ...], ...]] = field(default_factory=dict, compare=False)
+    """Each seat's features of the cards it was dealt, added up over the game's hands, by
+    kind (:data:`CARD_FEATURES`; Buck Euchre only), when asked for."""
 
     def net_of_par(self, bot: str) -> tuple[int, ...]:
         """Each seat's total minus its par by ``bot`` (``--extra par``)."""
@@ -241,6 +279,9 @@ class League:
     players: int
     games: list[Game] = field(default_factory=list)
     checkpoints: list[Checkpoint] = field(default_factory=list)
+    club: list[Game] = field(default_factory=list)
+    """The same players' games in another league of the club, before this one
+    (``--previous``; nights before 0): what a club-wide rating has seen."""
 
     @property
     def lower_is_better(self) -> bool:
@@ -294,14 +335,38 @@ def make_league(
     checkpoints: Sequence[float] = CHECKPOINTS,
     weakest: float = WEAKEST,
     pars: bool = False,
+    cards: bool = False,
+    previous: float = 0.0,
+    noise: Sequence[float] | None = None,
 ) -> League:
     """A season of real games, to the last checkpoint (see the module's docstring);
     the weakest player's noise is ``weakest``; with ``pars``, each game's pars
-    (:func:`par_totals`)."""
+    (:func:`par_totals`); with ``cards``, each Buck Euchre game's card features
+    (:func:`card_features`). With ``previous`` above 0, the league's ``club`` games
+    first: the same players' season of ``previous`` games each in another league of
+    the club (its own seed stream; the improvers not yet improving), ending two weeks
+    before this one's first night. ``noise``: each player id's ``p`` instead of drawing
+    them (the club's other league)."""
     rng = random.Random(f"{game} {seating} {mechanism} {seed}")
     league = League(game, seating, mechanism, seed, players)
     policy = TablePolicy(game)
     base = base_noise(players, rng, weakest)
+    if noise is not None:
+        base = list(noise)
+        rng = random.Random(f"{game} {seating} {mechanism} {seed} club")
+    if previous > 0:
+        before = make_league(
+            game,
+            seating,
+            "both" if mechanism == "improver" else mechanism,
+            seed,
+            players=players,
+            checkpoints=(previous,),
+            cards=cards,
+            noise=base,
+        )
+        gap = before.games[-1].night + 3  # two nights without a game between the leagues
+        league.club = [replace(g, night=g.night - gap) for g in before.games]
     season = players * max(checkpoints)
     targets = sorted(checkpoints)
     played = [0] * players
@@ -357,6 +422,11 @@ def make_league(
                     name: par_totals(rules, hands, table.first_dealer, watchful=watchful)
                     for name, watchful in (PAR_BOTS.items() if pars else ())
                 }
+                features = (
+                    card_features(rules, hands, table.first_dealer)
+                    if cards and not isinstance(rules, Bluke)
+                    else {}
+                )
                 league.games.append(
                     Game(
                         night,
@@ -366,6 +436,7 @@ def make_league(
                         tally.complete,
                         len(hands),
                         par,
+                        features,
                     )
                 )
                 for i, total in zip(table.players, totals, strict=True):
@@ -413,6 +484,88 @@ def par_totals(
         )
         totals = [t + p for t, p in zip(totals, result.points, strict=True)]
     return tuple(totals)
+
+
+CARD_FEATURES: dict[str, tuple[str, ...]] = {
+    "named": ("trumps", "right bower", "left bower", "other aces"),
+    "dealt": ("best suit's trumps", "its right bower", "its left bower", "other aces",
+              "trumps of the turn-up's suit"),
+}  # fmt: skip
+"""What :func:`card_features` counts in a seat's Buck Euchre hand, hand by hand: ``named``
+in the trump suit named (the dealer's hand after taking the turn-up and discarding);
+``dealt`` in the hand as dealt, whatever anyone called: in the suit the hand is longest
+in (bowers counted as trumps), and the trumps of the turn-up's suit. ``named`` reads
+what the players chose (the maker named the suit, the dealer discarded), so a player's
+call can move it; ``dealt`` reads the deal alone, which is blind to skill."""
+
+CARD_SLOPES: dict[str, tuple[float, ...]] = {
+    "named": (-1.504, -1.512, -0.660, -1.292),
+    "dealt": (-0.102, 0.027, -0.503, -1.239, -1.115),
+}
+"""Points of a Buck Euchre game's final total per feature (:data:`CARD_FEATURES`), each
+feature and total taken about the table's average: the least-squares fit over 600
+games at tables of four players of random strength (noise drawn uniformly from 0 to 0.9,
+``both``; bot seeds 10,000 and up, apart from the leagues'). The share of the spread
+they leave: :data:`CARD_LUCK_SHARE`."""
+
+CARD_LUCK_SHARE: dict[str, float] = {"named": 0.848, "dealt": 0.936}
+"""The spread of a Buck Euchre total about its table's average left once the cards'
+share is taken out (``named``: R² 0.28; ``dealt``: R² 0.12), as a share of the spread
+before. In Bluke the cards explain nothing: the sure tricks dealt (trumps from the
+queen up, Blukes, other aces: ``SimpleBot``'s bid) had R² 0.001 on the total, since a
+strong hand is bid high and scores by its bid made or missed, as a weak one does."""
+
+
+def card_features(
+    rules: Any, records: Sequence[dict[str, Any]], first_dealer: int
+) -> dict[str, tuple[tuple[int, ...], ...]]:
+    """Each seat's :data:`CARD_FEATURES` over a Buck Euchre game's hands (a hand that no
+    one called counts nothing), by kind."""
+    n = rules.players
+    out = {kind: [[0] * len(names) for _ in range(n)] for kind, names in CARD_FEATURES.items()}
+    for index, record in enumerate(records):
+        dealer = (first_dealer + index) % n
+        deal = [[card(c) for c in seat] for seat in record["deal"]]
+        turn_up = card(record["turn_up"])
+        hand = rules.new_hand(dealer=dealer, deal=deal, turn_up=turn_up)
+        for call in record["calls"]:
+            hand.call(call)
+        trump = hand.trump
+        if trump is None:
+            continue
+        for seat, dealt in enumerate(deal):
+            held = list(dealt)
+            if seat == dealer and "discard" in record:
+                held = [*held, turn_up]
+                held.remove(card(record["discard"]))
+            best = _longest_suit(dealt)
+            assert turn_up.suit is not None
+            rows = {
+                "named": (*_trump_features(held, trump),),
+                "dealt": (*_trump_features(dealt, best), _trumps(dealt, turn_up.suit)),
+            }
+            for kind, row in rows.items():
+                out[kind][seat] = [a + b for a, b in zip(out[kind][seat], row, strict=True)]
+    return {kind: tuple(tuple(seat) for seat in seats) for kind, seats in out.items()}
+
+
+def _longest_suit(held: Sequence[Card]) -> Suit:
+    """The suit with the most trumps were it named (bowers counted); ties by name."""
+    return max(Suit, key=lambda suit: (_trumps(held, suit), suit.value))
+
+
+def _trumps(held: Sequence[Card], suit: Suit) -> int:
+    return sum(1 for c in held if c.suit is suit or (c.rank == 11 and c.suit is suit.partner))
+
+
+def _trump_features(held: Sequence[Card], trump: Suit) -> tuple[int, int, int, int]:
+    """Trumps (bowers counted), the right and the left bower, aces of the other suits."""
+    return (
+        _trumps(held, trump),
+        int(any(c.rank == 11 and c.suit is trump for c in held)),
+        int(any(c.rank == 11 and c.suit is trump.partner for c in held)),
+        sum(1 for c in held if c.rank == 14 and c.suit is not trump),
+    )
 
 
 # -- the raters ---------------------------------------------------------------------------------
@@ -566,6 +719,26 @@ class OpenSkill(Rater):
         return {p: r.ordinal() for p, r in self.rating.items()}
 
 
+def board_value(model: ScoreModel, skill: Skill, board: str) -> float:
+    """A rating's place on a leaderboard ordered by ``board`` (:data:`BOARDS`), higher
+    first."""
+    if board == "excess":
+        return model.board_value(skill)
+    if board == "ordinal":
+        return skill.ordinal
+    if board == "mu":
+        return skill.mu
+    if board == "settled":
+        return skill.mu if skill.sigma <= model.provisional_sigma else skill.ordinal
+    raise ValueError(f"the board is one of {BOARDS}, not {board!r}")
+
+
+@functools.lru_cache(maxsize=4096)
+def _win_chances(model: ScoreModel, skills: tuple[Skill, ...]) -> list[float]:
+    # score models that differ only in their board predict alike: computed once
+    return model.win_chances(skills)
+
+
 class Scored(Rater):
     """:class:`league.rating_model.ScoreModel` on the final totals."""
 
@@ -574,18 +747,30 @@ class Scored(Rater):
         name: str,
         changes: dict[str, Any] | None = None,
         *,
-        board: str = "ordinal",
+        board: str = "excess",
         par: str = "",
+        cards: str = "",
+        shift: float = 0.0,
+        prior: bool = False,
     ) -> None:
         """The league's model of each game (``league.rating_model.model_for``), with
         the constants in ``changes`` changed; with ``par`` (one of :data:`PAR_BOTS`),
-        on each total minus its par."""
+        on each total minus its par; with ``cards`` (one of :data:`CARD_FEATURES`),
+        on each Buck Euchre total less what its cards are worth (:data:`CARD_SLOPES`);
+        with ``shift`` above 0 (a model against the league), the league's mean counted
+        as known only as well as its games tell (:func:`rate_with_mean_unsure`)."""
         if board not in BOARDS:
             raise ValueError(f"the board is one of {BOARDS}, not {board!r}")
+        if cards and cards not in CARD_FEATURES:
+            raise ValueError(f"cards is one of {sorted(CARD_FEATURES)}, not {cards!r}")
         self.name = name
         self.changes = dict(changes or {})
+        self.board_by = board
         self.by_mu = board == "mu"
         self.par = par
+        self.cards = cards
+        self.shift = shift
+        self.prior = prior
 
     def start(self, league: League) -> None:
         super().start(league)
@@ -593,6 +778,14 @@ class Scored(Rater):
         self.skill: dict[int, Skill] = {}
         self.last_night: dict[int, int] = {}
         self.means = LeagueMeans()
+        self.in_league: set[int] = set()
+        if self.prior and league.club:
+            # the club-wide rating: every player starts the league where the club's
+            # other league left them (then widened for the days away, as before any game)
+            for game in league.club:
+                self.update(game)
+            self.means = LeagueMeans()  # the league's own means start afresh
+            self.in_league.clear()
 
     def _before(self, game: Game) -> list[Skill]:
         skills = []
@@ -606,25 +799,99 @@ class Scored(Rater):
 
     def predict(self, game: Game) -> tuple[list[float] | None, list[float]]:
         skills = self._before(game)
-        return self.model.win_chances(skills), [s.ordinal for s in skills]
+        values = [board_value(self.model, s, self.board_by) for s in skills]
+        return _win_chances(self.model, tuple(skills)), values
+
+    def _totals(self, game: Game) -> tuple[Sequence[float], float]:
+        """The totals the model rates, and their luck (a standard deviation, in points)."""
+        luck = luck_points(self.league.game, len(game.players), hands=game.hands)
+        if self.par:
+            return game.net_of_par(self.par), luck
+        if self.cards and game.cards:
+            slopes = CARD_SLOPES[self.cards]
+            worth = [
+                sum(b * x for b, x in zip(slopes, seat, strict=True))
+                for seat in game.cards[self.cards]
+            ]
+            totals = [t - w for t, w in zip(game.totals, worth, strict=True)]
+            return totals, luck * CARD_LUCK_SHARE[self.cards]
+        return game.totals, luck
 
     def update(self, game: Game) -> None:
-        luck = luck_points(self.league.game, len(game.players), hands=game.hands)
-        totals = game.net_of_par(self.par) if self.par else game.totals
-        rated = self.model.rate_game(
-            self._before(game),
-            totals,
-            luck=luck,
-            hands=game.hands,
-            lower_is_better=self.league.lower_is_better,
-            means=self.means,
-        )
+        totals, luck = self._totals(game)
+        before = self._before(game)
+        if self.shift and self.model.against == "league":
+            # Buck Euchre's means by table size alone: its games run to any length
+            hands = game.hands if self.league.game == "bluke" else 0
+            expected = self.means.expected(players=len(totals), hands=hands)
+            _, counted = self.means.sums.get((len(totals), hands), (0, 0))
+            rated = rate_with_mean_unsure(
+                self.model,
+                before,
+                totals,
+                luck=luck,
+                expected=expected,
+                counted=counted,
+                spread=self.shift,
+                lower_is_better=self.league.lower_is_better,
+            )
+            self.means.add(game.totals, hands=hands)
+        else:
+            rated = self.model.rate_game(
+                before,
+                totals,
+                luck=luck,
+                hands=game.hands,
+                lower_is_better=self.league.lower_is_better,
+                means=self.means,
+            )
         for p, skill in zip(game.players, rated, strict=True):
             self.skill[p] = skill
             self.last_night[p] = game.night
+        self.in_league.update(game.players)
 
     def board(self) -> dict[int, float]:
-        return {p: s.mu if self.by_mu else s.ordinal for p, s in self.skill.items()}
+        return {
+            p: board_value(self.model, s, self.board_by)
+            for p, s in self.skill.items()
+            if p in self.in_league
+        }
+
+
+def rate_with_mean_unsure(
+    model: ScoreModel,
+    skills: Sequence[Skill],
+    points: Sequence[float],
+    *,
+    luck: float,
+    expected: float | None,
+    counted: int,
+    spread: float,
+    lower_is_better: bool = False,
+) -> list[Skill]:
+    """A game rated against the league's mean ``expected`` (over ``counted`` totals) known
+    only as well as those totals tell: the common shift of the table's performances has
+    the prior ``N(mu, spread * beta² / counted)`` (a new player's mu is what the league's
+    mean total is worth), where :meth:`ScoreModel.rate` takes it as unknown (no mean
+    yet: ``counted`` 0) and :meth:`ScoreModel.rate_against` as known exactly. The same
+    closed form as :meth:`ScoreModel.rate`, the prior one more term in the shift's mean
+    and weight."""
+    if expected is None or counted == 0:
+        return model.rate(skills, points, luck=luck, lower_is_better=lower_is_better)
+    sign = -1.0 if lower_is_better else 1.0
+    margins = [sign * (p - expected) * model.beta / luck for p in points]
+    beta2 = model.beta**2
+    prior_weight = counted / (spread * beta2)
+    spreads = [s.sigma**2 + beta2 for s in skills]
+    total_weight = sum(1.0 / d for d in spreads) + prior_weight
+    shift = sum((s.mu - y) / d for s, y, d in zip(skills, margins, spreads, strict=True))
+    shift = (shift + prior_weight * model.mu) / total_weight
+    rated = []
+    for skill, y, d in zip(skills, margins, spreads, strict=True):
+        gain = skill.sigma**2 / d
+        variance = skill.sigma**2 * beta2 / d + gain**2 / total_weight
+        rated.append(Skill(skill.mu + gain * (y + shift - skill.mu), math.sqrt(variance)))
+    return rated
 
 
 FINAL_MEAN = f"{SCORE_MODEL} [final mean]"
@@ -825,7 +1092,10 @@ class Variant:
 
     label: str
     changes: dict[str, Any]
-    board: str = "ordinal"
+    board: str = "excess"
+    cards: str = ""
+    shift: float = 0.0
+    prior: bool = False
 
 
 def make_raters(
@@ -841,17 +1111,24 @@ def make_raters(
     raters += [OpenSkill(name) for name in OPENSKILL]
     raters.append(Scored(SCORE_MODEL, changes))
     raters += [
-        Scored(f"{SCORE_MODEL} [{v.label}]", (changes or {}) | v.changes, board=v.board)
+        Scored(
+            f"{SCORE_MODEL} [{v.label}]",
+            (changes or {}) | v.changes,
+            board=v.board,
+            cards=v.cards,
+            shift=v.shift,
+            prior=v.prior,
+        )
         for v in variants
     ]
     if "rerun" in extras and game == "bluke":
-        raters += [FinalMean(board=board) for board in BOARDS]
+        raters += [FinalMean(board=board) for board in ("ordinal", "mu")]
     if "par" in extras:
         raters += [NetAverage(bot) for bot in PAR_BOTS]
         raters += [Scored(f"{SCORE_MODEL} [par, {bot}]", changes, par=bot) for bot in PAR_BOTS]
     if "ttt" in extras:
         engine = ThroughTime()
-        raters += [ThroughTimeBoard(engine, board=board) for board in BOARDS]
+        raters += [ThroughTimeBoard(engine, board=board) for board in ("ordinal", "mu")]
     return raters
 
 
@@ -863,16 +1140,29 @@ def is_candidate(name: str) -> bool:
 
 def parse_variant(text: str) -> Variant:
     """``"beta=3,idle=0"``: the league's model of the game with those constants;
-    ``board=mu`` orders its leaderboard by mu instead of the ordinal; ``against=table``
-    or ``against=league`` says what a total counts against."""
+    ``board=mu`` (or another of :data:`BOARDS`) orders its leaderboard so;
+    ``against=table`` or ``against=league`` says what a total counts against;
+    ``cards=named`` or ``cards=dealt`` rates Buck Euchre totals less what the cards
+    were worth (:data:`CARD_FEATURES`); ``shift=K`` counts the league's mean as known to
+    ``K beta² / totals`` (:func:`rate_with_mean_unsure`); ``prior=club`` starts each
+    player from the club-wide rating of the games before the league (``--previous``)."""
     names = {f.name for f in fields(ScoreModel)}
     changes: dict[str, Any] = {}
-    board = "ordinal"
+    board = "excess"
+    cards = ""
+    shift = 0.0
+    prior = False
     for part in text.split(","):
         key, _, value = part.partition("=")
         key, value = key.strip(), value.strip()
         if key == "board" and value in BOARDS:
             board = value
+        elif key == "cards" and value in CARD_FEATURES:
+            cards = value
+        elif key == "shift" and _positive(value):
+            shift = float(value)
+        elif key == "prior" and value == "club":
+            prior = True
         elif key == "against" and value in ("table", "league"):
             changes[key] = value
         elif key in names - {"against"} and value:
@@ -880,12 +1170,26 @@ def parse_variant(text: str) -> Variant:
         else:
             raise ValueError(
                 f"a variant is KEY=VALUE,... with KEY in {sorted(names)} (against=table or "
-                f"against=league), or board=mu: {text!r}"
+                f"against=league), board={'|'.join(BOARDS)}, "
+                f"cards={'|'.join(CARD_FEATURES)}, shift=K (K > 0) or prior=club: {text!r}"
             )
     parts = [f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in changes.items()]
-    if board != "ordinal":
+    if board != "excess":
         parts.append(f"board={board}")
-    return Variant(" ".join(parts), changes, board)
+    if cards:
+        parts.append(f"cards={cards}")
+    if shift:
+        parts.append(f"shift={shift:g}")
+    if prior:
+        parts.append("prior=club")
+    return Variant(" ".join(parts), changes, board, cards, shift, prior)
+
+
+def _positive(text: str) -> bool:
+    try:
+        return float(text) > 0
+    except ValueError:
+        return False
 
 
 # -- the measurements ---------------------------------------------------------------------------
@@ -962,7 +1266,9 @@ def mean(values: Sequence[float | None]) -> float | None:
 @dataclass
 class Result:
     """A configuration's figures, averaged over its leagues: ``figures[rater][k]`` at
-    checkpoint ``k``, each field the mean over the seeds (``None`` where undefined)."""
+    checkpoint ``k``, each field the mean over the seeds (``None`` where undefined);
+    ``per_seed[rater][s][k]`` the same figures on the league of the ``s``-th seed, for
+    the paired differences (:func:`paired`)."""
 
     game: str
     seating: str
@@ -972,6 +1278,93 @@ class Result:
     incomplete: int
     seconds_playing: float
     seconds_rating: float
+    per_seed: dict[str, list[list[Figures]]] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return f"{self.game}/{self.seating}/{self.mechanism}"
+
+
+@dataclass
+class SeedRun:
+    """Every rater's figures on one league (one seed) of a configuration."""
+
+    figures: dict[str, list[Figures]]
+    games: int
+    incomplete: int
+    seconds_playing: float
+    seconds_rating: float
+
+
+def run_seed(
+    game: str,
+    seating: str,
+    mechanism: str,
+    seed: int,
+    raters: Sequence[Rater],
+    *,
+    players: int = PLAYERS,
+    checkpoints: Sequence[float] = CHECKPOINTS,
+    weakest: float = WEAKEST,
+    pars: bool = False,
+    cards: bool = False,
+    previous: float = 0.0,
+) -> SeedRun:
+    """Every rater on the league of one seed of a configuration (``previous``: the
+    players' games in the club before it, :func:`make_league`)."""
+    started = time.perf_counter()
+    league = make_league(
+        game,
+        seating,
+        mechanism,
+        seed,
+        players=players,
+        checkpoints=checkpoints,
+        weakest=weakest,
+        pars=pars,
+        cards=cards,
+        previous=previous,
+    )
+    playing = time.perf_counter() - started
+    started = time.perf_counter()
+    figures = {rater.name: evaluate(rater, league) for rater in raters}
+    return SeedRun(
+        figures,
+        len(league.games),
+        sum(not g.complete for g in league.games),
+        playing,
+        time.perf_counter() - started,
+    )
+
+
+def combine(game: str, seating: str, mechanism: str, runs: Sequence[SeedRun]) -> Result:
+    """A configuration's :class:`Result` from its leagues, in the order of the seeds."""
+    names = list(runs[0].figures)
+    per_seed = {name: [run.figures[name] for run in runs] for name in names}
+    checkpoints = len(runs[0].figures[names[0]]) if names else 0
+    figures = {
+        name: [
+            Figures(
+                tau=mean([league[k].tau for league in leagues]) or 0.0,
+                log_loss=mean([league[k].log_loss for league in leagues]),
+                top1=mean([league[k].top1 for league in leagues]) or 0.0,
+                inversions=mean([league[k].inversions for league in leagues]),
+            )
+            for k in range(checkpoints)
+        ]
+        for name, leagues in per_seed.items()
+    }
+    return Result(
+        game,
+        seating,
+        mechanism,
+        figures,
+        sum(r.games for r in runs),
+        sum(r.incomplete for r in runs),
+        sum(r.seconds_playing for r in runs),
+        sum(r.seconds_rating for r in runs),
+        per_seed,
+    )
 
 
 def run_config(
@@ -985,44 +1378,114 @@ def run_config(
     checkpoints: Sequence[float] = CHECKPOINTS,
     weakest: float = WEAKEST,
     pars: bool = False,
+    cards: bool = False,
 ) -> Result:
     """Every rater on the leagues of one configuration, one league per seed (``pars``:
-    with each game's pars)."""
-    per_rater: dict[str, list[list[Figures]]] = {r.name: [] for r in raters}
-    games = incomplete = 0
-    playing = rating = 0.0
-    for seed in seeds:
-        started = time.perf_counter()
-        league = make_league(
+    with each game's pars; ``cards``: with each game's card features)."""
+    runs = [
+        run_seed(
             game,
             seating,
             mechanism,
             seed,
+            raters,
             players=players,
             checkpoints=checkpoints,
             weakest=weakest,
             pars=pars,
+            cards=cards,
         )
-        playing += time.perf_counter() - started
-        games += len(league.games)
-        incomplete += sum(not g.complete for g in league.games)
-        started = time.perf_counter()
-        for rater in raters:
-            per_rater[rater.name].append(evaluate(rater, league))
-        rating += time.perf_counter() - started
-    figures = {
-        name: [
-            Figures(
-                tau=mean([league[k].tau for league in runs]) or 0.0,
-                log_loss=mean([league[k].log_loss for league in runs]),
-                top1=mean([league[k].top1 for league in runs]) or 0.0,
-                inversions=mean([league[k].inversions for league in runs]),
-            )
-            for k in range(len(checkpoints))
-        ]
-        for name, runs in per_rater.items()
-    }
-    return Result(game, seating, mechanism, figures, games, incomplete, playing, rating)
+        for seed in seeds
+    ]
+    return combine(game, seating, mechanism, runs)
+
+
+# -- paired differences --------------------------------------------------------------------------
+
+T_975: dict[int, float] = {
+    1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+    9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120,
+    17: 2.110, 18: 2.101, 19: 2.093, 20: 2.086, 25: 2.060, 30: 2.042,
+}  # fmt: skip
+"""Student's t, the 0.975 quantile, by degrees of freedom (from the tables)."""
+
+
+def t_975(df: int) -> float:
+    """The 0.975 quantile of Student's t with ``df`` degrees of freedom: the table's
+    value, else the next smaller df in it (a slightly wider interval), and past 30 the
+    Cornish-Fisher expansion about the normal's 1.95996 (within 0.001 there).
+
+    >>> t_975(9), t_975(22), round(t_975(60), 3)
+    (2.262, 2.086, 2.0)
+    """
+    if df < 1:
+        raise ValueError("a t-interval needs two seeds or more")
+    if df <= 30:
+        return T_975[max(k for k in T_975 if k <= df)]
+    z = 1.959964
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+
+
+VERDICTS = ("at least", "within noise", "behind")
+"""A cell's verdict: the candidate's mean at least the best baseline's; behind it on
+the mean, but the 95% interval of the difference holds 0; behind, the interval too."""
+
+
+@dataclass(frozen=True)
+class Paired:
+    """The candidate's figure minus the best baseline's (``rival``, best by the mean over
+    the seeds), seed by seed on the same leagues: the mean difference and its 95%
+    t-interval over the seeds, signed so that above 0 is better for the candidate."""
+
+    rival: str
+    candidate: float
+    best: float
+    difference: float
+    low: float
+    high: float
+    seeds: int
+
+    @property
+    def verdict(self) -> str:
+        if self.difference >= 0:
+            return VERDICTS[0]
+        return VERDICTS[1] if self.high >= 0 else VERDICTS[2]
+
+
+def interval(differences: Sequence[float]) -> tuple[float, float, float]:
+    """The mean of ``differences`` and its 95% t-interval (``low``, ``high``).
+
+    >>> interval([0.01, 0.03, -0.01, 0.05])  # mean 0.02, sd 0.0258, t(3) 3.182
+    (0.02, -0.021, 0.061)
+    """
+    n = len(differences)
+    average = sum(differences) / n
+    if n < 2:
+        return average, -math.inf, math.inf
+    variance = sum((d - average) ** 2 for d in differences) / (n - 1)
+    half = t_975(n - 1) * math.sqrt(variance / n)
+    return round(average, 12), round(average - half, 3), round(average + half, 3)
+
+
+def paired(result: Result, candidate: str, k: int, figure: str) -> Paired | None:
+    """``candidate`` against the best baseline of the configuration at checkpoint ``k``
+    on ``figure``: ``"tau"`` (higher is better; every baseline) or ``"log_loss"`` (lower
+    is better; the probabilistic baselines, the uniform guess among them); ``None``
+    where the candidate or every baseline lacks the figure."""
+    baselines = [n for n in result.figures if not is_candidate(n)]
+    lower = figure == "log_loss"
+    known = {n: v for n in baselines if (v := getattr(result.figures[n][k], figure)) is not None}
+    ours = getattr(result.figures[candidate][k], figure)
+    if ours is None or not known:
+        return None
+    rival = (min if lower else max)(known, key=lambda n: known[n])
+    sign = -1.0 if lower else 1.0
+    differences = [
+        sign * (getattr(mine[k], figure) - getattr(theirs[k], figure))
+        for mine, theirs in zip(result.per_seed[candidate], result.per_seed[rival], strict=True)
+    ]
+    difference, low, high = interval(differences)
+    return Paired(rival, ours, known[rival], difference, low, high, len(differences))
 
 
 # -- the report ---------------------------------------------------------------------------------
@@ -1125,6 +1588,81 @@ def print_summary(
         )
 
 
+MARKS = {"at least": " ", "within noise": "~", "behind": "<"}
+"""How the target table marks a cell's verdict (:data:`VERDICTS`)."""
+
+
+def print_target(
+    results: Sequence[Result], checkpoints: Sequence[float], candidate: str = SCORE_MODEL
+) -> dict[str, list[list[str]]]:
+    """The target, cell by cell: ``candidate``'s tau-b and log-loss at each checkpoint
+    minus the best baseline's, paired over the seeds, with 95% t-intervals, and each
+    cell's verdict (:data:`VERDICTS`; marked by :data:`MARKS`); then the verdicts
+    counted per checkpoint. Returns the verdicts by figure, configuration and checkpoint."""
+    results = [r for r in results if candidate in r.figures]
+    verdicts: dict[str, list[list[str]]] = {"tau": [], "log_loss": []}
+    if not results:
+        return verdicts
+    seeds = len(next(iter(results[0].per_seed.values())))
+    print(
+        f"\nTarget: {candidate} minus the best baseline, paired over {seeds} seeds "
+        "(the same leagues), mean [95% t-interval]; log-loss signed so that above 0 is "
+        "lower (better) than the best probabilistic baseline's; ~ within noise, < behind"
+    )
+    for figure, title in (("tau", "tau-b"), ("log_loss", "log-loss")):
+        header = " ".join(f"{title + ' @' + format(c, 'g'):>27}" for c in checkpoints)
+        print(f"  {'configuration':34} {header}  best baseline @{checkpoints[-1]:g}")
+        for r in results:
+            cells = []
+            row = []
+            rival = ""
+            for k in range(len(checkpoints)):
+                pair = paired(r, candidate, k, figure)
+                if pair is None:
+                    cells.append(f"{NO_FIGURE:>27}")
+                    row.append("")
+                    continue
+                row.append(pair.verdict)
+                rival = pair.rival
+                cells.append(
+                    f"{pair.difference:+.3f} [{pair.low:+.3f}, {pair.high:+.3f}]"
+                    f"{MARKS[pair.verdict]}".rjust(27)
+                )
+            verdicts[figure].append(row)
+            print(f"  {r.label:34} " + " ".join(cells) + f"  {rival}")
+    for figure, title in (("tau", "tau-b"), ("log_loss", "log-loss")):
+        for k, checkpoint in enumerate(checkpoints):
+            column = [row[k] for row in verdicts[figure] if row[k]]
+            counts = ", ".join(f"{column.count(v)} {v}" for v in VERDICTS)
+            print(f"  {title} @{checkpoint:g}: {counts} (of {len(column)})")
+    return verdicts
+
+
+def print_target_counts(
+    results: Sequence[Result], checkpoints: Sequence[float], candidates: Sequence[str]
+) -> None:
+    """Each candidate's verdicts (:func:`print_target`) counted: ``at least/within
+    noise/behind`` per checkpoint, tau-b then log-loss; the mean tau-b difference."""
+    if not candidates:
+        return
+    print("\nTarget counts (at least / within noise / behind) for every candidate")
+    header = " ".join(f"{'tau @' + format(c, 'g'):>9}" for c in checkpoints)
+    losses = " ".join(f"{'loss @' + format(c, 'g'):>9}" for c in checkpoints)
+    print(f"  {'candidate':44} {header} {losses}  mean tau difference")
+    for name in candidates:
+        mine = [r for r in results if name in r.figures]
+        cells = []
+        means = []
+        for figure in ("tau", "log_loss"):
+            for k in range(len(checkpoints)):
+                pairs = [p for r in mine if (p := paired(r, name, k, figure)) is not None]
+                counts = [sum(p.verdict == v for p in pairs) for v in VERDICTS]
+                cells.append("/".join(map(str, counts)).rjust(9))
+                if figure == "tau":
+                    means.append(mean([p.difference for p in pairs]))
+        print(f"  {name:44} " + " ".join(cells) + "  " + " ".join(shown(m) for m in means))
+
+
 def print_ttt_cost() -> None:
     """What TrueSkill Through Time's convergences cost, over every league run."""
     runs = ThroughTime.convergences
@@ -1150,6 +1688,57 @@ def print_ttt_cost() -> None:
         )
 
 
+def select_raters(
+    changes: dict[str, Any],
+    variants: Sequence[Variant],
+    extras: Sequence[str],
+    game: str,
+    only: Sequence[str],
+) -> list[Rater]:
+    """:func:`make_raters`, keeping those whose name holds one of the words ``only``."""
+    return [
+        r
+        for r in make_raters(changes, variants, extras, game)
+        if not only or any(w.lower() in r.name.lower() for w in only)
+    ]
+
+
+@dataclass(frozen=True)
+class Task:
+    """One league to play and rate: what :func:`run` hands a worker process."""
+
+    game: str
+    seating: str
+    mechanism: str
+    seed: int
+    changes: dict[str, Any]
+    variants: tuple[Variant, ...]
+    extras: tuple[str, ...]
+    only: tuple[str, ...]
+    players: int
+    checkpoints: tuple[float, ...]
+    previous: float = 0.0
+
+    def __call__(self) -> SeedRun:
+        raters = select_raters(self.changes, self.variants, self.extras, self.game, self.only)
+        return run_seed(
+            self.game,
+            self.seating,
+            self.mechanism,
+            self.seed,
+            raters,
+            players=self.players,
+            checkpoints=self.checkpoints,
+            pars="par" in self.extras,
+            cards=any(v.cards for v in self.variants),
+            previous=self.previous,
+        )
+
+
+def _run_task(task: Task) -> SeedRun:
+    return task()
+
+
 def run(args: argparse.Namespace) -> list[Result]:
     """Every configuration the arguments select; prints the report."""
     checkpoints = sorted(args.checkpoints)
@@ -1159,39 +1748,50 @@ def run(args: argparse.Namespace) -> list[Result]:
         if getattr(args, name) is not None
     }
     variants = [parse_variant(v) for v in args.variant]
-    shown = ", ".join(f"{game} {replace(model_for(game), **changes)}" for game in args.games)
-    seeds = list(range(1, args.seeds + 1))
+    shown_models = ", ".join(f"{game} {replace(model_for(game), **changes)}" for game in args.games)
+    seeds = list(range(args.seed_from, args.seed_from + args.seeds))
     print(
         f"{args.players} players, checkpoints {', '.join(f'{c:g}' for c in checkpoints)} "
-        f"games per player, seeds {seeds[0]}..{seeds[-1]}; {SCORE_MODEL}: {shown}"
+        f"games per player, seeds {seeds[0]}..{seeds[-1]}; {SCORE_MODEL}: {shown_models}"
     )
     started = time.perf_counter()
+    configs = [
+        (game, seating, mechanism)
+        for game in args.games
+        for seating in args.seatings
+        for mechanism in MECHANISMS[game]
+        if mechanism in args.mechanisms
+    ]
+    tasks = [
+        Task(
+            game,
+            seating,
+            mechanism,
+            seed,
+            changes,
+            tuple(variants),
+            tuple(args.extra),
+            tuple(args.only),
+            args.players,
+            tuple(checkpoints),
+            args.previous,
+        )
+        for game, seating, mechanism in configs
+        for seed in seeds
+    ]
+    if args.jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            runs = pool.map(_run_task, tasks, chunksize=1)
+    else:
+        runs = [task() for task in tasks]
     results = []
-    playing = rating = 0.0
-    for game in args.games:
-        for seating in args.seatings:
-            for mechanism in MECHANISMS[game]:
-                if mechanism not in args.mechanisms:
-                    continue
-                raters = [
-                    r
-                    for r in make_raters(changes, variants, args.extra, game)
-                    if not args.only or any(w.lower() in r.name.lower() for w in args.only)
-                ]
-                result = run_config(
-                    game,
-                    seating,
-                    mechanism,
-                    seeds,
-                    raters,
-                    players=args.players,
-                    checkpoints=checkpoints,
-                    pars="par" in args.extra,
-                )
-                print_result(result, checkpoints)
-                results.append(result)
-                playing += result.seconds_playing
-                rating += result.seconds_rating
+    for index, (game, seating, mechanism) in enumerate(configs):
+        mine = runs[index * len(seeds) : (index + 1) * len(seeds)]
+        result = combine(game, seating, mechanism, mine)
+        print_result(result, checkpoints)
+        results.append(result)
     print_means(results, checkpoints)
     print_summary(results, checkpoints)
     extras = list(
@@ -1204,11 +1804,25 @@ def run(args: argparse.Namespace) -> list[Result]:
     )
     for name in extras:
         print_summary(results, checkpoints, name)
-    if "ttt" in args.extra:
+    if len(seeds) >= 2:
+        print_target(results, checkpoints)
+        candidates = [
+            name
+            for name in dict.fromkeys(n for r in results for n in r.figures)
+            if is_candidate(name)
+        ]
+        print_target_counts(results, checkpoints, candidates)
+        for name in candidates:
+            if name != SCORE_MODEL and any(w.lower() in name.lower() for w in args.show):
+                print_target(results, checkpoints, name)
+    if "ttt" in args.extra and args.jobs == 1:
         print_ttt_cost()
+    playing = sum(r.seconds_playing for r in results)
+    rating = sum(r.seconds_rating for r in results)
     print(
-        f"\n{time.perf_counter() - started:.1f} s in all: {playing:.1f} s playing "
-        f"{sum(r.games for r in results)} games, {rating:.1f} s rating"
+        f"\n{time.perf_counter() - started:.1f} s in all ({args.jobs} process"
+        f"{'es' if args.jobs > 1 else ''}): {playing:.1f} s playing "
+        f"{sum(r.games for r in results)} games, {rating:.1f} s rating (CPU seconds)"
     )
     return results
 
@@ -1224,7 +1838,27 @@ def extras_of(text: str) -> list[str]:
 
 def parser() -> argparse.ArgumentParser:
     out = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    out.add_argument("--seeds", type=int, default=5, help="leagues per configuration (5)")
+    out.add_argument(
+        "--seeds", type=int, default=SEEDS,
+        help=f"leagues per configuration, seeds 1..N ({SEEDS}): the target's paired intervals",
+    )  # fmt: skip
+    out.add_argument(
+        "--show", nargs="+", default=[], metavar="NAME",
+        help="print the target table of every candidate whose name holds one of these too",
+    )  # fmt: skip
+    out.add_argument(
+        "--previous", type=float, default=0.0, metavar="GAMES",
+        help="each league's players first play GAMES each in another league of the club "
+        "(0): what a variant's prior=club starts from",
+    )  # fmt: skip
+    out.add_argument(
+        "--seed-from", type=int, default=1, metavar="K",
+        help="the first seed (1): seeds K..K+N-1, for leagues the constants were not chosen on",
+    )  # fmt: skip
+    out.add_argument(
+        "--jobs", type=int, default=1,
+        help="worker processes, one league at a time each (1); the figures are the same",
+    )  # fmt: skip
     out.add_argument("--players", type=int, default=PLAYERS, help=f"per league ({PLAYERS})")
     out.add_argument(
         "--checkpoints", type=float, nargs="+", default=list(CHECKPOINTS),
@@ -1264,6 +1898,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = cli.parse_args(argv)
     if args.tiny:
         args.players, args.checkpoints, args.seeds = 8, [3.0, 6.0], 2
+    if args.jobs < 1:
+        cli.error("needs --jobs >= 1")
     if args.seeds < 1 or args.players < 4 or not args.checkpoints or min(args.checkpoints) <= 0:
         cli.error("needs --seeds >= 1, --players >= 4 and checkpoints above 0")
     try:

@@ -134,7 +134,8 @@ def standings_rows(*, league: League, event: Event | None = None) -> Iterator[tu
 def rating_rows(*, scope: RatingScope | None) -> Iterator[tuple[object, ...]]:
     """The rating leaderboard of a scope, best first, as the pages show it (each
     rating as of the scope's latest game), in :data:`RATINGS_COLUMNS` order.
-    ``rating`` is the ordinal, mu - 3 sigma. One row a player: a club's players
+    ``rating`` is the ordinal, the board's figure (mu, less 3 x the part of sigma
+    above the provisional threshold). One row a player: a club's players
     fit in memory, and the board's order needs them all."""
     if scope is None:
         return

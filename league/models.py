@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from league.names import MAX_KEY, MAX_NAME, name_key
+from league.rating_model import Skill, model_for
 
 
 class Game(models.TextChoices):
@@ -966,7 +967,10 @@ class Rating(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
     mu = models.FloatField()
     sigma = models.FloatField()
-    ordinal = models.FloatField(help_text="mu - 3 sigma, what the leaderboard ranks by")
+    ordinal = models.FloatField(
+        help_text="what the leaderboard ranks by: mu less 3 x the part of sigma above the "
+        "provisional threshold"
+    )
     games = models.PositiveIntegerField()
     last_order_key = models.CharField(
         max_length=48, help_text="the order key of the player's latest rated game"
@@ -1019,8 +1023,10 @@ class RatingHistory(models.Model):
 
     @property
     def ordinal(self) -> float:
-        """mu - 3 sigma, as on the leaderboard (derived, so a re-rating writes less)."""
-        return self.mu - 3 * self.sigma
+        """The board's figure after this game, as on the leaderboard
+        (:meth:`~league.rating_model.ScoreModel.board_value`; derived, so a re-rating
+        writes less). Reads the scope: load it with the rows."""
+        return model_for(self.scope.game).board_value(Skill(self.mu, self.sigma))
 
 
 class ApiToken(models.Model):

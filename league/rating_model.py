@@ -24,8 +24,10 @@ Before each game a little uncertainty is added (``tau``,
 so a rating can follow a player who improves), and more for the days since the
 player last played (``idle``, as Glicko does), never beyond a new player's.
 
-The numbers are on openskill's familiar scale (a new player is mu 25, sigma 25/3)
-and the leaderboard orders by the cautious ``mu - 3 sigma``.
+The numbers are on openskill's familiar scale (a new player is mu 25, sigma 25/3 in
+Buck Euchre, 24 in Bluke: :data:`MODELS`), and the leaderboard orders by
+:meth:`ScoreModel.board_value`: mu, held down while a rating is provisional by three
+times its sigma above the provisional threshold.
 
 >>> model = ScoreModel()
 >>> ann, bob, cy, dee = (model.new(),) * 4
@@ -91,8 +93,8 @@ class Skill:
 
     @property
     def ordinal(self) -> float:
-        """``mu - 3 sigma``: a cautious figure the skill very likely exceeds; the
-        leaderboard's order."""
+        """``mu - 3 sigma``: a cautious figure the skill very likely exceeds (the
+        leaderboard's order before issue 32; now :meth:`ScoreModel.board_value`)."""
         return self.mu - 3 * self.sigma
 
 
@@ -160,6 +162,11 @@ class ScoreModel:
     idle: float = 0.05
     settled_after: int = 10
     against: Literal["table", "league"] = "table"
+    chance_beta: float = 0.0
+    """The luck in a performance when predicting who wins (:meth:`win_chances`); 0:
+    ``beta``. A winner is decided by the extremes of the totals, which spread more
+    between players who differ (a weak Bluke player's misses are large) than the
+    margins a rating learns from, so predictions can be calibrated apart."""
 
     @functools.cached_property
     def provisional_sigma(self) -> float:
@@ -169,7 +176,7 @@ class ScoreModel:
         rating sooner; time away unsettles it again.
 
         >>> round(ScoreModel().provisional_sigma, 2), round(MODELS["bluke"].provisional_sigma, 2)
-        (1.87, 6.65)
+        (1.87, 10.17)
         """
         return self.sigma_after(self.settled_after)
 
@@ -180,7 +187,7 @@ class ScoreModel:
         ratings page shows two of them).
 
         >>> [round(MODELS["bluke"].sigma_after(games), 1) for games in (0, 4, 40)]
-        [8.3, 7.5, 5.2]
+        [24.0, 13.6, 8.4]
         """
         skills = [self.new()] * 4
         means = LeagueMeans({(4, 1): (0, 4)})  # a league whose mean total is 0
@@ -192,6 +199,24 @@ class ScoreModel:
     def is_provisional(self, skill: Skill) -> bool:
         """Whether ``skill`` is still too unsure to be more than provisional."""
         return skill.sigma > self.provisional_sigma
+
+    def board_value(self, skill: Skill) -> float:
+        """What the leaderboard orders by and the pages call the rating (the API's
+        ``ordinal``): ``mu``, less three times the part of sigma above
+        :attr:`provisional_sigma`. A settled rating is its estimate, so players who
+        have played different numbers of games are ranked by what they showed;
+        a provisional one is held down by how unsettled it still is, so a newcomer
+        with one lucky game does not top the board (``mu - 3 sigma`` held everyone
+        down by all of their uncertainty, and ranked a player who had missed nights
+        below one no better who had not: ``benchmarks/rating_quality.py``).
+
+        >>> model = MODELS["buck_euchre"]
+        >>> model.board_value(Skill(30.0, 5.0))  # settled: its mu
+        30.0
+        >>> round(model.board_value(Skill(30.0, 8.0)), 2)  # 3 x (8 - 6.96) below it
+        26.89
+        """
+        return skill.mu - 3 * max(0.0, skill.sigma - self.provisional_sigma)
 
     def new(self) -> Skill:
         """A new player's skill."""
@@ -396,7 +421,8 @@ class ScoreModel:
     def win_chances(self, skills: Sequence[Skill], *, steps: int = 240) -> list[float]:
         """Each player's chance of the best performance (the win) in a game
         between ``skills``: ``∫ f_i(x) Π_j≠i F_j(x) dx`` for performances
-        ``N(mu, sigma² + beta²)``, by the midpoint rule over ±7 spreads.
+        ``N(mu, sigma² + beta²)`` (:attr:`chance_beta` for beta where set), by the
+        midpoint rule over ±7 spreads.
 
         >>> model = ScoreModel()
         >>> [round(p, 3) for p in model.win_chances([model.new()] * 4)]
@@ -406,7 +432,8 @@ class ScoreModel:
         (0.989, 1.0)
         """
         means = [s.mu for s in skills]
-        spreads = [math.sqrt(s.sigma**2 + self.beta**2) for s in skills]
+        luck = self.chance_beta or self.beta
+        spreads = [math.sqrt(s.sigma**2 + luck**2) for s in skills]
         low = min(m - 7 * sd for m, sd in zip(means, spreads, strict=True))
         high = max(m + 7 * sd for m, sd in zip(means, spreads, strict=True))
         step = (high - low) / steps
@@ -427,17 +454,24 @@ class ScoreModel:
 
 
 MODELS: dict[str, ScoreModel] = {
-    "bluke": ScoreModel(beta=32.0, against="league", idle=0.07),
-    "buck_euchre": ScoreModel(beta=32.0),
+    "bluke": ScoreModel(
+        sigma=24.0, beta=32.0, tau=1.0, idle=0.58, against="league", chance_beta=64.0
+    ),
+    "buck_euchre": ScoreModel(beta=32.0, chance_beta=64.0),
 }
 """The model of each game, its constants chosen with ``benchmarks/rating_quality.py``
 (docs/ratings.md has the figures). ``beta`` says how much of a game's margin is luck
 against the spread of skills a club has (a margin is first scaled by the game's own
-luck, :data:`LUCK_POINTS`); larger, each game moves a rating less, and the chances
-predicted are less sure. ``idle`` adds uncertainty for the days away: 0.07 a day in
-Bluke, 26 to the variance in a year, which makes a player settled by weekly games
-provisional again; 0.05 in Buck Euchre (the default, as measured: 0.07 ranked a
-little worse there), which does it in about 15 months."""
+luck, :data:`LUCK_POINTS`); larger, each game moves a rating less. A Bluke total
+shows skill far more plainly than a Buck Euchre one (a missed bid costs ten points a
+trick bid), so Bluke's new player is less sure of where they stand (sigma 24, against
+25/3): a player who missed nights is no longer pulled to the middle more than one who
+came every week; its ``tau`` (1, against 25/300) lets a rating follow a player who
+improves over a season, and its ``idle`` scales with its sigma (0.58 a day, 212 to
+the variance in a year, which makes a player settled by weekly games provisional
+again, as 0.05 a day does in Buck Euchre in about 15 months). ``chance_beta`` (64 in
+both) makes the chances of winning predicted less sure than the ratings' beta would:
+winners are decided by the extremes of the totals."""
 
 
 def model_for(game: str) -> ScoreModel:

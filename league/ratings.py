@@ -519,13 +519,14 @@ def _store(scope: RatingScope, state: dict[int, PlayerState], players: Iterable[
     """Write the current ratings of ``players`` in one upsert, and delete
     those left with no game."""
     players = set(players)
+    board_value = model_for(scope.game).board_value
     rows = [
         Rating(
             scope=scope,
             player_id=player,
             mu=skill.mu,
             sigma=skill.sigma,
-            ordinal=skill.ordinal,
+            ordinal=board_value(skill),
             games=n,
             last_order_key=key,
         )
@@ -545,8 +546,9 @@ def _store(scope: RatingScope, state: dict[int, PlayerState], players: Iterable[
 
 
 def leaderboard(*, scope: RatingScope) -> list[Rating]:
-    """Best first: by ordinal (mu - 3 sigma), then mu, then name, each rating as
-    of the scope's latest game (:func:`as_of`)."""
+    """Best first: by ordinal (the board's figure,
+    :meth:`~league.rating_model.ScoreModel.board_value`), then mu, then name, each
+    rating as of the scope's latest game (:func:`as_of`)."""
     board = list(Rating.objects.filter(scope=scope).select_related("player"))
     latest = max((rating.last_order_key for rating in board), default=EARLIEST)
     for rating in board:
@@ -556,16 +558,18 @@ def leaderboard(*, scope: RatingScope) -> list[Rating]:
 
 
 def as_of(rating: Rating, latest_key: str, *, game: str) -> Rating:
-    """``rating`` with its ``sigma`` and ``ordinal`` set, in memory, to what they
-    are at the scope's latest game (order key ``latest_key``): uncertainty grows
-    with the days the scope played on without the player
+    """``rating`` with its ``sigma`` and ``ordinal`` (the board's figure) set, in
+    memory, to what they are at the scope's latest game (order key
+    ``latest_key``): uncertainty grows with the days the scope played on without
+    the player
     (:meth:`ScoreModel.after_idle`), so someone away for months shows as less
     certain, and lower, until they play again. Measured against the scope's games,
     not the calendar, so a board does not change while nobody plays. The stored row
     keeps the values after the player's last game, as the history does."""
     away = _day(latest_key) - _day(rating.last_order_key)
-    now = model_for(game).after_idle(Skill(rating.mu, rating.sigma), days=away)
-    rating.sigma, rating.ordinal = now.sigma, now.ordinal
+    model = model_for(game)
+    now = model.after_idle(Skill(rating.mu, rating.sigma), days=away)
+    rating.sigma, rating.ordinal = now.sigma, model.board_value(now)
     return rating
 
 
@@ -580,11 +584,14 @@ def latest_keys(scope_ids: Iterable[int]) -> dict[int, str]:
 
 
 def history_of(*, scope: RatingScope, player: Player) -> list[RatingHistory]:
-    return list(
+    rows = list(
         RatingHistory.objects.filter(scope=scope, player=player)
         .select_related("table__round__event")
         .order_by("order_key")
     )
+    for row in rows:
+        row.scope = scope  # its ordinal reads the scope's game: no query a row
+    return rows
 
 
 @transaction.atomic

@@ -524,7 +524,8 @@ class RatingRowOutput(serializers.Serializer[dict[str, object]]):
     player = serializers.IntegerField(source="player_id")
     player_name = serializers.CharField(source="player.name")
     ordinal = serializers.FloatField(
-        help_text="mu - 3 sigma (as of today): what the board ranks by"
+        help_text="what the board ranks by (as of today): mu, less 3 x (sigma - "
+        "provisional_above_sigma) while provisional"
     )
     mu = serializers.FloatField()
     sigma = serializers.FloatField(

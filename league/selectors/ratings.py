@@ -71,7 +71,8 @@ class _ByCodePoint(Func):
 def leaderboard_ranked(*, scope: RatingScope) -> QuerySet[Rating]:
     """The scope's leaderboard in the database's hands: its ratings with the
     player, best first, each annotated with ``sigma_now`` and ``ordinal_now``
-    (the rating as of the scope's latest game) and ``rank`` (1 = best).
+    (the rating as of the scope's latest game; the ordinal is the board's figure,
+    :meth:`~league.rating_model.ScoreModel.board_value`) and ``rank`` (1 = best).
 
     The order and the figures are those of :func:`league.ratings.leaderboard`,
     which Python computes from the whole board: the same arithmetic on the same
@@ -100,7 +101,11 @@ def leaderboard_ranked(*, scope: RatingScope) -> QuerySet[Rating]:
         F("sigma") * F("sigma") + double(model.idle) * days, output_field=FloatField()
     )
     sigma_now = Least(double(model.sigma), Sqrt(variance), output_field=FloatField())
-    ordinal_now = ExpressionWrapper(F("mu") - double(3.0) * sigma_now, output_field=FloatField())
+    # ScoreModel.board_value: mu less 3 x the part of sigma above the provisional threshold
+    unsettled = Greatest(
+        double(0.0), sigma_now - double(model.provisional_sigma), output_field=FloatField()
+    )
+    ordinal_now = ExpressionWrapper(F("mu") - double(3.0) * unsettled, output_field=FloatField())
     order = [
         F("ordinal_now").desc(),
         F("mu").desc(),
@@ -253,9 +258,11 @@ def player_ratings(*, player: Player) -> list[ScopeRating]:
         ratings.as_of(rating, latest[rating.scope_id], game=rating.scope.game)
         rating.scope.ratings_owed = rating.scope_owed  # type: ignore[attr-defined]
     histories: dict[int, list[RatingHistory]] = {rating.scope_id: [] for rating in rated}
+    scopes = {rating.scope_id: rating.scope for rating in rated}
     for row in RatingHistory.objects.filter(scope_id__in=list(histories), player=player).order_by(
         "scope_id", "order_key"
     ):
+        row.scope = scopes[row.scope_id]  # its ordinal reads the scope's game: no query
         histories[row.scope_id].append(row)
 
     def order(rating: Rating) -> tuple[str, bool, str, int]:

@@ -38,8 +38,8 @@ from league.web.access import members_only_refusal
 
 def rating_words(*, ordinal: float, sigma: float, games: int, settling: bool) -> str:
     """A rating as members read it: the number that orders the leaderboard
-    (the ordinal, a cautious figure: the estimate of the player's skill less
-    three times its uncertainty), rounded, the uncertainty (sigma) as ± and
+    (the ordinal: the estimate of the player's skill, held down while provisional
+    by three times its uncertainty above the threshold), rounded, the uncertainty (sigma) as ± and
     whether it is still ``settling`` (provisional), in words. The API keeps mu,
     sigma and the ordinal.
 

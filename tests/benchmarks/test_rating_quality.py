@@ -200,6 +200,7 @@ def test_the_command_runs_tiny_and_filters_raters(capsys: pytest.CaptureFixture[
     assert "buck_euchre / random / bids" in out
     assert "average points" in out and "score model [beta=3 idle=0]" in out
     assert "score model [against=league board=mu]" in out
+    assert rq.parse_variant("cards=dealt").board == "excess"  # the league's board
     assert "PlackettLuce" not in out and "Elo" not in out
     assert "@6 games per player: tau-b >= the best baseline's in" in out
     with pytest.raises(SystemExit):
@@ -270,3 +271,134 @@ def test_the_par_extra_runs_behind_its_flag(capsys: pytest.CaptureFixture[str]) 
         assert f"average points net of par ({bot})" in out
         assert f"Summary: score model [par, {bot}] (ours)" in out
     assert not any(r.name.startswith(rq.NET_AVERAGE) for r in rq.make_raters())
+
+
+# -- the target: paired differences over the seeds ------------------------------------------------
+
+
+def _figures(tau: float, log_loss: float | None) -> rq.Figures:
+    return rq.Figures(tau=tau, log_loss=log_loss, top1=0.5, inversions=None)
+
+
+def _result(per_seed: dict[str, list[tuple[float, float | None]]]) -> rq.Result:
+    """A configuration of one checkpoint whose raters had these (tau, log-loss) by seed."""
+    runs = [
+        rq.SeedRun(
+            {name: [_figures(*seeds[s])] for name, seeds in per_seed.items()}, 10, 0, 0.0, 0.0
+        )
+        for s in range(len(next(iter(per_seed.values()))))
+    ]
+    return rq.combine("bluke", "random", "both", runs)
+
+
+def test_a_t_interval_by_hand() -> None:
+    # differences 0.01, 0.03, -0.01, 0.05: mean 0.02, sd sqrt(0.002 / 3), t(3) = 3.182
+    average, low, high = rq.interval([0.01, 0.03, -0.01, 0.05])
+    half = 3.182 * math.sqrt(0.002 / 3 / 4)
+    assert average == pytest.approx(0.02)
+    assert (low, high) == (round(0.02 - half, 3), round(0.02 + half, 3))
+    assert rq.t_975(9) == 2.262 and rq.t_975(1) == 12.706
+    assert rq.t_975(22) == rq.T_975[20]  # the next smaller df in the table: wider
+    assert 1.96 < rq.t_975(1000) < rq.t_975(40) < rq.t_975(30)
+    assert rq.interval([0.5]) == (0.5, -math.inf, math.inf)
+    with pytest.raises(ValueError):
+        rq.t_975(0)
+
+
+def test_paired_differences_take_the_best_baseline_seed_by_seed() -> None:
+    """The best baseline by the mean over the seeds, the difference on the same seeds:
+    a candidate always 0.01 above it is 'at least' with a zero-width interval, whatever
+    the spread of the seeds themselves."""
+    result = _result(
+        {
+            "average points": [(0.50, None), (0.80, None), (0.20, None)],
+            "Elo per game": [(0.10, 1.20), (0.10, 1.30), (0.10, 1.10)],
+            "uniform guess": [(0.0, 1.386), (0.0, 1.386), (0.0, 1.386)],
+            rq.SCORE_MODEL: [(0.51, 1.25), (0.81, 1.25), (0.21, 1.25)],
+        }
+    )
+    tau = rq.paired(result, rq.SCORE_MODEL, 0, "tau")
+    assert tau is not None
+    assert tau.rival == "average points"
+    assert tau.difference == pytest.approx(0.01)
+    assert tau.low == tau.high == 0.01
+    assert tau.verdict == "at least"
+    # log-loss: the lowest of the probabilistic baselines (Elo's, 1.2 on the mean);
+    # signed so that above 0 is better; 1.25 against 1.2, 1.3, 1.1: -0.05, +0.05, -0.15
+    loss = rq.paired(result, rq.SCORE_MODEL, 0, "log_loss")
+    assert loss is not None
+    assert loss.rival == "Elo per game"
+    assert loss.difference == pytest.approx(-0.05)
+    assert loss.low < 0 < loss.high
+    assert loss.verdict == "within noise"
+
+
+def test_behind_when_the_interval_excludes_zero() -> None:
+    result = _result(
+        {
+            "average points": [(0.50, None), (0.60, None), (0.70, None), (0.55, None)],
+            rq.SCORE_MODEL: [(0.45, 1.3), (0.56, 1.3), (0.64, 1.3), (0.50, 1.3)],
+        }
+    )
+    tau = rq.paired(result, rq.SCORE_MODEL, 0, "tau")
+    assert tau is not None and tau.difference == pytest.approx(-0.05)
+    assert tau.high < 0 and tau.verdict == "behind"
+    # no probabilistic baseline: no log-loss to compare with
+    assert rq.paired(result, rq.SCORE_MODEL, 0, "log_loss") is None
+
+
+def test_the_target_table_and_the_counts_print(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--tiny", "--games", "bluke", "--seatings", "random", "--mechanisms", "bids"]
+    variants = ["--variant", "board=ordinal,shift=1", "--show", "ordinal"]
+    assert rq.main([*argv, "--only", "points", "Elo", "score", *variants, "--jobs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Target: score model minus the best baseline, paired over 2 seeds" in out
+    assert "tau-b @6: " in out and "log-loss @6: " in out
+    counts = out.split("Target counts")[1]
+    assert "score model [board=ordinal shift=1]" in counts
+    assert "Target: score model [board=ordinal shift=1] minus the best baseline" in counts
+    assert "(2 processes)" in out
+    # the seeds from --seed-from: other leagues, other figures
+    assert rq.main([*argv, "--only", "points", "score", "--seed-from", "11"]) == 0
+    assert capsys.readouterr().out.split("games per player")[1].startswith(", seeds 11..12")
+    with pytest.raises(SystemExit):
+        rq.main([*argv, "--jobs", "0"])
+    with pytest.raises(SystemExit):
+        rq.main([*argv, "--variant", "shift=-1"])
+    with pytest.raises(SystemExit):
+        rq.main([*argv, "--variant", "cards=held"])
+
+
+def test_an_unsure_mean_lies_between_the_table_and_the_league() -> None:
+    """No totals counted: the table's update; the mean known from very many totals: the
+    league's; between, every mu between the two."""
+    model = rq.model_for("bluke")
+    skills = [rq.Skill(25.0, 8.0), rq.Skill(30.0, 5.0), rq.Skill(20.0, 6.0)]
+    points = [150, 90, 60]
+    args = {"luck": 69.0, "expected": 80.0, "spread": 1.0}
+    table = model.rate(skills, points, luck=69.0)
+    league = model.rate(skills, points, luck=69.0, expected=80.0)
+    assert rq.rate_with_mean_unsure(model, skills, points, counted=0, **args) == table
+    known = rq.rate_with_mean_unsure(model, skills, points, counted=10**9, **args)
+    for a, b in zip(known, league, strict=True):
+        assert a.mu == pytest.approx(b.mu) and a.sigma == pytest.approx(b.sigma)
+    some = rq.rate_with_mean_unsure(model, skills, points, counted=12, **args)
+    for s, t, lg in zip(some, table, league, strict=True):
+        assert min(t.mu, lg.mu) <= s.mu <= max(t.mu, lg.mu)
+        assert lg.sigma <= s.sigma <= t.sigma + 1e-12
+
+
+def test_card_features_count_what_each_seat_held() -> None:
+    rules = rules_for("buck_euchre", 4, {})
+    hands, _ = play_game(NoisyBot(3, MIXED, watchful=True), rules, first_dealer=1, max_hands=30)
+    features = rq.card_features(rules, hands, 1)
+    assert set(features) == set(rq.CARD_FEATURES)
+    for kind, seats in features.items():
+        assert len(seats) == 4
+        assert all(len(seat) == len(rq.CARD_FEATURES[kind]) for seat in seats)
+    # five cards a hand: at most five trumps a seat a hand, and seven trumps in all
+    # (six and the left bower), some in the kitty
+    trumps = [seat[0] for seat in features["named"]]
+    assert all(0 <= t <= 5 * len(hands) for t in trumps)
+    assert 0 < sum(trumps) <= 7 * len(hands)
+    assert features == rq.card_features(rules, hands, 1)

@@ -87,7 +87,9 @@ def lists(*, players: int) -> Lists:
             scope=scope,
             player=player,
             mu=30.0 - (k % 5) / 4,  # five values, so mu ties
-            sigma=1.5 + (k % 3) / 4,
+            # provisional (Bluke's threshold is 10.2): on the board mu less 3 x the sigma
+            # above it, so sigma and the days away count (a settled rating is its mu)
+            sigma=11.0 + (k % 3) / 4,
             ordinal=0.0,  # what the leaderboard shows is computed as of the latest game
             games=10,
             last_order_key=key_of(LAST_DAY - datetime.timedelta(days=(k % 4) * 73), n + 1),
@@ -320,3 +322,21 @@ def test_a_page_and_a_lookup_cost_the_same_queries_at_any_depth_and_size(
             deep = client.get(client.get(deep["next"]).json()["next"]).json()
             assert deep["results"][0]["rank"] == 101
             assert len(deep["results"]) == 40
+
+
+def test_the_database_ranks_settled_and_provisional_ratings_as_python_does() -> None:
+    """Half the board settled (its figure is mu), half provisional: the database's
+    ranks and figures are Python's, the settled ones at their mu."""
+    data = lists(players=24)
+    Rating.objects.filter(scope=data.scope, last_order_key__startswith=LAST_DAY.isoformat()).update(
+        sigma=8.0
+    )
+    expected = ratings.leaderboard(scope=data.scope)
+    got = list(ratings_selectors.leaderboard_ranked(scope=data.scope))
+    assert [r.player_id for r in got] == [r.player_id for r in expected]
+    assert [(r.sigma_now, r.ordinal_now) for r in got] == [  # type: ignore[attr-defined]
+        (r.sigma, r.ordinal) for r in expected
+    ]
+    settled = [r for r in expected if r.sigma == 8.0]
+    assert settled and all(r.ordinal == r.mu for r in settled)
+    assert len(settled) < len(expected)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.rating_model import ScoreModel, Skill, luck_points
+from league.rating_model import MODELS, LeagueMeans, ScoreModel, Skill, luck_points
 
 MODEL = ScoreModel()
 """The model with openskill's constants: the worked examples below use them."""
@@ -162,3 +162,63 @@ def test_luck_follows_the_game_and_the_table() -> None:
     assert luck_points("bluke", 5) < luck_points("bluke", 4)
     assert luck_points("bluke", 4, hands=25) == luck_points("bluke", 4)
     assert luck_points("bluke", 4, hands=7) < luck_points("bluke", 4)
+
+
+def test_chances_with_more_luck_are_less_sure_and_still_add_up() -> None:
+    """``chance_beta`` widens the performances only where a winner is predicted: 0 is
+    ``beta`` itself; more luck, chances nearer a guess, the favourite still favoured."""
+    skills = [Skill(35.0, 3.0), Skill(25.0, 5.0), Skill(20.0, 8.0)]
+    plain = MODEL.win_chances(skills)
+    assert ScoreModel(chance_beta=MODEL.beta).win_chances(skills) == plain
+    wider = ScoreModel(chance_beta=4 * MODEL.beta).win_chances(skills)
+    assert sum(wider) == pytest.approx(1.0)
+    assert plain[0] > wider[0] > wider[1] > wider[2] > plain[2]
+    assert max(abs(c - 1 / 3) for c in wider) < max(abs(c - 1 / 3) for c in plain)
+    # the ratings themselves do not move
+    after = ScoreModel(chance_beta=100.0).rate(skills, [120, 80, 40], luck=69.0)
+    assert after == MODEL.rate(skills, [120, 80, 40], luck=69.0)
+
+
+def _season(model: ScoreModel, offsets: list[float], games: int) -> list[Skill]:
+    """``offsets`` (in luck units over the league's mean) scored in every one of ``games``
+    weekly Bluke games at tables of four against the league: each player's skill after."""
+    luck = 82.0
+    means = LeagueMeans({(4, 25): (0, 400)})  # an established league whose mean total is 0
+    skills = [model.new()] * len(offsets)
+    for _ in range(games):
+        for first in range(0, len(offsets), 4):
+            table = slice(first, first + 4)
+            before = [model.before_game(s, days_away=7) for s in skills[table]]
+            totals = [round(o * luck) for o in offsets[table]]
+            skills[table] = model.rate_game(before, totals, luck=luck, hands=25, means=means)
+    return skills
+
+
+def test_a_newcomer_with_one_lucky_game_does_not_top_the_board() -> None:
+    """The board orders a settled rating by mu and holds a provisional one down by three
+    times its sigma above the provisional threshold: a newcomer whose first game is three
+    luck spreads above the league's mean (the best of hundreds of games between equals)
+    stays below a settled player who averages half a spread above it, and is marked
+    provisional; the settled player stands at their mu."""
+    model = MODELS["bluke"]
+    settled = _season(model, [0.5, 0.25, 0.0, -0.25, 0.1, -0.1, -0.5, 0.0], games=30)
+    best = settled[0]
+    assert not model.is_provisional(best)
+    assert model.board_value(best) == best.mu
+    means = LeagueMeans({(4, 25): (0, 400)})
+    newcomer, *_ = model.rate_game([model.new()] * 4, [3 * 82, 0, 0, 0], luck=82.0, hands=25,
+                                   means=means)  # fmt: skip
+    assert model.is_provisional(newcomer)
+    assert newcomer.mu > best.mu  # the lucky game alone says more than half a spread...
+    assert model.board_value(newcomer) < model.board_value(best)  # ...but not on the board
+    assert sorted(settled, key=model.board_value, reverse=True)[0] == best
+
+
+def test_the_board_ranks_settled_players_by_what_they_showed() -> None:
+    """Two settled players, one of whom has played far more: ordered by mu, whatever
+    their sigmas (``mu - 3 sigma`` put the regular first)."""
+    model = MODELS["bluke"]
+    regular = Skill(30.0, model.sigma_after(40))
+    missed_nights = Skill(31.0, model.provisional_sigma - 0.01)
+    assert regular.ordinal > missed_nights.ordinal
+    assert model.board_value(missed_nights) > model.board_value(regular)

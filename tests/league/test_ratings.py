@@ -86,7 +86,11 @@ def test_a_complete_game_rates_its_players_in_both_scopes() -> None:
     board = ratings.leaderboard(scope=scope)
     assert board[0].player == night.players[2]
     assert {r.games for r in board} == {1}
-    assert all(r.ordinal == pytest.approx(r.mu - 3 * r.sigma) for r in board)
+    # the board's figure: mu less 3 x the part of sigma above the provisional threshold
+    # (mu - 3 sigma before issue 32)
+    settled = rating_model.model_for(Game.BUCK_EUCHRE).provisional_sigma
+    assert all(r.ordinal == pytest.approx(r.mu - 3 * (r.sigma - settled)) for r in board)
+    assert all(r.sigma > settled for r in board)  # one game each: all provisional
     club_wide = RatingScope.objects.get(club=night.club, game=Game.BUCK_EUCHRE, league=None)
     assert snapshot(club_wide)["ratings"] == snapshot(scope)["ratings"]
     history = ratings.history_of(scope=scope, player=night.players[2])

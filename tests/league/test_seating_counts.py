@@ -14,8 +14,17 @@ import pytest
 from django.apps import apps as django_apps
 from django.db import connection
 
-from league import ratings
-from league.models import SEATING_COUNTS, Game, HandSeat, JobOwed, RatingScope, Seating, Table
+from league import rating_model, ratings
+from league.models import (
+    SEATING_COUNTS,
+    Game,
+    HandSeat,
+    JobOwed,
+    Rating,
+    RatingScope,
+    Seating,
+    Table,
+)
 from league.services.results import game_submit, hand_delete_last
 from tests.support.factories import make_table
 from tests.support.records import bot_logs
@@ -122,3 +131,25 @@ def test_the_model_change_rerates_every_bluke_scope_from_its_first_game() -> Non
         ("ratings", pk)
         for pk in RatingScope.objects.filter(game=Game.BLUKE).values_list("pk", flat=True)
     }
+
+
+def test_the_board_change_rerates_every_scope_from_its_first_game() -> None:
+    """Migration 0024 (issue 32: the board's figure and Bluke's constants changed):
+    every scope of both games is marked for re-rating from before its first game, with
+    its job owed, and the job then stores the new board's figure."""
+    rerate = importlib.import_module("league.migrations.0024_rerate_for_the_board")
+    tables = [played(Game.BLUKE, seed=17), played(Game.BUCK_EUCHRE, seed=18)]
+    for table in tables:
+        for scope in ratings.scopes_of(table.round.event.league):
+            ratings.ratings_rebuild(scope=scope)
+    Rating.objects.update(ordinal=-99.0)  # as a rating stored before the change might be
+    JobOwed.objects.all().delete()
+    rerate.rerate_every_scope(django_apps, Statements())
+    assert set(RatingScope.objects.values_list("rerate_from", flat=True)) == {ratings.EARLIEST}
+    owed = set(JobOwed.objects.values_list("kind", "target_id"))
+    assert owed == {("ratings", pk) for pk in RatingScope.objects.values_list("pk", flat=True)}
+    for scope in RatingScope.objects.all():
+        ratings.ratings_refresh(scope_id=scope.pk)
+    for rating in Rating.objects.select_related("scope"):
+        skill = rating_model.Skill(rating.mu, rating.sigma)
+        assert rating.ordinal == rating_model.model_for(rating.scope.game).board_value(skill)

@@ -16,6 +16,7 @@ from django.urls import reverse
 from games.cli import answers_for_text
 from league.exports import safe_cell
 from league.models import Game, HandSeat, Player, Standing
+from league.rating_model import Skill, model_for
 from league.services.fixtures import event_create, league_create, table_create
 from league.services.results import game_submit, hand_submit
 from tests.support.factories import ClubFactory, PlayerFactory
@@ -158,9 +159,13 @@ def test_standings_and_ratings_as_csv_match_the_pages(client: Client, jobs_run: 
     assert [r["rank"] for r in board] == ["1", "2", "3", "4", "5"]
     ratings = [float(r["rating"]) for r in board]
     assert ratings == sorted(ratings, reverse=True)
+    model = model_for(league.game)
     for r in board:
-        assert float(r["rating"]) == pytest.approx(float(r["mu"]) - 3 * float(r["sigma"]), abs=1e-3)
-        assert r["provisional"] in ("True", "False")
+        # the board's figure: mu less 3 x the part of sigma above the provisional
+        # threshold (mu - 3 sigma before issue 32)
+        mu, sigma = float(r["mu"]), float(r["sigma"])
+        assert float(r["rating"]) == pytest.approx(model.board_value(Skill(mu, sigma)), abs=1e-3)
+        assert r["provisional"] == str(sigma > model.provisional_sigma)
 
 
 def test_downloads_cost_a_fixed_number_of_queries_whatever_the_league_size(

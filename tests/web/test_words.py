@@ -111,7 +111,7 @@ def test_the_leaderboard_gives_ratings_in_words_ordered_by_that_number(
     board = list(
         Rating.objects.filter(scope__league=bluke.league)
         .select_related("player")
-        .order_by("-ordinal", "-mu")
+        .order_by("-ordinal", "-mu", "player__name")  # equal ratings: by name, as the board
     )
     assert len(board) == 4
     shown = [round(rating.ordinal) for rating in board]
@@ -215,15 +215,19 @@ def test_how_ratings_work_explains_the_number_the_plus_minus_and_names_the_api_f
     html = response.content.decode()
     text = " ".join(visible_text(html).split())
     assert html.count("<h1") == 1 and "How ratings work" in html
-    assert "about 12, ± 7 — still settling after 4 games" in text  # Bluke: sigma 7.47
-    assert "about 28, ± 5 — based on 40 games" in text
+    # Bluke's sigma after 4 and 40 games: 13.6 and 8.4 (7.5 and 5.2 before issue 32's
+    # model: a new Bluke player's sigma is 24)
+    assert "about 12, ± 14 — still settling after 4 games" in text
+    assert "about 28, ± 8 — based on 40 games" in text
     bluke, buck = (rating_model.MODELS[game].provisional_sigma for game in ("bluke", "buck_euchre"))
     assert f"its ± is above {bluke:.1f} in Bluke, {buck:.1f} in Buck Euchre" in text
     assert "the league's average total at tables of that size" in text
     assert "the figure the leaderboard is ordered by" in text
     for name in ("mu", "sigma", "ordinal"):
         assert f"<dt>{name}</dt>" in html
-    assert "mu \N{MINUS SIGN} 3 \N{MULTIPLICATION SIGN} sigma" in text
+    minus, times = "\N{MINUS SIGN}", "\N{MULTIPLICATION SIGN}"
+    assert f"mu {minus} 3 {times} (sigma {minus} provisional_above_sigma )" in text
+    assert "once settled, it is the estimate itself" in text
     assert "Buck Euchre counts down: fewer points are better" in text
     assert client.post(url).status_code == 405
 
