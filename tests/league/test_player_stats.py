@@ -1,0 +1,369 @@
+"""Every figure of a player's page (league/player_stats.py) against a league worked
+out by hand, from rows alone: no database.
+
+The Bluke league of player P (places, final totals; tables of four unless said):
+
+=====  =========  ============  ============  ============  ============  ===========
+game   night      P             A (7)         B (8)         C (9)         D (10)
+=====  =========  ============  ============  ============  ============  ===========
+G1     1, 1 Sep   1st, 60       2nd, 40       3rd, 20       4th, 0
+G2     1, 1 Sep   3rd, 10       1st, 50       2nd, 30                     4th, -10
+G3     2, 8 Sep   2nd, 35       1st, 45                     3rd, 15       4th, 5
+G4     2, 8 Sep   1st, 70                     2nd, 20       3rd, 10       (three)
+G5     3, 15 Sep  1st, 80       3rd, 30       2nd, 40                     4th, 0
+G6     3, 15 Sep  2nd, 55       1st, 60                     3rd, 25       4th, -5
+=====  =========  ============  ============  ============  ============  ===========
+
+Head to head (P's place against theirs; P's total less theirs):
+
+- A, 5 games: ahead in G1 and G5, behind in G2, G3 and G6; points 20 - 40 - 10 + 50 - 5
+  = 15, 3.0 a game.
+- B, 4 games (G1, G2, G4, G5): ahead 3, behind 1 (G2); points 40 - 20 + 50 + 40 = 110.
+- C, 4 games (G1, G3, G4, G6): ahead 4; points 60 + 20 + 60 + 30 = 170.
+- D, 4 games (G2, G3, G5, G6): ahead 4; points 20 + 30 + 80 + 60 = 190.
+
+Most games first (A), then the latest met: C and D last met in G6, B in G5; C before D
+by name. Rival: A. Nemesis: A, ahead of P in 3 of 5 games (more than half, at least 3
+games); B is ahead in 1 of 4.
+
+Wins: G1, G4, G5 (T F F T T F): longest 2, now 0. Top half (place x 2 <= players):
+T F T T T T (G4's first of three counts): longest 4, now 4. Form: three nights, places
+1 3 (70 points), 2 1 (105), 1 2 (135). Best total: G5's 80.
+
+Best win: of the wins G1, G4, G5, the opponents' ratings before the game are
+G1: 20, 10, 0 (mean 10); G4: 30, 27 (28.5); G5: 25, 22, 19 (22): G4.
+
+P's Bluke hand lines (cards dealt, bid, tricks; ``M`` made, ``x`` missed):
+G1: (2, 1, 1) M, (1, 1, 0) x, (2, 1, 2) M +1; G2: (2, 2, 2) M, (1, 1, 1) M, (2, 1, 1) M;
+G3: (2, 1, 2) M +1, (1, 1, 0) x, (2, 2, 2) M. Bids made 7 of 9; one card 1 of 3, two
+cards 6 of 6; overtricks 2; most in a row: G1's third to G3's first, 5; now 1.
+"""
+
+from __future__ import annotations
+
+import datetime
+import doctest
+import random
+
+import pytest
+
+import games
+from league import player_stats
+from league.player_stats import (
+    DroppedHand,
+    GamePlayed,
+    HandLine,
+    Streak,
+    Tablemate,
+    drop_was_right,
+    game_stats,
+)
+from league.web import player_figures
+
+P, A, B, C, D = 1, 7, 8, 9, 10
+NAMES = {A: "A", B: "B", C: "C", D: "D"}
+NIGHTS = {1: datetime.date(2026, 9, 1), 2: datetime.date(2026, 9, 8), 3: datetime.date(2026, 9, 15)}
+
+# game: (night, players, P's place and total, {opponent: (place, total)})
+LEAGUE = {
+    1: (1, 4, (1, 60), {A: (2, 40), B: (3, 20), C: (4, 0)}),
+    2: (1, 4, (3, 10), {A: (1, 50), B: (2, 30), D: (4, -10)}),
+    3: (2, 4, (2, 35), {A: (1, 45), C: (3, 15), D: (4, 5)}),
+    4: (2, 3, (1, 70), {B: (2, 20), C: (3, 10)}),
+    5: (3, 4, (1, 80), {A: (3, 30), B: (2, 40), D: (4, 0)}),
+    6: (3, 4, (2, 55), {A: (1, 60), C: (3, 25), D: (4, -5)}),
+}
+LINES = {  # game: (cards, bid, tricks) of each hand in order
+    1: [(2, 1, 1), (1, 1, 0), (2, 1, 2)],
+    2: [(2, 2, 2), (1, 1, 1), (2, 1, 1)],
+    3: [(2, 1, 2), (1, 1, 0), (2, 2, 2)],
+}
+BEFORE = {(1, A): 20.0, (1, B): 10.0, (1, C): 0.0, (4, B): 30.0, (4, C): 27.0}
+BEFORE |= {(5, A): 25.0, (5, B): 22.0, (5, D): 19.0}
+
+
+def played() -> list[GamePlayed]:
+    return [
+        GamePlayed(
+            table_id=game,
+            event_id=100 + night,
+            event_name=f"Night {night}",
+            date=NIGHTS[night],
+            league_id=1,
+            league_name="Thursday",
+            round_number=1 + (game + 1) % 2,
+            table_number=1,
+            players=players,
+            seat=0,
+            place=place,
+            total=total,
+        )
+        for game, (night, players, (place, total), _) in LEAGUE.items()
+    ]
+
+
+def mates() -> list[Tablemate]:
+    return [
+        Tablemate(table_id=game, player_id=who, name=NAMES[who], place=place, total=total)
+        for game, (_, _, _, others) in LEAGUE.items()
+        for who, (place, total) in others.items()
+    ]
+
+
+def lines() -> list[HandLine]:
+    found = [
+        HandLine(game, number, cards, bid, tricks, False, False, 0)
+        for game, hands in LINES.items()
+        for number, (cards, bid, tricks) in enumerate(hands)
+    ]
+    random.Random(1).shuffle(found)  # any order: the figures put them in the order played
+    return found
+
+
+def bluke_stats(**changes: object) -> player_stats.GameStats:
+    rows: dict[str, object] = {
+        "game": "bluke",
+        "played": played(),
+        "mates": mates(),
+        "lines": lines(),
+        "rated_before": BEFORE,
+    }
+    rows.update(changes)
+    return game_stats(**rows)  # type: ignore[arg-type]
+
+
+def test_head_to_head_counts_places_and_points_against_each_opponent() -> None:
+    rows = bluke_stats().head_to_head
+    assert [(r.name, r.games, r.ahead, r.behind, r.level, r.points) for r in rows] == [
+        ("A", 5, 2, 3, 0, 15),
+        ("C", 4, 4, 0, 0, 170),
+        ("D", 4, 4, 0, 0, 190),
+        ("B", 4, 3, 1, 0, 110),
+    ]
+    assert rows[0].points_a_game == 3.0
+
+
+def test_the_rival_is_met_most_and_the_nemesis_is_ahead_in_more_than_half() -> None:
+    stats = bluke_stats()
+    assert stats.rival is not None and stats.rival.name == "A"
+    assert stats.nemesis is not None and stats.nemesis.name == "A"
+    # without G6, A is ahead in 2 of 4: half, not more; nobody else is ahead at all
+    assert bluke_stats(played=played()[:5]).nemesis is None
+
+
+def test_a_nemesis_needs_the_minimum_of_games_together() -> None:
+    # only G2 and G3: A ahead in both, but 2 games are fewer than the minimum
+    stats = bluke_stats(played=[g for g in played() if g.table_id in (2, 3)])
+    assert player_stats.NEMESIS_MIN_GAMES == 3
+    assert stats.head_to_head[0].behind == 2
+    assert stats.nemesis is None
+
+
+def test_streaks_of_wins_and_of_the_top_half() -> None:
+    stats = bluke_stats()
+    assert stats.wins == Streak(longest=2, current=0)
+    assert stats.top_half == Streak(longest=4, current=4)
+    assert stats.won == 3 and stats.games == 6
+
+
+def test_form_is_the_latest_nights_with_their_places_and_points() -> None:
+    form = bluke_stats().form
+    assert [(n.name, [g.place for g in n.games], n.points) for n in form] == [
+        ("Night 1", [1, 3], 70),
+        ("Night 2", [2, 1], 105),
+        ("Night 3", [1, 2], 135),
+    ]
+    # of seven nights, the latest five
+    many = [g._replace(event_id=g.table_id, event_name=f"N{g.table_id}") for g in played()]
+    extra = many[-1]._replace(table_id=7, event_id=7, event_name="N7")
+    assert [n.name for n in bluke_stats(played=[*many, extra]).form] == [
+        "N3",
+        "N4",
+        "N5",
+        "N6",
+        "N7",
+    ]
+
+
+def test_the_best_win_is_against_the_highest_rated_opponents() -> None:
+    best = bluke_stats().best_win
+    assert best is not None
+    assert best.game.table_id == 4
+    assert best.strength == 28.5
+    assert [(o.name, o.rating) for o in best.opponents] == [("B", 30.0), ("C", 27.0)]
+    # a win whose opponents are not all rated yet is passed over
+    partial = {key: value for key, value in BEFORE.items() if key != (4, C)}
+    later = bluke_stats(rated_before=partial).best_win
+    assert later is not None and later.game.table_id == 5 and later.strength == 22.0
+    assert bluke_stats(rated_before={}).best_win is None
+
+
+def test_personal_bests_highest_in_bluke_lowest_in_buck_euchre() -> None:
+    best = bluke_stats().best_total
+    assert best is not None and (best.table_id, best.total) == (5, 80)
+    buck = game_stats(game="buck_euchre", played=played(), mates=mates(), lines=[])
+    assert buck.best_total is not None and buck.best_total.total == 10  # counts down
+
+
+def test_bluke_bids_made_by_hand_size_overtricks_and_in_a_row() -> None:
+    figures = bluke_stats().bluke
+    assert figures is not None
+    assert (figures.hands, figures.bids_made, figures.overtricks) == (9, 7, 2)
+    assert [(s.cards, s.hands, s.made) for s in figures.by_size] == [(1, 3, 1), (2, 6, 6)]
+    assert figures.bids_in_a_row == Streak(longest=5, current=1)
+    assert bluke_stats().buck is None
+
+
+def test_lines_of_other_games_are_not_counted() -> None:
+    stray = HandLine(99, 0, 2, 1, 1, False, False, 10)
+    figures = bluke_stats(lines=[*lines(), stray]).bluke
+    assert figures is not None and figures.hands == 9
+
+
+# -- Buck Euchre ----------------------------------------------------------------------
+
+# Drops judged, each a Buck Euchre move log dealt by seat 0 with hearts ordered up by
+# seat 1 (right bower JH, left JD), the dealer taking the turned 9H and discarding TC.
+# In both, seat 3 drops and seat 1 leads trumps four times and takes all five tricks.
+DEALER_TAKES = {"turn_up": "9H", "calls": ["order"], "discard": "TC", "drops": [3]}
+RIGHT = {
+    # Seat 3 holds 9S TS 9D TD 9C: no trump for the four tricks led in trumps, nothing
+    # above the AS and AD of the last (led QH, a trump, too): they would take no trick,
+    # so staying in they would have been bucked, and the drop was right.
+    "deal": [
+        ["AD", "KD", "QD", "TC", "JC"],
+        ["JH", "JD", "AH", "KH", "QH"],
+        ["AS", "KS", "QS", "JS", "AC"],
+        ["9S", "TS", "9D", "TD", "9C"],
+    ],
+    **DEALER_TAKES,
+    "plays": [
+        *("JH", "JS", "9H", "JD", "QS", "QD", "AH", "KS", "KD", "KH", "AC", "JC"),
+        *("QH", "AS", "AD"),
+    ],
+}
+WRONG = {
+    # Seat 3 holds 9S TS 9D TD AC: through the four tricks led in trumps they throw the
+    # nines and tens (the weakest), keep AC, follow the last trick's KC with it and take
+    # it: staying in would have scored a trick, so the drop was wrong.
+    "deal": [
+        ["AD", "KD", "QD", "TC", "JC"],
+        ["JH", "JD", "AH", "KH", "KC"],
+        ["AS", "KS", "QS", "JS", "9C"],
+        ["9S", "TS", "9D", "TD", "AC"],
+    ],
+    **DEALER_TAKES,
+    "plays": [
+        *("JH", "JS", "9H", "JD", "QS", "QD", "AH", "KS", "KD", "KH", "AS", "JC"),
+        *("KC", "9C", "AD"),
+    ],
+}
+DEALER_DROPS = {
+    # The dealer (seat 0) takes the turned JS (the right bower: seat 2 ordered spades),
+    # discards 9D and drops. Seat 1 leads AS, a trump: the dealer would follow with JS
+    # and take the trick, so the drop was wrong; as dealt, without the turned card,
+    # they would have had no trump at all.
+    "deal": [
+        ["9D", "TD", "9H", "TH", "9C"],
+        ["AS", "KS", "QS", "TS", "9S"],
+        ["JC", "AH", "KH", "QH", "JH"],
+        ["AD", "KD", "QD", "JD", "AC"],
+    ],
+    "turn_up": "JS",
+    "calls": ["pass", "order"],
+    "discard": "9D",
+    "drops": [0],
+    "plays": [
+        *("AS", "JC", "AD", "AH", "KD", "9S", "KS", "KH", "QD", "QS", "QH", "JD"),
+        *("TS", "JH", "AC"),
+    ],
+}
+ALONE = {
+    # Everyone but the maker drops: the maker takes five without playing; no trick to
+    # set the drop against, so it is not judged.
+    **RIGHT,
+    "drops": [0, 2, 3],
+    "plays": [],
+}
+
+
+@pytest.mark.parametrize(
+    ("record", "seat", "right"),
+    [(RIGHT, 3, True), (WRONG, 3, False), (DEALER_DROPS, 0, False), (ALONE, 3, None)],
+)
+def test_a_drop_is_judged_against_the_tricks_as_played(
+    record: dict[str, object], seat: int, right: bool | None
+) -> None:
+    games.evaluate_hand({"game": "buck_euchre", "dealer": 0, **record})  # a hand that was legal
+    trump = "S" if record is DEALER_DROPS else "H"
+    hand = DroppedHand(seat=seat, dealer=0, trump=trump, record=record)
+    assert drop_was_right(hand) is right
+
+
+def test_a_record_the_engine_refuses_is_not_judged() -> None:
+    broken = {**RIGHT, "plays": ["JH", "JS"]}
+    assert drop_was_right(DroppedHand(seat=3, dealer=0, trump="H", record=broken)) is None
+
+
+def test_buck_euchre_maker_bucks_and_drops() -> None:
+    """P's lines (maker?, dropped?, tricks): made trump and took 3, 5 and 2 (bucked as
+    maker); stayed in and took 0 (bucked as player) and 1; dropped twice, both hands
+    entered card by card (RIGHT, WRONG), and once more in a hand entered as results."""
+    rows = [(True, False, 3), (True, False, 5), (True, False, 2), (False, False, 0)]
+    rows += [(False, False, 1), (False, True, 0), (False, True, 0), (False, True, 0)]
+    own = [
+        HandLine(1, number, 5, None, tricks, maker, dropped, 0)
+        for number, (maker, dropped, tricks) in enumerate(rows)
+    ]
+    dropped = [
+        DroppedHand(seat=3, dealer=0, trump="H", record=RIGHT),
+        DroppedHand(seat=3, dealer=0, trump="H", record=WRONG),
+        DroppedHand(seat=3, dealer=0, trump="H", record=ALONE),
+    ]
+    stats = game_stats(
+        game="buck_euchre", played=played()[:1], mates=[], lines=own, dropped=dropped
+    )
+    buck = stats.buck
+    assert buck is not None and stats.bluke is None
+    assert (buck.hands, buck.maker, buck.maker_made) == (8, 3, 2)
+    assert (buck.bucked_as_maker, buck.bucked_as_player, buck.drops) == (1, 1, 3)
+    assert (buck.drops_judged, buck.drops_right) == (2, 1)
+    facts = {
+        fact.term: fact.value
+        for fact in player_figures.game_figures(stats, all_opponents=False).facts
+    }
+    assert facts["Made trump"] == "3 of 8 hands; took 3 tricks or more in 2 (67 %)"
+    assert facts["Drops that were right"] == "1 of 2 judged (50 %)"
+
+
+# -- the page's words ------------------------------------------------------------------
+
+
+def test_the_page_shows_ten_opponents_until_asked_for_all() -> None:
+    others = [
+        Tablemate(table_id=1, player_id=20 + n, name=f"Player {n:02d}", place=2, total=0)
+        for n in range(12)
+    ]
+    stats = game_stats(game="bluke", played=played()[:1], mates=others, lines=[])
+    first = player_figures.game_figures(stats, all_opponents=False)
+    assert len(first.opponents) == 10 and first.more_opponents == 2 and not first.cut_back
+    every = player_figures.game_figures(stats, all_opponents=True)
+    assert len(every.opponents) == 12 and every.more_opponents == 0 and every.cut_back
+
+
+def test_points_differences_say_fewer_in_buck_euchre() -> None:
+    stats = bluke_stats()
+    shown = player_figures.game_figures(stats, all_opponents=False)
+    assert [o.points for o in shown.opponents] == ["+3.0", "+42.5", "+47.5", "+27.5"]
+    buck = game_stats(game="buck_euchre", played=played(), mates=mates(), lines=[])
+    words = player_figures.game_figures(buck, all_opponents=False)
+    assert [o.points for o in words.opponents] == [
+        "3.0 more",
+        "42.5 more",
+        "47.5 more",
+        "27.5 more",
+    ]
+
+
+def test_the_shaping_doctests() -> None:
+    assert doctest.testmod(player_figures).failed == 0
