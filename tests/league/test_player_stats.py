@@ -59,6 +59,12 @@ from league.player_stats import (
     game_stats,
 )
 from league.web import player_figures
+from tests.support.records import (
+    BUCK_DEALER_DROPS,
+    BUCK_DROP_RIGHT,
+    BUCK_DROP_WRONG,
+    BUCK_MAKER_ALONE,
+)
 
 P, A, B, C, D = 1, 7, 8, 9, 10
 NAMES = {A: "A", B: "B", C: "C", D: "D"}
@@ -222,93 +228,35 @@ def test_lines_of_other_games_are_not_counted() -> None:
 
 # -- Buck Euchre ----------------------------------------------------------------------
 
-# Drops judged, each a Buck Euchre move log dealt by seat 0 with hearts ordered up by
-# seat 1 (right bower JH, left JD), the dealer taking the turned 9H and discarding TC.
-# In both, seat 3 drops and seat 1 leads trumps four times and takes all five tricks.
-DEALER_TAKES = {"turn_up": "9H", "calls": ["order"], "discard": "TC", "drops": [3]}
-RIGHT = {
-    # Seat 3 holds 9S TS 9D TD 9C: no trump for the four tricks led in trumps, nothing
-    # above the AS and AD of the last (led QH, a trump, too): they would take no trick,
-    # so staying in they would have been bucked, and the drop was right.
-    "deal": [
-        ["AD", "KD", "QD", "TC", "JC"],
-        ["JH", "JD", "AH", "KH", "QH"],
-        ["AS", "KS", "QS", "JS", "AC"],
-        ["9S", "TS", "9D", "TD", "9C"],
-    ],
-    **DEALER_TAKES,
-    "plays": [
-        *("JH", "JS", "9H", "JD", "QS", "QD", "AH", "KS", "KD", "KH", "AC", "JC"),
-        *("QH", "AS", "AD"),
-    ],
-}
-WRONG = {
-    # Seat 3 holds 9S TS 9D TD AC: through the four tricks led in trumps they throw the
-    # nines and tens (the weakest), keep AC, follow the last trick's KC with it and take
-    # it: staying in would have scored a trick, so the drop was wrong.
-    "deal": [
-        ["AD", "KD", "QD", "TC", "JC"],
-        ["JH", "JD", "AH", "KH", "KC"],
-        ["AS", "KS", "QS", "JS", "9C"],
-        ["9S", "TS", "9D", "TD", "AC"],
-    ],
-    **DEALER_TAKES,
-    "plays": [
-        *("JH", "JS", "9H", "JD", "QS", "QD", "AH", "KS", "KD", "KH", "AS", "JC"),
-        *("KC", "9C", "AD"),
-    ],
-}
-DEALER_DROPS = {
-    # The dealer (seat 0) takes the turned JS (the right bower: seat 2 ordered spades),
-    # discards 9D and drops. Seat 1 leads AS, a trump: the dealer would follow with JS
-    # and take the trick, so the drop was wrong; as dealt, without the turned card,
-    # they would have had no trump at all.
-    "deal": [
-        ["9D", "TD", "9H", "TH", "9C"],
-        ["AS", "KS", "QS", "TS", "9S"],
-        ["JC", "AH", "KH", "QH", "JH"],
-        ["AD", "KD", "QD", "JD", "AC"],
-    ],
-    "turn_up": "JS",
-    "calls": ["pass", "order"],
-    "discard": "9D",
-    "drops": [0],
-    "plays": [
-        *("AS", "JC", "AD", "AH", "KD", "9S", "KS", "KH", "QD", "QS", "QH", "JD"),
-        *("TS", "JH", "AC"),
-    ],
-}
-ALONE = {
-    # Everyone but the maker drops: the maker takes five without playing; no trick to
-    # set the drop against, so it is not judged.
-    **RIGHT,
-    "drops": [0, 2, 3],
-    "plays": [],
-}
-
 
 @pytest.mark.parametrize(
     ("record", "seat", "right"),
-    [(RIGHT, 3, True), (WRONG, 3, False), (DEALER_DROPS, 0, False), (ALONE, 3, None)],
+    [
+        (BUCK_DROP_RIGHT, 3, True),
+        (BUCK_DROP_WRONG, 3, False),
+        (BUCK_DEALER_DROPS, 0, False),
+        (BUCK_MAKER_ALONE, 3, None),
+    ],
 )
 def test_a_drop_is_judged_against_the_tricks_as_played(
     record: dict[str, object], seat: int, right: bool | None
 ) -> None:
     games.evaluate_hand({"game": "buck_euchre", "dealer": 0, **record})  # a hand that was legal
-    trump = "S" if record is DEALER_DROPS else "H"
+    trump = "S" if record is BUCK_DEALER_DROPS else "H"
     hand = DroppedHand(seat=seat, dealer=0, trump=trump, record=record)
     assert drop_was_right(hand) is right
 
 
 def test_a_record_the_engine_refuses_is_not_judged() -> None:
-    broken = {**RIGHT, "plays": ["JH", "JS"]}
+    broken = {**BUCK_DROP_RIGHT, "plays": ["JH", "JS"]}
     assert drop_was_right(DroppedHand(seat=3, dealer=0, trump="H", record=broken)) is None
 
 
 def test_buck_euchre_maker_bucks_and_drops() -> None:
     """P's lines (maker?, dropped?, tricks): made trump and took 3, 5 and 2 (bucked as
-    maker); stayed in and took 0 (bucked as player) and 1; dropped twice, both hands
-    entered card by card (RIGHT, WRONG), and once more in a hand entered as results."""
+    maker); stayed in and took 0 (bucked as player) and 1; dropped three times, in
+    hands entered card by card: BUCK_DROP_RIGHT and BUCK_DROP_WRONG, judged (right,
+    wrong), and BUCK_MAKER_ALONE, the maker left alone, not judged."""
     rows = [(True, False, 3), (True, False, 5), (True, False, 2), (False, False, 0)]
     rows += [(False, False, 1), (False, True, 0), (False, True, 0), (False, True, 0)]
     own = [
@@ -316,9 +264,9 @@ def test_buck_euchre_maker_bucks_and_drops() -> None:
         for number, (maker, dropped, tricks) in enumerate(rows)
     ]
     dropped = [
-        DroppedHand(seat=3, dealer=0, trump="H", record=RIGHT),
-        DroppedHand(seat=3, dealer=0, trump="H", record=WRONG),
-        DroppedHand(seat=3, dealer=0, trump="H", record=ALONE),
+        DroppedHand(seat=3, dealer=0, trump="H", record=BUCK_DROP_RIGHT),
+        DroppedHand(seat=3, dealer=0, trump="H", record=BUCK_DROP_WRONG),
+        DroppedHand(seat=3, dealer=0, trump="H", record=BUCK_MAKER_ALONE),
     ]
     stats = game_stats(
         game="buck_euchre", played=played()[:1], mates=[], lines=own, dropped=dropped

@@ -17,19 +17,19 @@ Pat plays with Ada, Bo, Cy and Di in a Bluke league of hands of 2, 1 and 2 cards
   overtrick); bids 1 1 1 1, tricks 1 0 0 0 (+10); bids 2 1 1 1, tricks 0 1 1 0 (-20).
   Totals 1, -10, -10, -30: Pat first, Ada and Cy second.
 
-Pat: wins 1 0 1 (longest 1, now 1); top half 3 in a row. Ada: 3 games, Pat ahead 2,
-behind 1, points 10 - 10 + 11 = 11 (+3.7 a game): the rival; no nemesis (Ada is ahead
-in 1 of 3). Cy: 2 games, ahead 2, 20 + 30 + 11 = 61... worked per game: 20 - (-30) = 50
-and 1 - (-10) = 11, so 61, +30.5. Di: ahead 1, level 1, 0 + 31, +15.5. Bo: ahead 1,
-level 1, 50 + 0, +25.0. Order: Ada (3 games), then Cy and Di (last met on night 2; by
-name), then Bo. Form: night 1 places 1 2 (10 points), night 2 place 1 (1). Highest total
-20. Bids made (M made, x missed): M x M, x x M, M M x: 5 of 9; one card 1 of 3, two
-cards 4 of 6; one overtrick; most in a row 3 (night 1's last to night 2's second), now 0.
+Pat: wins 1 0 1 (longest 1, now 1); top half 3 in a row. Head to head, Pat's total less
+theirs: Ada, 3 games, ahead 2, behind 1, 10 - 10 + 11 = 11 (+3.7 a game): the rival; no
+nemesis (Ada is ahead in 1 of 3). Cy, 2 games, ahead 2, 50 + 11 = 61 (+30.5). Di, ahead
+1, level 1, 0 + 31 (+15.5). Bo, ahead 1, level 1, 50 + 0 (+25.0). Order: Ada (3 games),
+then Cy and Di (last met on night 2; by name), then Bo. Form: night 1 places 1 2 (10
+points), night 2 place 1 (1). Highest total 20. Bids made (M made, x missed): M x M,
+x x M, M M x: 5 of 9; one card 1 of 3, two cards 4 of 6; one overtrick; most in a row
+3 (night 1's last to night 2's second), now 0.
 
-And a Buck Euchre league (Pat, Ada, Bo, Cy; the move logs of tests/league/
-test_player_stats.py): night 1 (2 Sep), round 1, seats Ada, Bo, Cy, Pat: the RIGHT hand
-(Bo orders hearts and takes all five; Pat drops: Bo 20 first, Pat 25 second, Ada and Cy
-30 third); round 2 the same seats, the WRONG hand, the same places. Night 2 (9 Sep),
+And a Buck Euchre league (Pat, Ada, Bo, Cy; the move logs of tests/support/records.py):
+night 1 (2 Sep), round 1, seats Ada, Bo, Cy, Pat: BUCK_DROP_RIGHT (Bo orders hearts and
+takes all five; Pat drops: Bo 20 first, Pat 25 second, Ada and Cy 30 third); round 2,
+the same seats, BUCK_DROP_WRONG, the same places. Night 2 (9 Sep),
 seats Pat, Ada, Bo, Cy, hands as results: spades made by Pat, tricks 3 1 1 0 (Pat -3;
 Cy bucked +5); hearts made by Ada, tricks 0 2 2 1 (Pat bucked as a player +5, Ada
 bucked as maker +3); diamonds made by Pat, tricks 2 1 1 1 (Pat bucked as maker +3);
@@ -57,8 +57,8 @@ from league.models import Event, Game, League, Player, RatingHistory, Table
 from league.rating_model import Skill, model_for
 from league.services.fixtures import event_create, league_create, table_create
 from league.services.results import game_submit
-from tests.league.test_player_stats import RIGHT, WRONG
 from tests.support.factories import ClubFactory, PlayerFactory
+from tests.support.records import BUCK_DROP_RIGHT, BUCK_DROP_WRONG
 from tests.support.tree import Element, page, rows_of
 
 pytestmark = pytest.mark.django_db
@@ -89,10 +89,9 @@ BLUKE_GAMES = [  # (night, round, seats by name, hands)
     (2, 1, "Pat Ada Cy Di", [((1, 1, 1, 1), (2, 0, 0, 0)), ((1, 1, 1, 1), (1, 0, 0, 0)),
                              ((2, 1, 1, 1), (0, 1, 1, 0))]),
 ]  # fmt: skip
-MOVE_LOG_KEYS = ("deal", "turn_up", "calls", "discard", "drops", "plays")
 BUCK_GAMES = [
-    (1, 1, "Ada Bo Cy Pat", [{k: RIGHT[k] for k in MOVE_LOG_KEYS}]),
-    (1, 2, "Ada Bo Cy Pat", [{k: WRONG[k] for k in MOVE_LOG_KEYS}]),
+    (1, 1, "Ada Bo Cy Pat", [dict(BUCK_DROP_RIGHT)]),
+    (1, 2, "Ada Bo Cy Pat", [dict(BUCK_DROP_WRONG)]),
     (2, 1, "Pat Ada Bo Cy", [buck_hand("S", 0, (3, 1, 1, 0)), buck_hand("H", 1, (0, 2, 2, 1)),
                              buck_hand("D", 0, (2, 1, 1, 1)), buck_hand("S", 0, (5, 0, 0, 0))]),
 ]  # fmt: skip
