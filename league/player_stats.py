@@ -10,9 +10,10 @@ without a database. ``docs/web.md`` defines each figure for the club's members.
 The rows, in the order the games were played (the order the ratings count them):
 
 - :class:`GamePlayed`: each game of the player that counts (complete, confirmed where
-  the league asks it), with their seat, place and final total;
+  the league asks it), with their seat, place, final total and what their seating
+  keeps of their hand lines (``Seating.hands`` and the rest, counted once when the
+  game was completed), and for Bluke the cards dealt in each hand;
 - :class:`Tablemate`: everyone else seated at those games, with their place and total;
-- :class:`HandLine`: the player's line of each hand of those games;
 - :class:`DroppedHand`: hands entered card by card in which the player dropped
   (Buck Euchre), the latest first, at most :data:`DROPS_JUDGED`;
 - ``rated_before``: each player's rating (the leaderboard's cautious figure) before
@@ -40,8 +41,6 @@ DROPS_JUDGED: Final = 200
 by the engine): enough for a fair share, bounded so that the page stays fast."""
 BLUKE: Final = "bluke"
 BUCK_EUCHRE: Final = "buck_euchre"
-MAKER_MADE: Final = 3
-"""The tricks a Buck Euchre maker needs not to be bucked."""
 
 
 class GamePlayed(NamedTuple):
@@ -60,6 +59,20 @@ class GamePlayed(NamedTuple):
     seat: int
     place: int
     total: int
+    hands: int = 0
+    """The hands played (as the seating counts them, like the counts below)."""
+    bids_made: int = 0
+    overtricks: int = 0
+    bucked_as_maker: int = 0
+    bucked_as_player: int = 0
+    drops: int = 0
+    made_trump: int | None = None
+    """Buck Euchre: the hands in which the player made trump (``None``: not counted)."""
+    bids_made_hands: int | None = None
+    """Bluke: the hands whose bid the player made, as bits: bit n for hand n, from 0
+    (``None``: not counted)."""
+    sizes: tuple[int, ...] = ()
+    """Bluke: the cards dealt in each hand, from the first (the game's schedule)."""
 
     @property
     def won(self) -> bool:
@@ -81,30 +94,6 @@ class Tablemate(NamedTuple):
     name: str
     place: int
     total: int
-
-
-class HandLine(NamedTuple):
-    """The player's line of one hand."""
-
-    table_id: int
-    number: int
-    """The hand's number in its game, from 0."""
-    cards: int
-    """The cards dealt to each player."""
-    bid: int | None
-    """Bluke; ``None`` in Buck Euchre."""
-    tricks: int
-    maker: bool
-    """Buck Euchre: the player made trump."""
-    dropped: bool
-    """Buck Euchre: the player dropped out."""
-    points: int
-    """The hand's change to the player's score (Buck Euchre counts down)."""
-
-    @property
-    def bid_made(self) -> bool:
-        """Bluke: the tricks reached the bid."""
-        return self.bid is not None and self.tricks >= self.bid
 
 
 @dataclass(frozen=True)
@@ -205,7 +194,7 @@ class HandSize:
 
 @dataclass(frozen=True)
 class BlukeFigures:
-    """Bluke's own figures, from the hand lines."""
+    """Bluke's own figures, from the seatings' counts of their hand lines."""
 
     hands: int
     bids_made: int
@@ -218,7 +207,8 @@ class BlukeFigures:
 
 @dataclass(frozen=True)
 class BuckFigures:
-    """Buck Euchre's own figures, from the hand lines and the move logs."""
+    """Buck Euchre's own figures, from the seatings' counts of their hand lines and
+    from the move logs."""
 
     hands: int
     maker: int
@@ -271,24 +261,18 @@ def game_stats(
     game: str,
     played: Sequence[GamePlayed],
     mates: Iterable[Tablemate],
-    lines: Iterable[HandLine],
     dropped: Iterable[DroppedHand] = (),
     rated_before: Mapping[tuple[int, int], float] | None = None,
 ) -> GameStats:
     """The player's figures for their ``game`` from the rows of its games.
 
-    ``played`` is in the order played; ``mates`` and ``lines`` may come in any order
-    (lines are put in the order played by their game and hand number). A game that
-    the ratings have not reached yet (no ``rated_before`` for its players) is left
-    out of the best win.
+    ``played`` is in the order played; ``mates`` may come in any order, and those of
+    other games are left out. A game that the ratings have not reached yet (no
+    ``rated_before`` for its players) is left out of the best win.
     """
     played = tuple(played)
-    position = {game_row.table_id: index for index, game_row in enumerate(played)}
-    mates = [mate for mate in mates if mate.table_id in position]
-    ordered_lines = sorted(
-        (line for line in lines if line.table_id in position),
-        key=lambda line: (position[line.table_id], line.number),
-    )
+    tables = {game_row.table_id for game_row in played}
+    mates = [mate for mate in mates if mate.table_id in tables]
     head_to_head = head_to_head_of(played, mates)
     return GameStats(
         game=game,
@@ -301,9 +285,22 @@ def game_stats(
         top_half=streak_of([game_row.top_half for game_row in played]),
         form=form_of(played),
         best_total=best_total_of(played, fewer_is_better=game == BUCK_EUCHRE),
-        bluke=bluke_figures(ordered_lines) if game == BLUKE else None,
-        buck=buck_figures(ordered_lines, dropped) if game == BUCK_EUCHRE else None,
+        bluke=bluke_figures(played) if game == BLUKE else None,
+        buck=buck_figures(played, dropped) if game == BUCK_EUCHRE else None,
     )
+
+
+@dataclass(slots=True)
+class _Met:
+    """An opponent's head-to-head while it is counted."""
+
+    name: str
+    games: int = 0
+    ahead: int = 0
+    behind: int = 0
+    level: int = 0
+    points: int = 0
+    last_met: int = 0
 
 
 def head_to_head_of(
@@ -320,25 +317,36 @@ def head_to_head_of(
     >>> [(h.name, h.games, h.ahead, h.behind, h.points) for h in head_to_head_of(games, mates)]
     [('Bo', 2, 1, 1, -10), ('Cy', 2, 1, 1, 10)]
     """
-    own = {game.table_id: (index, game) for index, game in enumerate(played)}
-    found: dict[int, list[tuple[int, GamePlayed, Tablemate]]] = {}
+    own = {game.table_id: (index, game.place, game.total) for index, game in enumerate(played)}
+    # one pass over the tablemates: a player of hundreds of games has a thousand
+    found: dict[int, _Met] = {}
     for mate in mates:
-        index, game = own[mate.table_id]
-        found.setdefault(mate.player_id, []).append((index, game, mate))
-    rows = []
-    for player_id, met in found.items():
-        rows.append(
-            HeadToHead(
-                player_id=player_id,
-                name=met[0][2].name,
-                games=len(met),
-                ahead=sum(game.place < mate.place for _, game, mate in met),
-                behind=sum(game.place > mate.place for _, game, mate in met),
-                level=sum(game.place == mate.place for _, game, mate in met),
-                points=sum(game.total - mate.total for _, game, mate in met),
-                last_met=max(index for index, _, _ in met),
-            )
+        index, place, total = own[mate.table_id]
+        met = found.get(mate.player_id)
+        if met is None:
+            met = found[mate.player_id] = _Met(mate.name)
+        met.games += 1
+        if place < mate.place:
+            met.ahead += 1
+        elif place > mate.place:
+            met.behind += 1
+        else:
+            met.level += 1
+        met.points += total - mate.total
+        met.last_met = max(met.last_met, index)
+    rows = [
+        HeadToHead(
+            player_id,
+            met.name,
+            met.games,
+            met.ahead,
+            met.behind,
+            met.level,
+            met.points,
+            met.last_met,
         )
+        for player_id, met in found.items()
+    ]
     rows.sort(key=lambda row: (-row.games, -row.last_met, row.name, row.player_id))
     return tuple(rows)
 
@@ -447,38 +455,66 @@ def best_total_of(played: Sequence[GamePlayed], *, fewer_is_better: bool) -> Gam
     return best
 
 
-def bluke_figures(lines: Sequence[HandLine]) -> BlukeFigures:
+def bluke_figures(played: Sequence[GamePlayed]) -> BlukeFigures:
     """Bids made, in all and by hand size, the overtricks of the bids made, and the
-    most bids made in a row (across games, in the order played)."""
+    most bids made in a row (across games, in the order played). A game whose hands
+    were not counted bit by bit (``bids_made_hands`` ``None``) is left out of the sizes
+    and the runs.
+
+    >>> day = datetime.date(2026, 1, 1)
+    >>> game = GamePlayed(1, 1, "N", day, 1, "L", 1, 1, 4, 0, 1, 30, 3, 2, 1, 0, 0, 0, 0,
+    ...                   0b101, (2, 1, 2))
+    >>> figures = bluke_figures([game, game._replace(table_id=2, bids_made_hands=0b011)])
+    >>> [(s.cards, s.hands, s.made) for s in figures.by_size], figures.bids_in_a_row
+    ([(1, 2, 1), (2, 4, 3)], Streak(longest=3, current=0))
+    """
+    # each game's hands as a text of 1s (made) and 0s (missed), in the order played:
+    # the runs are then text operations, and the sizes a count down each column of the
+    # games of one schedule (the work of the page at 100,000 games is here)
+    texts: list[str] = []
+    by_schedule: dict[tuple[int, ...], list[str]] = {}
+    for game in played:
+        if game.bids_made_hands is None or not game.hands:
+            continue
+        text = format(game.bids_made_hands, f"0{game.hands}b")[::-1]
+        texts.append(text)
+        by_schedule.setdefault(game.sizes[: game.hands], []).append(text)
     by_size: dict[int, list[int]] = {}
-    for line in lines:
-        counts = by_size.setdefault(line.cards, [0, 0])
-        counts[0] += 1
-        counts[1] += line.bid_made
+    for sizes, games_texts in by_schedule.items():
+        for cards, column in zip(sizes, zip(*games_texts, strict=False), strict=False):
+            counts = by_size.setdefault(cards, [0, 0])
+            counts[0] += len(column)
+            counts[1] += column.count("1")
+    made = "".join(texts)
     return BlukeFigures(
-        hands=len(lines),
-        bids_made=sum(line.bid_made for line in lines),
-        overtricks=sum(line.tricks - line.bid for line in lines if line.bid_made and line.bid),
+        hands=sum(game.hands for game in played),
+        bids_made=sum(game.bids_made for game in played),
+        overtricks=sum(game.overtricks for game in played),
         by_size=tuple(
             HandSize(cards=cards, hands=hands, made=made)
             for cards, (hands, made) in sorted(by_size.items())
         ),
-        bids_in_a_row=streak_of([line.bid_made for line in lines]),
+        bids_in_a_row=Streak(
+            longest=max(map(len, made.split("0"))), current=len(made) - len(made.rstrip("1"))
+        ),
     )
 
 
-def buck_figures(lines: Sequence[HandLine], dropped: Iterable[DroppedHand]) -> BuckFigures:
+def buck_figures(played: Sequence[GamePlayed], dropped: Iterable[DroppedHand]) -> BuckFigures:
     """Making trump and taking 3 tricks, the bucks as maker and as another player, the
-    drops, and of the drops entered card by card, how many were right."""
+    drops, and of the drops entered card by card, how many were right. A maker is
+    bucked exactly when they take fewer than 3 tricks, so the makes that stood are the
+    hands as maker less the bucks as maker (of the games whose makes were counted)."""
     judged = [verdict for hand in dropped if (verdict := drop_was_right(hand)) is not None]
-    in_play = [line for line in lines if not line.dropped]
+    counted = [game for game in played if game.made_trump is not None]
+    maker = sum(game.made_trump or 0 for game in counted)
     return BuckFigures(
-        hands=len(lines),
-        maker=sum(line.maker for line in lines),
-        maker_made=sum(line.maker and line.tricks >= MAKER_MADE for line in lines),
-        bucked_as_maker=sum(line.maker and line.tricks < MAKER_MADE for line in in_play),
-        bucked_as_player=sum(not line.maker and line.tricks == 0 for line in in_play),
-        drops=sum(line.dropped for line in lines),
+        hands=sum(game.hands for game in played),
+        maker=maker,
+        maker_made=maker - sum(game.bucked_as_maker for game in counted),
+        bucked_as_maker=sum(game.bucked_as_maker for game in played),
+        bucked_as_player=sum(game.bucked_as_player for game in played),
+        drops=sum(game.drops for game in played),
         drops_judged=len(judged),
         drops_right=sum(judged),
     )

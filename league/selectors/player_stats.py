@@ -1,7 +1,13 @@
 """The reads behind a player's page's figures (head-to-head, rival and nemesis, best
 win, streaks, form, personal bests, each game's own figures): the rows of the
-player's games that count, in five queries whatever the number of games, handed to
-the pure :mod:`league.player_stats`, which works the figures out."""
+player's games that count, in four queries whatever the number of games, handed to
+the pure :mod:`league.player_stats`, which works the figures out.
+
+No hand line is read but those of the drops judged: what the figures need of every
+hand is counted onto each seating once, when its game is completed
+(``Seating.hands`` and the rest, :data:`~league.models.SEATING_FIGURES`), so the
+page reads a row a game (at 100,000 games, a player's few hundred rows, not their
+thousands of hand lines)."""
 
 from __future__ import annotations
 
@@ -9,16 +15,19 @@ from typing import TypedDict
 
 from django.db.models import OuterRef, QuerySet, Subquery
 
+import games
 from league import player_stats, ratings
-from league.models import Game, HandSeat, Player, RatingHistory, RatingScope, Seating
-from league.player_stats import (
-    DROPS_JUDGED,
-    DroppedHand,
-    GamePlayed,
-    GameStats,
-    HandLine,
-    Tablemate,
+from league.models import (
+    SEATING_COUNTS,
+    SEATING_FIGURES,
+    Game,
+    HandSeat,
+    Player,
+    RatingHistory,
+    RatingScope,
+    Seating,
 )
+from league.player_stats import DROPS_JUDGED, DroppedHand, GamePlayed, GameStats, Tablemate
 from league.rating_model import Skill, model_for
 
 _GAME_FIELDS = (
@@ -34,53 +43,51 @@ _GAME_FIELDS = (
     "seat",
     "place",
     "total",
+    *SEATING_COUNTS,
+    *SEATING_FIGURES,
 )
-"""A seating's fields in the order of :class:`~league.player_stats.GamePlayed`."""
+"""A seating's fields in the order of :class:`~league.player_stats.GamePlayed` (the hand
+sizes, which follow from the league's options, apart)."""
 
 
 def player_game_stats(*, player: Player) -> list[GameStats]:
     """The player's figures for each game they have played (Bluke first), over every
-    league of their club: one query for a player without games, five otherwise.
+    league of their club: one query for a player without games, four otherwise.
 
     The rows: their seatings that count (a place is set exactly then), in the order
-    played; the others seated at those games; their hand lines of those games; the
-    latest :data:`~league.player_stats.DROPS_JUDGED` hands entered card by card in
+    played, with their counts of their hand lines; the others seated at those games;
+    the latest :data:`~league.player_stats.DROPS_JUDGED` hands entered card by card in
     which they dropped; and, for the best win, the club-wide rating before each game
     they won of everyone at its table: each player's rating after their previous game
     in the club's rating of that game (none: a new player's), the leaderboard's
     cautious figure (mu - 3 sigma)."""
     own = Seating.objects.filter(player=player, place__isnull=False)
     by_game: dict[str, list[GamePlayed]] = {}
-    for game, *row in own.order_by(*ratings.PLAYED_ORDER).values_list("table__game", *_GAME_FIELDS):
-        by_game.setdefault(game, []).append(GamePlayed._make(row))
+    schedules: dict[tuple[int, int], tuple[int, ...]] = {}
+    for game, options, *row in own.order_by(*ratings.PLAYED_ORDER).values_list(
+        "table__game", "table__round__event__league__options", *_GAME_FIELDS
+    ):
+        played = GamePlayed(*row)
+        if game == Game.BLUKE:
+            key = (played.league_id, played.players)
+            if key not in schedules:
+                schedules[key] = _schedule(played.players, options)
+            played = played._replace(sizes=schedules[key])
+        by_game.setdefault(game, []).append(played)
     if not by_game:
         return []
     mates = [
         Tablemate._make(row)
         for row in Seating.objects.filter(table_id__in=_counted(player))
         .exclude(player=player)
+        .order_by()  # any order: not the model's, which joins up to the event
         .values_list("table_id", "player_id", "player__name", "place", "total")
-    ]
-    lines = [
-        HandLine(table_id, number, cards, bid, tricks, maker == seat, dropped, points)
-        for table_id, number, cards, bid, tricks, maker, seat, dropped, points in _lines(
-            player
-        ).values_list(
-            "hand__table_id",
-            "hand__number",
-            "hand__cards",
-            "bid",
-            "tricks",
-            "hand__maker",
-            "seat",
-            "dropped",
-            "points",
-        )
     ]
     dropped = [
         DroppedHand(seat=seat, dealer=dealer, trump=trump, record=record)
-        for seat, dealer, trump, record in _lines(player)
-        .filter(dropped=True, hand__is_move_log=True)
+        for seat, dealer, trump, record in HandSeat.objects.filter(
+            player=player, dropped=True, hand__is_move_log=True, hand__table_id__in=_counted(player)
+        )
         .order_by("-hand_id")
         .values_list("seat", "hand__dealer", "hand__trump", "hand__record")[:DROPS_JUDGED]
     ]
@@ -90,13 +97,19 @@ def player_game_stats(*, player: Player) -> list[GameStats]:
             game=game,
             played=by_game[game],
             mates=mates,
-            lines=lines,
             dropped=dropped if game == Game.BUCK_EUCHRE else (),
             rated_before=before.get(game, {}),
         )
         for game in (Game.BLUKE, Game.BUCK_EUCHRE)
         if game in by_game
     ]
+
+
+def _schedule(players: int, options: object) -> tuple[int, ...]:
+    """The cards dealt in each hand of a Bluke game of ``players`` under a league's
+    ``options`` (fixed once the league has a hand: ``league_update``)."""
+    rules = games.rules_for(Game.BLUKE, players, options)
+    return rules.schedule if isinstance(rules, games.Bluke) else ()
 
 
 class _TableId(TypedDict):
@@ -106,11 +119,6 @@ class _TableId(TypedDict):
 def _counted(player: Player) -> QuerySet[Seating, _TableId]:
     """The tables of the player's games that count, as a subquery."""
     return Seating.objects.filter(player=player, place__isnull=False).values("table_id")
-
-
-def _lines(player: Player) -> QuerySet[HandSeat]:
-    """The player's hand lines of their games that count."""
-    return HandSeat.objects.filter(player=player, hand__table_id__in=_counted(player))
 
 
 def _rated_before(player: Player) -> dict[str, dict[tuple[int, int], float]]:
@@ -133,6 +141,7 @@ def _rated_before(player: Player) -> dict[str, dict[tuple[int, int], float]]:
     rows = (
         RatingHistory.objects.filter(scope__in=club_scopes, order_key__in=keys)
         .exclude(player=player)
+        .order_by()
         .annotate(
             mu_before=Subquery(previous.values("mu")[:1]),
             sigma_before=Subquery(previous.values("sigma")[:1]),

@@ -33,17 +33,18 @@ T F T T T T (G4's first of three counts): longest 4, now 4. Form: three nights, 
 Best win: of the wins G1, G4, G5, the opponents' ratings before the game are
 G1: 20, 10, 0 (mean 10); G4: 30, 27 (28.5); G5: 25, 22, 19 (22): G4.
 
-P's Bluke hand lines (cards dealt, bid, tricks; ``M`` made, ``x`` missed):
-G1: (2, 1, 1) M, (1, 1, 0) x, (2, 1, 2) M +1; G2: (2, 2, 2) M, (1, 1, 1) M, (2, 1, 1) M;
-G3: (2, 1, 2) M +1, (1, 1, 0) x, (2, 2, 2) M. Bids made 7 of 9; one card 1 of 3, two
-cards 6 of 6; overtricks 2; most in a row: G1's third to G3's first, 5; now 1.
+P's Bluke hand lines (cards dealt, bid, tricks; ``M`` made, ``x`` missed), as the
+seatings keep them (hands, bids made, overtricks, the bids made as bits; G4 to G6
+with none): G1: (2, 1, 1) M, (1, 1, 0) x, (2, 1, 2) M +1: 3, 2, 1, 0b101; G2: (2, 2, 2)
+M, (1, 1, 1) M, (2, 1, 1) M: 3, 3, 0, 0b111; G3: (2, 1, 2) M +1, (1, 1, 0) x, (2, 2, 2)
+M: 3, 2, 1, 0b101. Bids made 7 of 9; one card 1 of 3, two cards 6 of 6; overtricks 2;
+most in a row: G1's third to G3's first, 5; now 1.
 """
 
 from __future__ import annotations
 
 import datetime
 import doctest
-import random
 
 import pytest
 
@@ -52,7 +53,6 @@ from league import player_stats
 from league.player_stats import (
     DroppedHand,
     GamePlayed,
-    HandLine,
     Streak,
     Tablemate,
     drop_was_right,
@@ -79,33 +79,41 @@ LEAGUE = {
     5: (3, 4, (1, 80), {A: (3, 30), B: (2, 40), D: (4, 0)}),
     6: (3, 4, (2, 55), {A: (1, 60), C: (3, 25), D: (4, -5)}),
 }
-LINES = {  # game: (cards, bid, tricks) of each hand in order
-    1: [(2, 1, 1), (1, 1, 0), (2, 1, 2)],
-    2: [(2, 2, 2), (1, 1, 1), (2, 1, 1)],
-    3: [(2, 1, 2), (1, 1, 0), (2, 2, 2)],
+COUNTED = {  # game: hands, bids made, overtricks, the bids made as bits (hands of 2, 1, 2)
+    1: (3, 2, 1, 0b101),
+    2: (3, 3, 0, 0b111),
+    3: (3, 2, 1, 0b101),
 }
 BEFORE = {(1, A): 20.0, (1, B): 10.0, (1, C): 0.0, (4, B): 30.0, (4, C): 27.0}
 BEFORE |= {(5, A): 25.0, (5, B): 22.0, (5, D): 19.0}
 
 
 def played() -> list[GamePlayed]:
-    return [
-        GamePlayed(
-            table_id=game,
-            event_id=100 + night,
-            event_name=f"Night {night}",
-            date=NIGHTS[night],
-            league_id=1,
-            league_name="Thursday",
-            round_number=1 + (game + 1) % 2,
-            table_number=1,
-            players=players,
-            seat=0,
-            place=place,
-            total=total,
+    games = []
+    for game, (night, players, (place, total), _) in LEAGUE.items():
+        hands, made, overtricks, made_hands = COUNTED.get(game, (0, 0, 0, 0))
+        games.append(
+            GamePlayed(
+                table_id=game,
+                event_id=100 + night,
+                event_name=f"Night {night}",
+                date=NIGHTS[night],
+                league_id=1,
+                league_name="Thursday",
+                round_number=1 + (game + 1) % 2,
+                table_number=1,
+                players=players,
+                seat=0,
+                place=place,
+                total=total,
+                hands=hands,
+                bids_made=made,
+                overtricks=overtricks,
+                bids_made_hands=made_hands,
+                sizes=(2, 1, 2),
+            )
         )
-        for game, (night, players, (place, total), _) in LEAGUE.items()
-    ]
+    return games
 
 
 def mates() -> list[Tablemate]:
@@ -116,22 +124,11 @@ def mates() -> list[Tablemate]:
     ]
 
 
-def lines() -> list[HandLine]:
-    found = [
-        HandLine(game, number, cards, bid, tricks, False, False, 0)
-        for game, hands in LINES.items()
-        for number, (cards, bid, tricks) in enumerate(hands)
-    ]
-    random.Random(1).shuffle(found)  # any order: the figures put them in the order played
-    return found
-
-
 def bluke_stats(**changes: object) -> player_stats.GameStats:
     rows: dict[str, object] = {
         "game": "bluke",
         "played": played(),
         "mates": mates(),
-        "lines": lines(),
         "rated_before": BEFORE,
     }
     rows.update(changes)
@@ -207,7 +204,7 @@ def test_the_best_win_is_against_the_highest_rated_opponents() -> None:
 def test_personal_bests_highest_in_bluke_lowest_in_buck_euchre() -> None:
     best = bluke_stats().best_total
     assert best is not None and (best.table_id, best.total) == (5, 80)
-    buck = game_stats(game="buck_euchre", played=played(), mates=mates(), lines=[])
+    buck = game_stats(game="buck_euchre", played=played(), mates=mates())
     assert buck.best_total is not None and buck.best_total.total == 10  # counts down
 
 
@@ -220,13 +217,15 @@ def test_bluke_bids_made_by_hand_size_overtricks_and_in_a_row() -> None:
     assert bluke_stats().buck is None
 
 
-def test_lines_of_other_games_are_not_counted() -> None:
-    stray = HandLine(99, 0, 2, 1, 1, False, False, 10)
-    figures = bluke_stats(lines=[*lines(), stray]).bluke
-    assert figures is not None and figures.hands == 9
-
-
-# -- Buck Euchre ----------------------------------------------------------------------
+def test_a_game_not_counted_hand_by_hand_is_left_out_of_the_sizes_and_runs() -> None:
+    """G2 without its bits (a seating the results service did not count): its hands
+    still count in all, not by size nor in a row (G1's third and G3's first: 2)."""
+    games = [g._replace(bids_made_hands=None) if g.table_id == 2 else g for g in played()]
+    figures = bluke_stats(played=games).bluke
+    assert figures is not None
+    assert (figures.hands, figures.bids_made) == (9, 7)
+    assert [(s.cards, s.hands, s.made) for s in figures.by_size] == [(1, 2, 0), (2, 4, 4)]
+    assert figures.bids_in_a_row == Streak(longest=2, current=1)
 
 
 @pytest.mark.parametrize(
@@ -253,34 +252,30 @@ def test_a_record_the_engine_refuses_is_not_judged() -> None:
 
 
 def test_buck_euchre_maker_bucks_and_drops() -> None:
-    """P's lines (maker?, dropped?, tricks): made trump and took 3, 5 and 2 (bucked as
-    maker); stayed in and took 0 (bucked as player) and 1; dropped three times, in
-    hands entered card by card: BUCK_DROP_RIGHT and BUCK_DROP_WRONG, judged (right,
-    wrong), and BUCK_MAKER_ALONE, the maker left alone, not judged."""
-    rows = [(True, False, 3), (True, False, 5), (True, False, 2), (False, False, 0)]
-    rows += [(False, False, 1), (False, True, 0), (False, True, 0), (False, True, 0)]
-    own = [
-        HandLine(1, number, 5, None, tricks, maker, dropped, 0)
-        for number, (maker, dropped, tricks) in enumerate(rows)
+    """P's seatings keep: in G1, 8 hands, trump made in 3 (one bucked: fewer than 3
+    tricks), bucked once as another player, 3 drops; in G2, 5 hands, 1 drop, bucked once
+    as maker, trump made not counted (so G2 is left out of the makes, not of the rest).
+    Three drops were entered card by card: BUCK_DROP_RIGHT and BUCK_DROP_WRONG, judged
+    right and wrong, and BUCK_MAKER_ALONE, the maker left alone, not judged."""
+    first, second = played()[:2]
+    games = [
+        first._replace(hands=8, made_trump=3, bucked_as_maker=1, bucked_as_player=1, drops=3),
+        second._replace(hands=5, made_trump=None, bucked_as_maker=1, drops=1),
     ]
     dropped = [
         DroppedHand(seat=3, dealer=0, trump="H", record=BUCK_DROP_RIGHT),
         DroppedHand(seat=3, dealer=0, trump="H", record=BUCK_DROP_WRONG),
         DroppedHand(seat=3, dealer=0, trump="H", record=BUCK_MAKER_ALONE),
     ]
-    stats = game_stats(
-        game="buck_euchre", played=played()[:1], mates=[], lines=own, dropped=dropped
-    )
+    stats = game_stats(game="buck_euchre", played=games, mates=[], dropped=dropped)
     buck = stats.buck
     assert buck is not None and stats.bluke is None
-    assert (buck.hands, buck.maker, buck.maker_made) == (8, 3, 2)
-    assert (buck.bucked_as_maker, buck.bucked_as_player, buck.drops) == (1, 1, 3)
+    assert (buck.hands, buck.maker, buck.maker_made) == (13, 3, 2)
+    assert (buck.bucked_as_maker, buck.bucked_as_player, buck.drops) == (2, 1, 4)
     assert (buck.drops_judged, buck.drops_right) == (2, 1)
-    facts = {
-        fact.term: fact.value
-        for fact in player_figures.game_figures(stats, all_opponents=False).facts
-    }
-    assert facts["Made trump"] == "3 of 8 hands; took 3 tricks or more in 2 (67 %)"
+    shaped = player_figures.game_figures(stats, all_opponents=False)
+    facts = {fact.term: fact.value for fact in shaped.facts}
+    assert facts["Made trump"] == "3 of 13 hands; took 3 tricks or more in 2 (67 %)"
     assert facts["Drops that were right"] == "1 of 2 judged (50 %)"
 
 
@@ -292,7 +287,7 @@ def test_the_page_shows_ten_opponents_until_asked_for_all() -> None:
         Tablemate(table_id=1, player_id=20 + n, name=f"Player {n:02d}", place=2, total=0)
         for n in range(12)
     ]
-    stats = game_stats(game="bluke", played=played()[:1], mates=others, lines=[])
+    stats = game_stats(game="bluke", played=played()[:1], mates=others)
     first = player_figures.game_figures(stats, all_opponents=False)
     assert len(first.opponents) == 10 and first.more_opponents == 2 and not first.cut_back
     every = player_figures.game_figures(stats, all_opponents=True)
@@ -303,7 +298,7 @@ def test_points_differences_say_fewer_in_buck_euchre() -> None:
     stats = bluke_stats()
     shown = player_figures.game_figures(stats, all_opponents=False)
     assert [o.points for o in shown.opponents] == ["+3.0", "+42.5", "+47.5", "+27.5"]
-    buck = game_stats(game="buck_euchre", played=played(), mates=mates(), lines=[])
+    buck = game_stats(game="buck_euchre", played=played(), mates=mates())
     words = player_figures.game_figures(buck, all_opponents=False)
     assert [o.points for o in words.opponents] == [
         "3.0 more",

@@ -270,14 +270,14 @@ def test_show_all_opponents_beyond_the_first_ten(
     assert back.attrs["href"] == f"{url}#head-to-head-bluke"
 
 
-def test_the_figures_cost_five_queries_whatever_the_games(
+def test_the_figures_cost_four_queries_whatever_the_games(
     client: Client, club_of_pat: dict[str, Any], django_assert_num_queries: Any
 ) -> None:
     newcomer = PlayerFactory(club=club_of_pat["people"]["Pat"].club, name="Newcomer")
     # without games: the page's four (no rating, so no history), and the figures' one
     with django_assert_num_queries(5):
         assert client.get(reverse("player", args=[newcomer.pk])).status_code == 200
-    # with games: the page's six, and the figures' five, for one game or two
+    # with games: the page's six, and the figures' four, for one game or two
     for name in ("Pat", "Di"):
-        with django_assert_num_queries(11):
+        with django_assert_num_queries(10):
             client.get(reverse("player", args=[club_of_pat["people"][name].pk]))
