@@ -189,8 +189,9 @@ class GameStandings:
 
 @require_safe
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
-    """A player's ratings with their history charts, recent games and
-    statistics in each league."""
+    """A player's ratings with their history charts, recent games, each game's
+    form, rivals and records across the club's leagues (``?opponents=all``: every
+    opponent of the head to head) and statistics in each league."""
     player = get_object_or_404(players_selectors.player_for_page(), pk=player_id)
     if refusal := members_only_refusal(request, player.club):
         return refusal
