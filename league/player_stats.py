@@ -458,8 +458,8 @@ def best_total_of(played: Sequence[GamePlayed], *, fewer_is_better: bool) -> Gam
 def bluke_figures(played: Sequence[GamePlayed]) -> BlukeFigures:
     """Bids made, in all and by hand size, the overtricks of the bids made, and the
     most bids made in a row (across games, in the order played). A game whose hands
-    were not counted bit by bit (``bids_made_hands`` ``None``) is left out of the sizes
-    and the runs.
+    were not counted bit by bit (``bids_made_hands`` ``None``), or whose hand sizes
+    are not known, is left out of the sizes and the runs.
 
     >>> day = datetime.date(2026, 1, 1)
     >>> game = GamePlayed(1, 1, "N", day, 1, "L", 1, 1, 4, 0, 1, 30, 3, 2, 1, 0, 0, 0, 0,
@@ -474,7 +474,7 @@ def bluke_figures(played: Sequence[GamePlayed]) -> BlukeFigures:
     texts: list[str] = []
     by_schedule: dict[tuple[int, ...], list[str]] = {}
     for game in played:
-        if game.bids_made_hands is None or not game.hands:
+        if game.bids_made_hands is None or not game.hands or len(game.sizes) < game.hands:
             continue
         text = format(game.bids_made_hands, f"0{game.hands}b")[::-1]
         texts.append(text)

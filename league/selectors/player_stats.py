@@ -107,8 +107,12 @@ def player_game_stats(*, player: Player) -> list[GameStats]:
 
 def _schedule(players: int, options: object) -> tuple[int, ...]:
     """The cards dealt in each hand of a Bluke game of ``players`` under a league's
-    ``options`` (fixed once the league has a hand: ``league_update``)."""
-    rules = games.rules_for(Game.BLUKE, players, options)
+    ``options`` (fixed once the league has a hand: ``league_update``); none for
+    options the engine refuses (the game is then left out of the sizes)."""
+    try:
+        rules = games.rules_for(Game.BLUKE, players, options)
+    except games.RecordError:
+        return ()
     return rules.schedule if isinstance(rules, games.Bluke) else ()
 
 

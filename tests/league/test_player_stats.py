@@ -226,6 +226,9 @@ def test_a_game_not_counted_hand_by_hand_is_left_out_of_the_sizes_and_runs() -> 
     assert (figures.hands, figures.bids_made) == (9, 7)
     assert [(s.cards, s.hands, s.made) for s in figures.by_size] == [(1, 2, 0), (2, 4, 4)]
     assert figures.bids_in_a_row == Streak(longest=2, current=1)
+    # so is one whose hand sizes are not known (options the engine refuses)
+    unsized = [g._replace(sizes=()) if g.table_id == 2 else g for g in played()]
+    assert bluke_stats(played=unsized).bluke == figures
 
 
 @pytest.mark.parametrize(
