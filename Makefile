@@ -44,7 +44,7 @@ run: $(STAMP)
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(STAMP)
-	$(PY) -m pytest games league/seating league/rating_model.py league/standings.py league/names.py league/season.py league/import_files league/csv_format.py tests docs
+	$(PY) -m pytest games league/seating league/rating_model.py league/standings.py league/names.py league/season.py league/player_stats.py league/import_files league/csv_format.py tests docs
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -305,6 +305,17 @@ class Template:
         dropped = sum(line["dropped"] for line in lines)
         return (len(lines), len(made), sum(m["tricks"] - m["bid"] for m in made), 0, 0, dropped)
 
+    def seat_figures(self, seat: int) -> tuple[int, ...]:
+        """The seat's figures of its hand lines for the player's page, in the order of
+        :data:`league.models.SEATING_FIGURES` (Bluke: nobody makes trump; the hands whose
+        bid was made, as bits)."""
+        made = [
+            number
+            for number, seats in enumerate(self.lines)
+            if seats[seat]["tricks"] >= seats[seat]["bid"]
+        ]
+        return (0, sum(1 << number for number in made))
+
 
 def results_only(move_log: dict[str, Any], result: Any) -> dict[str, Any]:
     """A hand played card by card as the score sheet's form submits it: trump (``None`` when a
@@ -633,9 +644,9 @@ def load(
 def write_tables(rows: Rows, drawn: Sequence[Drawn]) -> None:
     """The drawn tables with their seatings, hands and hand lines: complete ones with their
     places, the others as far as they have played."""
-    from league.models import SEATING_COUNTS, Hand, HandSeat, Seating, Table
+    from league.models import SEATING_COUNTS, SEATING_FIGURES, Hand, HandSeat, Seating, Table
 
-    no_counts = (None,) * len(SEATING_COUNTS)
+    no_counts = (None,) * (len(SEATING_COUNTS) + len(SEATING_FIGURES))
     rows.write(
         Table,
         (
@@ -670,7 +681,11 @@ def write_tables(rows: Rows, drawn: Sequence[Drawn]) -> None:
     )
     rows.write(
         Seating,
-        ("table_id", "round_id", "seat", "player_id", "total", "place", *SEATING_COUNTS),
+        (
+            *("table_id", "round_id", "seat", "player_id", "total", "place"),
+            *SEATING_COUNTS,
+            *SEATING_FIGURES,
+        ),
         (
             (
                 t.table_id,
@@ -679,7 +694,11 @@ def write_tables(rows: Rows, drawn: Sequence[Drawn]) -> None:
                 player,
                 t.template.totals_after(t.hands)[seat] if t.hands == HANDS else None,
                 t.template.ranks[seat] if t.hands == HANDS else None,
-                *(t.template.seat_counts(seat) if t.hands == HANDS else no_counts),
+                *(
+                    (*t.template.seat_counts(seat), *t.template.seat_figures(seat))
+                    if t.hands == HANDS
+                    else no_counts
+                ),
             )
             for t in drawn
             for seat, player in enumerate(t.players)

@@ -620,13 +620,20 @@ SEATING_COUNTS: Final = (
 )
 """A seating's counts of its hand lines, set with its ``place`` and cleared with it."""
 
+SEATING_FIGURES: Final = ("made_trump", "bids_made_hands")
+"""More of a seating's hand lines, for the player's page (:mod:`league.player_stats`): set
+with its ``place`` and cleared with it, as the counts are, but not summed by the standings."""
+
 
 class Seating(models.Model):
     """Who sits in which seat; once the game is complete, the seat's final
     ``total`` and ``place`` (the running totals live on the table), and the
     seat's counts of its hand lines, which the standings add up: so a
     player's line in a league of 100,000 games sums that player's seatings,
-    not the millions of hand lines behind them.
+    not the millions of hand lines behind them. Likewise the figures a player's
+    page needs of every hand (:data:`SEATING_FIGURES`: the hands in which the
+    seat made trump, the hands whose bid it made), so that the page reads a row
+    a game.
 
     ``round`` repeats the table's round so that the database can keep a
     player at one table per round.
@@ -664,6 +671,14 @@ class Seating(models.Model):
     drops = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="hands dropped (Buck Euchre)"
     )
+    made_trump = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="hands in which the seat made trump (Buck Euchre)"
+    )
+    bids_made_hands = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="the hands whose bid was made, as bits: bit n for hand n, from 0 (Bluke)",
+    )
 
     class Meta:
         ordering = ["table", "seat"]
@@ -680,6 +695,12 @@ class Seating(models.Model):
                     | Q(place__isnull=False, **{f"{n}__isnull": False for n in SEATING_COUNTS})
                 ),
                 name="seating_counts_with_place",
+            ),
+            # only a placed seat has them (the results service sets them with the place)
+            models.CheckConstraint(
+                condition=Q(place__isnull=False)
+                | Q(**{f"{n}__isnull": True for n in SEATING_FIGURES}),
+                name="seating_figures_with_place",
             ),
         ]
         indexes = [

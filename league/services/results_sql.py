@@ -33,7 +33,16 @@ from django.db import connection
 from django.db.models import Field
 
 import games
-from league.models import SEATING_COUNTS, AuditEntry, Game, Hand, HandSeat, Seating, Table
+from league.models import (
+    SEATING_COUNTS,
+    SEATING_FIGURES,
+    AuditEntry,
+    Game,
+    Hand,
+    HandSeat,
+    Seating,
+    Table,
+)
 from league.statements import (
     column_list,
     column_values,
@@ -195,12 +204,13 @@ def _append_sql(*, hands: int, with_entry: bool) -> str:
 def store_places(table: Table, tally: games.GameTally | None) -> list[int]:
     """The seatings' final totals and places, which standings and ratings
     count, and the counts of each seat's hand lines, which standings add up
-    (:data:`~league.models.SEATING_COUNTS`), all in one statement, from the
+    (:data:`~league.models.SEATING_COUNTS`), and the figures a player's page
+    reads (:data:`~league.models.SEATING_FIGURES`), all in one statement, from the
     complete game's ``tally``; all cleared for ``None`` (the game no longer
     counts). Returns the players seated."""
     ranks = tally.ranks() if tally is not None else None
     if tally is None or ranks is None:
-        cleared = dict.fromkeys(("total", "place", *SEATING_COUNTS))
+        cleared = dict.fromkeys(("total", "place", *SEATING_COUNTS, *SEATING_FIGURES))
         Seating.objects.filter(table=table).update(**cleared)
         return list(table.seat_players)
     # a bucked hand scores above 0 in Buck Euchre; in Bluke that is a bid made
@@ -217,7 +227,7 @@ def store_places(table: Table, tally: games.GameTally | None) -> list[int]:
             total = v.column2, place = v.column3,
             hands = c.hands, bids_made = c.bids_made, overtricks = c.overtricks,
             bucked_as_maker = c.bucked_as_maker, bucked_as_player = c.bucked_as_player,
-            drops = c.drops
+            drops = c.drops, made_trump = c.made_trump, bids_made_hands = c.bids_made_hands
         FROM (VALUES {results}) AS v, (
             SELECT hs.seat, COUNT(*) AS hands,
                 SUM(CASE WHEN {made} THEN 1 ELSE 0 END) AS bids_made,
@@ -226,7 +236,9 @@ def store_places(table: Table, tally: games.GameTally | None) -> list[int]:
                     AS bucked_as_maker,
                 SUM(CASE WHEN {bucked} AND (h.maker IS NULL OR h.maker <> hs.seat)
                     THEN 1 ELSE 0 END) AS bucked_as_player,
-                SUM(CASE WHEN hs.dropped THEN 1 ELSE 0 END) AS drops
+                SUM(CASE WHEN hs.dropped THEN 1 ELSE 0 END) AS drops,
+                SUM(CASE WHEN h.maker = hs.seat THEN 1 ELSE 0 END) AS made_trump,
+                SUM(CASE WHEN {made} THEN 1 << h.number ELSE 0 END) AS bids_made_hands
             FROM {line} hs JOIN {hand} h ON h.id = hs.hand_id
             WHERE h.table_id = %s
             GROUP BY hs.seat

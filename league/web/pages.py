@@ -27,12 +27,13 @@ from league.models import Club, Game, League, Player, Standing
 from league.rating_model import MODELS
 from league.selectors import clubs as clubs_selectors
 from league.selectors import events as events_selectors
+from league.selectors import player_stats as player_stats_selectors
 from league.selectors import players as players_selectors
 from league.selectors import ratings as ratings_selectors
 from league.selectors import seasons as seasons_selectors
 from league.selectors import standings as standings_selectors
 from league.services import clubs
-from league.web import charts
+from league.web import charts, player_figures
 from league.web.access import members_only_refusal
 
 
@@ -188,8 +189,9 @@ class GameStandings:
 
 @require_safe
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
-    """A player's ratings with their history charts, recent games and
-    statistics in each league."""
+    """A player's ratings with their history charts, recent games, each game's
+    form, rivals and records across the club's leagues (``?opponents=all``: every
+    opponent of the head to head) and statistics in each league."""
     player = get_object_or_404(players_selectors.player_for_page(), pk=player_id)
     if refusal := members_only_refusal(request, player.club):
         return refusal
@@ -201,6 +203,12 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
             "ratings": _rating_sections(player, ratings_selectors.player_ratings(player=player)),
             "recent": players_selectors.player_recent_games(player=player),
             "standings": _by_game(standings_selectors.player_standings(player=player)),
+            "figures": [
+                player_figures.game_figures(
+                    stats, all_opponents=request.GET.get("opponents") == "all"
+                )
+                for stats in player_stats_selectors.player_game_stats(player=player)
+            ],
         },
     )
 

@@ -93,3 +93,68 @@ BUCK_EUCHRE_REFUSALS: list[tuple[dict[str, str], str, str]] = [
 """Buck Euchre hands the engine refuses, as changes to the entry form's
 valid hand (trump spades, seat 1 makes, seat 3 drops, tricks 1-3-1-0): the
 field the page shows the refusal by, and its words ({n}: seat n's name)."""
+
+
+# Drops judged, each a Buck Euchre move log dealt by seat 0 with hearts ordered up by
+# seat 1 (right bower JH, left JD), the dealer taking the turned 9H and discarding TC.
+# In both, seat 3 drops and seat 1 leads trumps four times and takes all five tricks.
+BUCK_DEALER_TAKES = {"turn_up": "9H", "calls": ["order"], "discard": "TC", "drops": [3]}
+BUCK_DROP_RIGHT = {
+    # Seat 3 holds 9S TS 9D TD 9C: no trump for the four tricks led in trumps, nothing
+    # above the AS and AD of the last (led QH, a trump, too): they would take no trick,
+    # so staying in they would have been bucked, and the drop was right.
+    "deal": [
+        ["AD", "KD", "QD", "TC", "JC"],
+        ["JH", "JD", "AH", "KH", "QH"],
+        ["AS", "KS", "QS", "JS", "AC"],
+        ["9S", "TS", "9D", "TD", "9C"],
+    ],
+    **BUCK_DEALER_TAKES,
+    "plays": [
+        *("JH", "JS", "9H", "JD", "QS", "QD", "AH", "KS", "KD", "KH", "AC", "JC"),
+        *("QH", "AS", "AD"),
+    ],
+}
+BUCK_DROP_WRONG = {
+    # Seat 3 holds 9S TS 9D TD AC: through the four tricks led in trumps they throw the
+    # nines and tens (the weakest), keep AC, follow the last trick's KC with it and take
+    # it: staying in would have scored a trick, so the drop was wrong.
+    "deal": [
+        ["AD", "KD", "QD", "TC", "JC"],
+        ["JH", "JD", "AH", "KH", "KC"],
+        ["AS", "KS", "QS", "JS", "9C"],
+        ["9S", "TS", "9D", "TD", "AC"],
+    ],
+    **BUCK_DEALER_TAKES,
+    "plays": [
+        *("JH", "JS", "9H", "JD", "QS", "QD", "AH", "KS", "KD", "KH", "AS", "JC"),
+        *("KC", "9C", "AD"),
+    ],
+}
+BUCK_DEALER_DROPS = {
+    # The dealer (seat 0) takes the turned JS (the right bower: seat 2 ordered spades),
+    # discards 9D and drops. Seat 1 leads AS, a trump: the dealer would follow with JS
+    # and take the trick, so the drop was wrong; as dealt, without the turned card,
+    # they would have had no trump at all.
+    "deal": [
+        ["9D", "TD", "9H", "TH", "9C"],
+        ["AS", "KS", "QS", "TS", "9S"],
+        ["JC", "AH", "KH", "QH", "JH"],
+        ["AD", "KD", "QD", "JD", "AC"],
+    ],
+    "turn_up": "JS",
+    "calls": ["pass", "order"],
+    "discard": "9D",
+    "drops": [0],
+    "plays": [
+        *("AS", "JC", "AD", "AH", "KD", "9S", "KS", "KH", "QD", "QS", "QH", "JD"),
+        *("TS", "JH", "AC"),
+    ],
+}
+BUCK_MAKER_ALONE = {
+    # Everyone but the maker drops: the maker takes five without playing; no trick to
+    # set the drop against, so it is not judged.
+    **BUCK_DROP_RIGHT,
+    "drops": [0, 2, 3],
+    "plays": [],
+}
