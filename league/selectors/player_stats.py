@@ -60,7 +60,7 @@ def player_game_stats(*, player: Player) -> list[GameStats]:
     which they dropped; and, for the best win, the club-wide rating before each game
     they won of everyone at its table: each player's rating after their previous game
     in the club's rating of that game (none: a new player's), the leaderboard's
-    cautious figure (mu - 3 sigma)."""
+    figure (:meth:`~league.rating_model.ScoreModel.board_value`)."""
     own = Seating.objects.filter(player=player, place__isnull=False)
     by_game: dict[str, list[GamePlayed]] = {}
     schedules: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -154,6 +154,7 @@ def _rated_before(player: Player) -> dict[str, dict[tuple[int, int], float]]:
     )
     found: dict[str, dict[tuple[int, int], float]] = {}
     for game, table_id, player_id, mu, sigma in rows:
-        skill = model_for(game).new() if mu is None or sigma is None else Skill(mu, sigma)
-        found.setdefault(game, {})[table_id, player_id] = skill.ordinal
+        model = model_for(game)
+        skill = model.new() if mu is None or sigma is None else Skill(mu, sigma)
+        found.setdefault(game, {})[table_id, player_id] = model.board_value(skill)
     return found

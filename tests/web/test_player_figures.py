@@ -141,7 +141,8 @@ def section(tree: Element, slug: str) -> str:
 
 
 def rating_before(table: Table, player: Player) -> float:
-    """The player's club-wide rating before ``table``'s game: their previous row."""
+    """The player's club-wide rating before ``table``'s game: their previous row,
+    as the leaderboard shows it (the model's board figure)."""
     rows = list(
         RatingHistory.objects.filter(
             scope__club_id=player.club_id, scope__league=None, scope__game=table.game, player=player
@@ -149,8 +150,9 @@ def rating_before(table: Table, player: Player) -> float:
     )
     index = next(i for i, row in enumerate(rows) if row.table_id == table.pk)
     before = rows[index - 1] if index else None
-    skill = Skill(before.mu, before.sigma) if before else model_for(table.game).new()
-    return skill.ordinal
+    model = model_for(table.game)
+    skill = Skill(before.mu, before.sigma) if before else model.new()
+    return model.board_value(skill)
 
 
 def test_the_bluke_figures_of_a_hand_worked_league(
@@ -200,7 +202,7 @@ def test_the_bluke_figures_of_a_hand_worked_league(
         for table, names in ((first, ["Ada", "Bo", "Cy"]), (last, ["Ada", "Cy", "Di"]))
     }
     best = max(means, key=lambda pk: (means[pk], -pk))
-    assert best == last.pk  # the first game's opponents were all new: the starting rating, 0
+    assert best == last.pk  # the first game's opponents were all new: a newcomer's figure
     ada, cy, di = strength[last.pk]
     assert (
         f"8 Sep 2026, Thursday night 2, round 1, table 1 (Thursday), against Ada ({ada}), "
