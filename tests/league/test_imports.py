@@ -615,6 +615,15 @@ def test_players_are_added_once_and_names_the_club_has_stay() -> None:
     assert again.new_players == () and again.existing == 4 and db_state() == before
 
 
+def test_a_players_file_saved_by_excel_with_the_byte_order_mark_reads_whole() -> None:
+    """Excel's "CSV UTF-8" starts the file with the mark: the first column is still
+    ``name``, and "José" and "田中" arrive as they were typed."""
+    club = ClubFactory()
+    data = "\ufeffname\r\nJosé\r\n田中 花子\r\n".encode()
+    check = check_players_import(club=club, data=data)
+    assert check.ok and check.new_players == ("José", "田中 花子")
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
