@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import doctest
 import io
 import json
 from typing import Any
@@ -14,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.cli import answers_for_text
+from league import exports
 from league.exports import safe_cell
 from league.models import Game, HandSeat, Player, Standing
 from league.services.fixtures import event_create, league_create, table_create
@@ -277,3 +279,10 @@ def test_every_text_cell_is_quoted_and_numbers_are_not(client: Client, jobs_run:
     assert header.startswith('\ufeff"event","date","round","table","hand",')
     assert first.startswith('"Night 1","2026-10-01",1,1,1,')
     assert '"\'=HYPERLINK(1)"' in first  # the guard, inside the quotes
+
+
+def test_the_exports_examples_hold() -> None:
+    """league/exports.py's doctests: the byte order mark before the header, the
+    spreadsheet guard of each cell."""
+    failed, tried = doctest.testmod(exports, raise_on_error=False)
+    assert tried >= 2 and failed == 0
