@@ -86,7 +86,7 @@ def games_csv(*, games: int, players: int, tables: int, seed: int) -> bytes:
                 writer.writerow(
                     [
                         f"Night {night + 1}", day.isoformat(), round_ + 1, table + 1, hand + 1,
-                        dealer, cards, trump, "", seat, seated[seat], bids[seat], "",
+                        dealer + 1, cards, trump, "", seat + 1, seated[seat], bids[seat], "",
                         tricks[seat], result.points[seat], tally.totals[seat],
                     ]
                 )  # fmt: skip

@@ -1,9 +1,11 @@
 """What the league's CSV files and the import of them agree on, in pure Python:
 the spreadsheet guard of text cells that every CSV download writes
 (:func:`cell_guarded`, used by :mod:`league.exports`) and the import takes off
-again (:func:`cell_unguarded`, used by :mod:`league.import_files`), and the
-columns of the games file (:data:`HAND_COLUMNS`), which the export writes and the
-import reads. No Django: the import's reading of files imports it.
+again (:func:`cell_unguarded`, used by :mod:`league.import_files`), the byte order
+mark every CSV download starts with (:data:`BYTE_ORDER_MARK`), and the columns of
+the games file (:data:`HAND_COLUMNS`, seats from 1), which the export writes and
+the import reads, with those of older downloads (:data:`HAND_COLUMNS_FROM_0`). No
+Django: the import's reading of files imports it.
 """
 
 from __future__ import annotations
@@ -67,6 +69,17 @@ def cell_unguarded(text: str) -> str:
     return _GUARDED.sub("", text)
 
 
+BYTE_ORDER_MARK: Final = "\ufeff"
+"""What every CSV download starts with: UTF-8's byte order mark, by which Excel
+knows the file is UTF-8 (without it, Excel reads "José" as "JosÃ©" and "田中" as
+mojibake). The import reads a file with or without it."""
+
+SEAT_NUMBER: Final = "seat_number"
+"""The games file's column of seats counted from 1. A file that has it counts
+``dealer``, ``maker`` and ``seat_number`` from 1; an older download names the
+column ``seat`` and counts all three from 0 (:data:`HAND_COLUMNS_FROM_0`). The
+import tells the two apart by that column's name alone."""
+
 HAND_COLUMNS: Final = (
     "event",
     "date",
@@ -77,7 +90,7 @@ HAND_COLUMNS: Final = (
     "cards",
     "trump",
     "maker",
-    "seat",
+    SEAT_NUMBER,
     "player",
     "bid",
     "dropped",
@@ -86,8 +99,14 @@ HAND_COLUMNS: Final = (
     "total",
 )
 """One row per hand and seat, enough to enter every hand again as a results record
-(the import reads this file). ``hand`` counts from 1, as the score sheet does;
-``dealer``, ``maker`` and ``seat`` from 0, as the records do; ``trump`` is a suit
-letter, empty for no trump; ``maker`` (the seat that made trump) and ``dropped``
-(1 or 0) are Buck Euchre's, ``bid`` Bluke's, empty in the other game. Players go by
-name (unique in a club), so the file reads the same in another club."""
+(the import reads this file). ``hand``, ``dealer``, ``maker`` and ``seat_number``
+count from 1, as the score sheet and a paper pad do (the records and the API count
+seats from 0); ``trump`` is a suit letter, empty for no trump; ``maker`` (the seat
+that made trump) and ``dropped`` (1 or 0) are Buck Euchre's, ``bid`` Bluke's, empty
+in the other game. Players go by name (unique in a club), so the file reads the
+same in another club."""
+
+HAND_COLUMNS_FROM_0: Final = tuple("seat" if c == SEAT_NUMBER else c for c in HAND_COLUMNS)
+"""The games file as it was downloaded before seats were counted from 1: the same
+columns, but ``seat`` for ``seat_number``, and ``dealer``, ``maker`` and ``seat``
+counted from 0. The import reads it still."""

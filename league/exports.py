@@ -35,6 +35,7 @@ from django.utils.text import slugify
 
 from league import ratings, standings
 from league.csv_format import (
+    BYTE_ORDER_MARK,
     CELLS_APART,
     HAND_COLUMNS,
     SOME_CELL_TO_GUARD,
@@ -190,12 +191,12 @@ def hand_rows(*, league: League, event: Event | None = None) -> Iterator[tuple[o
             date.isoformat(),
             round_number,
             number,
-            hand + 1,
-            dealer,
+            hand + 1,  # seats, dealers and hands from 1, as the sheet counts them
+            dealer + 1,
             cards,
             trump,
-            maker if buck else "",
-            seat_number,
+            (maker + 1 if maker is not None else None) if buck else "",
+            seat_number + 1,
             player,
             "" if buck else bid,
             int(dropped) if buck else "",
@@ -259,14 +260,15 @@ class _Line:
 
 def csv_lines(header: Sequence[str], rows: Iterable[Sequence[object]]) -> Iterator[str]:
     """The header and ``rows`` as CSV lines, made safe for spreadsheets, one at a time:
-    text quoted (empty text too), numbers (and ``True``/``False``) as they are.
+    the byte order mark first (so that Excel reads the file as UTF-8), text quoted
+    (empty text too), numbers (and ``True``/``False``) as they are.
 
     >>> list(csv_lines(["player", "points"], [["Ann;=1+1", -10], ["=1+1", 3], ["", 0]]))
-    ['"player","points"\\r\\n', '"Ann;\\'=1+1",-10\\r\\n', '"\\'=1+1",3\\r\\n', '"",0\\r\\n']
+    ['\\ufeff"player","points"\\r\\n', '"Ann;\\'=1+1",-10\\r\\n', '"\\'=1+1",3\\r\\n', '"",0\\r\\n']
     """
     writer = csv.writer(_Line(), quoting=csv.QUOTE_NONNUMERIC)
     guarded, some_to_guard, apart = cell_guarded, SOME_CELL_TO_GUARD.search, CELLS_APART
-    yield writer.writerow(header)
+    yield BYTE_ORDER_MARK + writer.writerow(header)
     for row in rows:
         # safe_cell on each cell, but only for a row that needs it: a download
         # writes millions of cells, and one look a row costs less than one a cell

@@ -14,11 +14,17 @@ from league.import_files.problems import Problem
 
 
 def csv_rows(
-    data: bytes, columns: Sequence[str], problems: list[Problem]
+    data: bytes,
+    columns: Sequence[str],
+    problems: list[Problem],
+    *,
+    older: Sequence[Sequence[str]] = (),
 ) -> Iterator[tuple[int, dict[str, str]]]:
     """The rows of a CSV file (header row 1) as cells by column, stripped and with
-    the export's formula apostrophe taken off; blank rows are skipped. A file that
-    is not UTF-8, not CSV or has another header is one problem of the file."""
+    the export's formula apostrophe taken off; blank rows are skipped. The header
+    names ``columns``, or one of the ``older`` layouts a file may still come in (the
+    cells are then by that layout's names). A file that is not UTF-8, not CSV or has
+    another header is one problem of the file."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         problems.append(
             Problem(
@@ -50,7 +56,7 @@ def csv_rows(
             problems.append(Problem(None, "empty", "the file is empty"))
             return
         names = [cell.strip() for cell in header]
-        if not _header_fits(names, columns, problems):
+        if not _header_fits(names, [columns, *older], problems):
             return
         for cells in reader:
             row += 1
@@ -81,10 +87,20 @@ def csv_rows(
         )
 
 
-def _header_fits(names: list[str], columns: Sequence[str], problems: list[Problem]) -> bool:
-    missing = [column for column in columns if column not in names]
-    unknown = [name for name in names if name not in columns]
+def _header_fits(
+    names: list[str], layouts: Sequence[Sequence[str]], problems: list[Problem]
+) -> bool:
+    """Whether the header names the columns of one of ``layouts`` (the first is the
+    current one), each once, in any order; if not, a problem saying what is missing,
+    unknown or twice, against the layout the header comes closest to."""
+
+    def mismatch(columns: Sequence[str]) -> tuple[list[str], list[str]]:
+        missing = [column for column in columns if column not in names]
+        return missing, [name for name in names if name not in columns]
+
     repeated = sorted({name for name in names if names.count(name) > 1})
+    closest = min(layouts, key=lambda columns: sum(map(len, mismatch(columns))))
+    missing, unknown = mismatch(closest)
     if not (missing or unknown or repeated):
         return True
     parts = []
@@ -98,7 +114,7 @@ def _header_fits(names: list[str], columns: Sequence[str], problems: list[Proble
         Problem(
             1,
             "header",
-            f"the header row must name the columns {', '.join(columns)} ({'; '.join(parts)})",
+            f"the header row must name the columns {', '.join(closest)} ({'; '.join(parts)})",
         )
     )
     return False

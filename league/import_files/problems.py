@@ -5,6 +5,7 @@ lines of plain text."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Final
@@ -40,10 +41,12 @@ class Problem:
     ``row`` is the row of a CSV file (the header is row 1, as a spreadsheet numbers
     them) or the line of a JSON Lines file (from 1); ``None`` for the file as a
     whole. ``hand`` counts from 1, as the file and the score sheet do; ``seat`` from
-    0, as the records do. ``code`` is the engine's error code (docs/records.md) when
-    the engine refused the hand (``error`` is then its refusal), or one of
-    :data:`PROBLEM_CODES`. ``facts``, where known, is what the file says of the hand:
-    its players by seat, and what a page needs to word an engine refusal.
+    0, as the records do (a games CSV counts them from 1: whoever shows a seat adds
+    the file's ``seats_from``, :func:`problems_text`). ``code`` is the engine's error
+    code (docs/records.md) when the engine refused the hand (``error`` is then its
+    refusal), or one of :data:`PROBLEM_CODES`. ``facts``, where known, is what the
+    file says of the hand: its players by seat, and what a page needs to word an
+    engine refusal.
     """
 
     row: int | None
@@ -71,7 +74,8 @@ PROBLEM_CODES: Final = {
     "bad_name": "a player's name with a control character, or nothing to show",
     "table_split": "a table's rows are not together in the file",
     "hand_order": "a table's hands are not numbered 1, 2, 3... in order",
-    "seat_order": "a hand's rows are not seats 0, 1, 2... in order, or not all the table's seats",
+    "seat_order": "a hand's rows are not seats 1, 2, 3... in order (0, 1, 2... in an older "
+    "file), or not all the table's seats",
     "hand_mismatch": "the rows of one hand disagree on its dealer, cards, trump or maker",
     "players_changed": "a seat's player changes between the hands of a table",
     "player_twice": "a player in two seats of one table",
@@ -100,19 +104,45 @@ def name_rows(problems: list[Problem], start: int, players: dict[int, str]) -> N
     ]
 
 
-def problems_text(problems: Iterable[Problem]) -> Iterator[str]:
+def problems_text(problems: Iterable[Problem], *, seats_from: int = 0) -> Iterator[str]:
     """Each problem as a line of plain text, as the management commands print them:
-    ``row 12, hand 3, seat 1 (Ann): <message> (<code>)``."""
+    ``row 12, hand 3, seat 1 (Ann): <message> (<code>)``, the seat counted from
+    ``seats_from``, as the file counts it (``ResultsCheck.seats_from``). The import's
+    own messages count seats so already; an engine refusal's (whose records count
+    from 0) is said so too.
+
+    >>> problem = Problem(16, "bad_bid", "seat 2 bid 9: bids run 1..2", hand=1, seat=2,
+    ...                   player="Gil", error=games.RecordError("bad_bid", "", seat=2))
+    >>> next(problems_text([problem], seats_from=1))
+    'row 16, hand 1, seat 3 (Gil): seat 3 bid 9: bids run 1..2 (bad_bid)'
+    """
     for problem in problems:
         where = [
             f"{label} {value}"
             for label, value in (
                 ("row", problem.row),
                 ("hand", problem.hand),
-                ("seat", problem.seat),
+                ("seat", problem.seat + seats_from if problem.seat is not None else None),
             )
             if value is not None
         ]
         if problem.player and problem.seat is not None:
             where[-1] += f" ({problem.player})"
-        yield f"{', '.join(where) or 'the file'}: {problem.message} ({problem.code})"
+        message = problem.message
+        if problem.error is not None and seats_from:
+            message = engine_seats_shown(message, seats_from=seats_from)
+        yield f"{', '.join(where) or 'the file'}: {message} ({problem.code})"
+
+
+_ENGINE_SEAT: Final = re.compile(r"\bseat (\d+)\b")
+
+
+def engine_seats_shown(message: str, *, seats_from: int) -> str:
+    """An engine refusal's English, which names seats from 0 (``seat 2 bid 9``), with
+    each seat counted from ``seats_from`` instead. The engine names a seat as
+    ``seat <n>`` in every message (games/), which is what this relies on.
+
+    >>> engine_seats_shown("seat 0 took 6 tricks of 5", seats_from=1)
+    'seat 1 took 6 tricks of 5'
+    """
+    return _ENGINE_SEAT.sub(lambda found: f"seat {int(found[1]) + seats_from}", message)

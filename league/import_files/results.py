@@ -166,6 +166,9 @@ class FileTable:
     action: TableAction = TableAction.CREATE
     stored: int | None = None
     """The id of the league's table at the same place, if there is one."""
+    seats_from: int = 0
+    """How the file counts seats, for the problems' words: 1 in a games CSV with a
+    ``seat_number`` column, 0 in an older one and in JSON Lines (the records')."""
 
     @property
     def outcomes(self) -> list[tuple[object, ...] | None]:

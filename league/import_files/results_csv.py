@@ -1,13 +1,19 @@
 """The reader of a results CSV: the games CSV the export writes
 (:data:`league.csv_format.HAND_COLUMNS`), a row per hand and seat, read into
-tables of hands, each hand a results-only record (docs/records.md)."""
+tables of hands, each hand a results-only record (docs/records.md).
+
+The file counts seats as its header says: a ``seat_number`` column (the download
+now) counts ``dealer``, ``maker`` and ``seat_number`` from 1, a ``seat`` column (a
+download from before, :data:`league.csv_format.HAND_COLUMNS_FROM_0`) counts them
+from 0. They are read into seats from 0, as the records count them, and the
+problems' own words name a seat as the file does (:attr:`CsvResults.seats_from`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
 import games
-from league.csv_format import HAND_COLUMNS
+from league.csv_format import HAND_COLUMNS, HAND_COLUMNS_FROM_0, SEAT_NUMBER
 from league.import_files.csv_rows import csv_rows
 from league.import_files.problems import Problem, name_rows
 from league.import_files.results import (
@@ -38,6 +44,40 @@ class CsvResults:
     def __init__(self, league: LeagueGame) -> None:
         self.league = league
         self.buck = league.game == games.buck_euchre.NAME
+        self.seats_from = 1
+        """How the file counts seats (dealer, maker and seat): from 1 (a
+        ``seat_number`` column), or from 0 (a ``seat`` column, an older download);
+        known once the header is read."""
+
+    @property
+    def _seat_column(self) -> str:
+        return SEAT_NUMBER if self.seats_from else "seat"
+
+    def _seat(
+        self,
+        value: str,
+        row: int,
+        problems: list[Problem],
+        *,
+        column: str,
+        high: int | None = MAX_SEAT,
+    ) -> int | None:
+        """A cell's seat as the file counts it (from :attr:`seats_from`), as a seat
+        from 0; ``high`` is the highest seat from 0."""
+        first = self.seats_from
+        seat = read_whole(
+            value,
+            row,
+            problems,
+            column=column,
+            low=first,
+            high=None if high is None else high + first,
+        )
+        return None if seat is None else seat - first
+
+    def shown_seat(self, seat: object) -> str:
+        """A seat from 0 as the file writes it (``empty`` for none)."""
+        return str(seat + self.seats_from) if isinstance(seat, int) else _shown(seat)
 
     def read(self, data: bytes, problems: list[Problem]) -> list[FileTable]:
         """The file's tables, in its order. A row that cannot be placed (its night,
@@ -50,7 +90,11 @@ class CsvResults:
         rows: list[_ParsedRow] = []
         any_row = skipping = False
         rows_start = 0
-        for row, cells in csv_rows(data, HAND_COLUMNS, problems):
+        for row, cells in csv_rows(data, HAND_COLUMNS, problems, older=[HAND_COLUMNS_FROM_0]):
+            if not any_row:
+                self.seats_from = 1 if SEAT_NUMBER in cells else 0
+            if self.seats_from:
+                cells["seat"] = cells.pop(SEAT_NUMBER)
             any_row = True
             parsed = self._row(row, cells, problems)
             if parsed is None:
@@ -95,7 +139,7 @@ class CsvResults:
             return self._read_row(row, cells, problems)
         finally:
             hand = read_whole(cells["hand"], row, [], column="hand", low=1, high=MAX_HAND)
-            seat = read_whole(cells["seat"], row, [], column="seat", low=0, high=MAX_SEAT)
+            seat = self._seat(cells["seat"], row, [], column="seat")
             problems[start:] = [
                 replace(
                     problem,
@@ -114,7 +158,7 @@ class CsvResults:
         round_ = read_whole(cells["round"], row, problems, column="round", low=1, high=MAX_ROUND)
         number = read_whole(cells["table"], row, problems, column="table", low=1, high=MAX_TABLE)
         hand = read_whole(cells["hand"], row, problems, column="hand", low=1, high=MAX_HAND)
-        seat = read_whole(cells["seat"], row, problems, column="seat", low=0, high=MAX_SEAT)
+        seat = self._seat(cells["seat"], row, problems, column=self._seat_column)
         if None in (event, date, round_, number, hand, seat):
             return None
         assert event is not None and date is not None and round_ is not None
@@ -136,7 +180,7 @@ class CsvResults:
                     )
                 )
 
-        dealer = whole("dealer", 0)
+        dealer = self._seat(cells["dealer"], row, problems, column="dealer", high=None)
         cards = whole("cards", 1)
         trump = read_trump(cells["trump"], row, problems)
         player = read_name(cells["player"], row, problems, column="player", person=True)
@@ -148,7 +192,11 @@ class CsvResults:
         dropped = False
         if self.buck:
             empty_in_this_game("bid")
-            maker = whole("maker", 0) if cells["maker"] else None
+            maker = (
+                self._seat(cells["maker"], row, problems, column="maker", high=None)
+                if cells["maker"]
+                else None
+            )
             if cells["dropped"] not in ("0", "1"):
                 problems.append(
                     Problem(
@@ -199,6 +247,7 @@ class CsvResults:
             hands=[],
             results_only=True,
             broken=unchecked,
+            seats_from=self.seats_from,
         )
         if unchecked:
             return table
@@ -253,7 +302,8 @@ class CsvResults:
                         Problem(
                             parsed.row,
                             "player_twice",
-                            f"{parsed.line.player} is in seat {sat} of this table already",
+                            f"{parsed.line.player} is in seat {self.shown_seat(sat)} of this "
+                            "table already",
                             hand=number,
                             seat=parsed.seat,
                         )
@@ -265,8 +315,8 @@ class CsvResults:
                     Problem(
                         parsed.row,
                         "players_changed",
-                        f"{parsed.line.player} is in seat {parsed.seat}, where {before} sits "
-                        "in the table's first hand",
+                        f"{parsed.line.player} is in seat {self.shown_seat(parsed.seat)}, "
+                        f"where {before} sits in the table's first hand",
                         hand=number,
                         seat=parsed.seat,
                     )
@@ -280,12 +330,13 @@ class CsvResults:
                 ("maker", parsed.maker, head.maker),
             ):
                 if parsed.ok and head.ok and mine != theirs:
+                    shown = self.shown_seat if what in ("dealer", "maker") else _shown
                     problems.append(
                         Problem(
                             parsed.row,
                             "hand_mismatch",
-                            f"the {what} is {_shown(mine)} here and {_shown(theirs)} on seat "
-                            "0's row: every row of a hand gives the same",
+                            f"the {what} is {shown(mine)} here and {shown(theirs)} on seat "
+                            f"{self.shown_seat(0)}'s row: every row of a hand gives the same",
                             hand=number,
                             seat=parsed.seat,
                         )
@@ -298,19 +349,22 @@ class CsvResults:
             hand.record = self._record(head, lines)
         return hand
 
-    @staticmethod
-    def _seats_in_order(table: FileTable, group: list[_ParsedRow], problems: list[Problem]) -> bool:
-        """A hand's rows are seats 0, 1, 2... in order, as many as the table's first
-        hand has."""
+    def _seats_in_order(
+        self, table: FileTable, group: list[_ParsedRow], problems: list[Problem]
+    ) -> bool:
+        """A hand's rows are seats 1, 2, 3... (0, 1, 2... in an older file) in order,
+        as many as the table's first hand has."""
         number = group[0].hand
         for index, parsed in enumerate(group):
             if parsed.seat != index:
+                run = ", ".join(self.shown_seat(seat) for seat in range(3))
                 problems.append(
                     Problem(
                         parsed.row,
                         "seat_order",
-                        f"seat {parsed.seat} where seat {index} comes next: a hand's rows run "
-                        "seat 0, 1, 2... in order",
+                        f"seat {self.shown_seat(parsed.seat)} where seat "
+                        f"{self.shown_seat(index)} comes next: a hand's rows run seat {run}... "
+                        "in order",
                         hand=number,
                         seat=parsed.seat,
                     )

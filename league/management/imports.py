@@ -43,7 +43,8 @@ class ImportCommand(BaseCommand):
 
     def report(self, check: ResultsCheck | PlayersCheck, *, summary: str) -> None:
         """Print the check's problems and fail, or print ``summary``."""
-        for line in problems_text(check.problems):
+        seats_from = check.seats_from if isinstance(check, ResultsCheck) else 0
+        for line in problems_text(check.problems, seats_from=seats_from):
             self.stdout.write(line)
         if check.problems:
             count = len(check.problems)

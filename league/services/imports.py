@@ -109,6 +109,11 @@ class ResultsCheck:
     problems: tuple[Problem, ...]
     summary: ResultsSummary
     plan: ImportPlan = field(repr=False, compare=False)
+    seats_from: int = 0
+    """How the file counts seats: 1 in a games CSV with ``seat_number``, 0 in an
+    older one and in JSON Lines. A problem's ``seat`` counts from 0, as the records
+    do; whoever shows it adds this, so that it reads as the file does (its
+    message already does)."""
 
     @property
     def ok(self) -> bool:
@@ -222,6 +227,7 @@ def check_results_import(
         problems=tuple(_named(problem) for problem in problems),
         summary=_summary(plan, tables),
         plan=plan,
+        seats_from=reader.seats_from if isinstance(reader, CsvResults) else 0,
     )
 
 
@@ -268,13 +274,14 @@ def _check_with_engine(*, league: League, table: FileTable, problems: list[Probl
     except ServiceError as error:
         problems.append(Problem(table.row, "seats", f"{len(table.names)} seats: {error.message}"))
         return
+    first = table.seats_from  # the file's words count seats as the file does
     if not 0 <= table.first_dealer < len(table.names):
         problems.append(
             Problem(
                 table.row,
                 "dealer",
-                f"the first hand's dealer is seat {table.first_dealer}; the table's seats are "
-                f"0 to {len(table.names) - 1}",
+                f"the first hand's dealer is seat {table.first_dealer + first}; the table's "
+                f"seats are {first} to {len(table.names) - 1 + first}",
                 hand=1,
             )
         )
@@ -291,7 +298,9 @@ def _check_with_engine(*, league: League, table: FileTable, problems: list[Probl
         )
 
     for hand in table.hands:
-        if hand.record is None or not _fits_the_deal(league, tally, hand, problems):
+        if hand.record is None or not _fits_the_deal(
+            league, tally, hand, problems, seats_from=first
+        ):
             tally, totals_known = skip(), False
             continue
         try:
@@ -339,18 +348,24 @@ def _check_with_engine(*, league: League, table: FileTable, problems: list[Probl
 
 
 def _fits_the_deal(
-    league: League, tally: games.GameTally, hand: FileHand, problems: list[Problem]
+    league: League,
+    tally: games.GameTally,
+    hand: FileHand,
+    problems: list[Problem],
+    *,
+    seats_from: int,
 ) -> bool:
     """A CSV hand's dealer and cards are the ones the game deals (the engine decides
-    both from the hand's place in the game; a move log carries its own deal)."""
+    both from the hand's place in the game; a move log carries its own deal); its
+    words count seats from ``seats_from``, as the file does."""
     fits = True
     if hand.dealer is not None and hand.dealer != tally.next_dealer:
         problems.append(
             Problem(
                 hand.rows[0],
                 "dealer",
-                f"seat {hand.dealer} deals hand {hand.number} here, but the deal passes left: "
-                f"seat {tally.next_dealer} deals it",
+                f"seat {hand.dealer + seats_from} deals hand {hand.number} here, but the deal "
+                f"passes left: seat {tally.next_dealer + seats_from} deals it",
                 hand=hand.number,
             )
         )

@@ -19,10 +19,12 @@ then closes the connection without the chunked answer's last, empty chunk (the
 proxy talks HTTP/1.1 to it for that, deploy/nginx.conf), so the client sees an
 error, not a file that looks whole. A prepared file is sent with its length.
 
-**Spreadsheets.** The CSV files are UTF-8 with a header row, written by :mod:`csv`
-(RFC 4180). Every text cell is quoted, numbers are not: a spreadsheet that splits
-lines on another character than the comma (a semicolon, where the comma is the
-decimal mark) still reads a quoted cell whole when it starts its line. A text cell
+**Spreadsheets.** The CSV files are UTF-8, starting with its byte order mark (by
+which Excel knows UTF-8: without it "José" reads "JosÃ©"), with a header row,
+written by :mod:`csv` (RFC 4180). Every text cell is quoted, numbers are not: a
+spreadsheet that splits lines on another character than the comma (a semicolon,
+where the comma is the decimal mark) still reads a quoted cell whole when it starts
+its line. A text cell
 that a spreadsheet would run as a formula (one starting ``=``, ``+``, ``-``, ``@``,
 a tab or a carriage return: a player named ``=HYPERLINK(...)``) is also written
 with a leading apostrophe, as OWASP advises, and so is one that starts with an

@@ -98,10 +98,17 @@ def problem_text(problem: Problem) -> str:
     )
 
 
-def problem_rows(problems: tuple[Problem, ...]) -> list[ProblemRow]:
-    """The first :data:`PROBLEMS_SHOWN` problems as the preview lists them."""
+def problem_rows(problems: tuple[Problem, ...], *, seats_from: int = 0) -> list[ProblemRow]:
+    """The first :data:`PROBLEMS_SHOWN` problems as the preview lists them, each seat
+    counted from ``seats_from``, as the file counts it."""
     return [
-        ProblemRow(p.row, p.hand, p.seat, p.player, problem_text(p))
+        ProblemRow(
+            p.row,
+            p.hand,
+            p.seat + seats_from if p.seat is not None else None,
+            p.player,
+            problem_text(p),
+        )
         for p in problems[:PROBLEMS_SHOWN]
     ]
 
@@ -130,6 +137,7 @@ def _preview(
     """The preview of a check: its problems, or what the import stores and the
     confirmation; ``refused``: an import that found problems when it checked again."""
     league = check.league if isinstance(check, ResultsCheck) else None
+    seats_from = check.seats_from if isinstance(check, ResultsCheck) else 0
     confirm = ConfirmForm(
         initial={
             "what": form.cleaned_data["what"],
@@ -149,7 +157,8 @@ def _preview(
             "league": league,
             "check": check,
             "filename": form.cleaned_data["file"].name,
-            "problems": problem_rows(check.problems),
+            "problems": problem_rows(check.problems, seats_from=seats_from),
+            "seats_from": seats_from,
             "problems_shown": PROBLEMS_SHOWN,
             "confirm": confirm,
             "nothing_new": nothing_new,

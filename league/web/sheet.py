@@ -80,6 +80,41 @@ def card_label(card: games.Card) -> CardLabel:
 
 
 @dataclass(frozen=True)
+class BuckPenalty:
+    """A Buck Euchre penalty as the sheet writes it: ``euchred +5``."""
+
+    reason: str
+    """``euchred`` (the maker took fewer than 3 tricks) or ``bucked`` (anyone else
+    still in took none)."""
+    points: int
+
+    def __str__(self) -> str:
+        return f"{self.reason} +{self.points}"
+
+
+def buck_penalty(*, points: int, tricks: int, dropped: bool, maker: bool) -> BuckPenalty | None:
+    """The penalty a Buck Euchre hand added to a seat, read from what it scored:
+    a seat still in loses a point a trick, so anything above ``-tricks`` is the
+    penalty (+5, docs/rules.md). A maker's is "euchred", anyone else's "bucked";
+    a seat that dropped has none. The stored points tell, as they tell a made bid
+    in Bluke: a hand keeps the score it was given.
+
+    >>> str(buck_penalty(points=3, tricks=2, dropped=False, maker=True))
+    'euchred +5'
+    >>> str(buck_penalty(points=5, tricks=0, dropped=False, maker=False))
+    'bucked +5'
+    >>> buck_penalty(points=-3, tricks=3, dropped=False, maker=True) is None
+    True
+    >>> buck_penalty(points=0, tricks=0, dropped=True, maker=False) is None
+    True
+    """
+    added = points + tricks
+    if dropped or added <= 0:
+        return None
+    return BuckPenalty(reason="euchred" if maker else "bucked", points=added)
+
+
+@dataclass(frozen=True)
 class SheetLine:
     """One seat's cells in one hand's row."""
 
@@ -90,6 +125,8 @@ class SheetLine:
     maker: bool
     made: bool | None
     """Bluke: whether the bid was made; ``None`` in Buck Euchre."""
+    penalty: BuckPenalty | None = None
+    """Buck Euchre: the penalty the hand added to this seat's score, if any."""
 
 
 @dataclass(frozen=True)
@@ -250,6 +287,7 @@ def sheet_page(*, table: Table, correct_url: Callable[[int], str] | None = None)
         "schedule": len(rules.schedule) if isinstance(rules, games.Bluke) else None,
         "schedule_list": list(rules.schedule) if isinstance(rules, games.Bluke) else None,
         "start": games.GameTally(rules, first_dealer=table.first_dealer).totals,
+        "penalty": games.buck_euchre.PENALTY,
     }
 
 
@@ -302,6 +340,14 @@ def _sheet_hand(hand: Hand, names: list[str], shorts: list[str], rules: games.Ru
             # The engine scored the hand: in Bluke a made bid scores at least
             # 10, a missed one less than 0, so the stored points tell.
             made=line.points > 0 if bluke else None,
+            penalty=None
+            if bluke
+            else buck_penalty(
+                points=line.points,
+                tricks=line.tricks,
+                dropped=line.dropped,
+                maker=hand.maker == line.seat,
+            ),
         )
         for line in hand.seats.all()
     ]
@@ -435,8 +481,12 @@ def _hand_words(hand: Any, names: list[str], *, bluke: bool) -> HandWords | None
         elif seat["seat"] in hand["drops"]:
             did = "dropped"
         else:
-            maker = " as maker" if seat["seat"] == hand["maker"] else ""
-            did = f"took {seat['tricks']}{maker}"
+            is_maker = seat["seat"] == hand["maker"]
+            maker = " as maker" if is_maker else ""
+            penalty = buck_penalty(
+                points=seat["points"], tricks=seat["tricks"], dropped=False, maker=is_maker
+            )
+            did = f"took {seat['tricks']}{maker}" + (f", {penalty.reason}" if penalty else "")
         lines.append(f"{name} {did}: {seat['points']:+d} (total {seat['total']})")
     return HandWords(summary=", ".join(facts), lines=lines)
 

@@ -19,25 +19,13 @@ from playwright.sync_api import expect
 from league.models import AuditEntry, Game, Hand
 from league.services.links import table_link_create
 from league.services.results import hand_submit
-from tests.support.browser import PHONE, Shots, fits_the_phone, log_in
+from tests.support.browser import PHONE, Shots, fits_the_phone, kept_for_offline, log_in
 from tests.support.records import bluke_results
 from tests.support.setups import club_setup
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 WAIT = 15_000
-
-
-def kept_for_offline(page: Any) -> None:
-    """Wait until the service worker controls the page and holds its copy
-    (the first visit registers it; the page is fetched through it after)."""
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.reload()
-    for _ in range(50):  # (wait_for_function evaluates a string: the page's CSP refuses it)
-        if page.evaluate("navigator.serviceWorker.controller !== null"):
-            break
-        page.wait_for_timeout(100)
-    page.reload()  # fetched through the worker: kept
 
 
 def phone_at_the_table(browser: Any, base: str, token: str, name: str) -> tuple[Any, Any]:

@@ -57,6 +57,8 @@ def test_the_file_holds_what_the_download_streams(jobs_run: Any, archives_dir: P
             assert archive.state == Archive.State.READY and not owed(archive)
             data = unpacked(archives_dir, archive)
             assert data == streamed(archive) and len(data) == archive.size
+            # a CSV file starts with the byte order mark, as the download does
+            assert data.startswith(b'\xef\xbb\xbf"event",') == (kind == "games.csv")
             expected = (
                 exports.hand_lines(league=league, event=of)
                 if kind == "games.csv"

@@ -20,6 +20,7 @@ from django.db import OperationalError, connection, transaction
 from django.test import Client
 
 from league import exports, outbox
+from league.csv_format import HAND_COLUMNS, HAND_COLUMNS_FROM_0
 from league.errors import Conflict
 from league.import_files.csv_rows import unescape
 from league.import_files.problems import problems_text
@@ -53,6 +54,7 @@ from league.services.imports import (
 from league.services.results import hand_submit
 from tests.support.factories import ClubFactory, UserFactory
 from tests.support.imports import (
+    as_downloaded_before,
     csv_of,
     download,
     empty_league_like,
@@ -116,6 +118,95 @@ def test_a_league_exported_and_imported_into_an_empty_club_exports_the_same(
     assert again.summary.new_players == ()
     assert db_state() == before
     assert table_versions() == versions
+
+
+@pytest.mark.parametrize("game", [Game.BLUKE, Game.BUCK_EUCHRE])
+def test_a_download_from_before_with_seats_from_0_imports_the_same_games(
+    client: Client, jobs_run: Any, game: str
+) -> None:
+    """An older download (a ``seat`` column; dealer, maker and seat from 0; no byte
+    order mark) is read as it was meant: imported into an empty club, the league
+    downloads as the original does now."""
+    league = played_league(jobs_run, game=game)
+    games_csv = download(client, "league-games-csv", league.pk)
+    older = as_downloaded_before(games_csv)
+    assert older.startswith(b'"event","date","round","table","hand","dealer",')
+    assert b'"seat"' in older.split(b"\r\n")[0] and b"seat_number" not in older
+    first = rows_of(older)[0]
+    assert (first["hand"], first["dealer"], first["seat"]) == ("1", "0", "0")
+    check = check_results_import(league=empty_league_like(league), data=older)
+    assert check.ok and check.seats_from == 0
+    copy = empty_league_like(league)
+    with jobs_run(execute=True):
+        done = results_import(league=copy, data=older)
+    assert done.summary.new_tables == done.summary.tables
+    assert download(client, "league-games-csv", copy.pk) == games_csv
+    assert download(client, "league-standings-csv", copy.pk) == download(
+        client, "league-standings-csv", league.pk
+    )
+
+
+def test_the_byte_order_mark_is_read_or_not_alike(client: Client, jobs_run: Any) -> None:
+    league = played_league(jobs_run, game=Game.BUCK_EUCHRE, nights=1)
+    games_csv = download(client, "league-games-csv", league.pk)
+    assert games_csv.startswith(b"\xef\xbb\xbf" + b'"event",')  # UTF-8's byte order mark
+    bare = csv_of(rows_of(games_csv))
+    assert not bare.startswith(b"\xef\xbb\xbf")
+    copy = empty_league_like(league)
+    with_mark, without = (
+        check_results_import(league=copy, data=data) for data in (games_csv, bare)
+    )
+    assert with_mark.ok and without.ok and with_mark.seats_from == without.seats_from == 1
+    assert with_mark.summary == without.summary
+
+
+def test_an_older_files_problems_count_seats_from_0_as_it_does(jobs_run: Any) -> None:
+    league = played_league(jobs_run, game=Game.BLUKE, nights=1)
+    rows = rows_of(as_downloaded_before(export_csv(league)))
+    set_cells(16, bid="9")(rows)  # Gil, the third seat: "2" in this file
+    swap(23, 24)(rows)  # round 2's table: seats 1 and 0 where 0 and 1 come
+    check = check_results_import(
+        league=empty_league_like(league), data=csv_of(rows, HAND_COLUMNS_FROM_0)
+    )
+    assert check.seats_from == 0
+    assert list(problems_text(check.problems, seats_from=check.seats_from)) == [
+        "row 16, hand 1, seat 2 (Gil): seat 2 bid 9: bids run 1..2 (bad_bid)",
+        "row 23, hand 1, seat 1 (Dee): seat 1 where seat 0 comes next: a hand's rows run "
+        "seat 0, 1, 2... in order (seat_order)",
+    ]
+
+
+def test_a_file_with_seats_from_1_refuses_a_seat_0_and_says_seats_as_it_counts(
+    jobs_run: Any,
+) -> None:
+    league = played_league(jobs_run, game=Game.BUCK_EUCHRE, nights=1)
+    exported = rows_of(export_csv(league))
+    results = next(i for i, r in enumerate(exported) if r["round"] == "2")
+    second_hand = range(results + 4, results + 8)  # dealt by seat 1: "2" in the file
+
+    def problems(change: Callable[[Rows], None]) -> list[tuple[int | None, str, str]]:
+        rows = [dict(row) for row in exported]
+        change(rows)
+        check = check_results_import(league=empty_league_like(league), data=csv_of(rows))
+        assert check.seats_from == 1
+        return [(p.row, p.code, p.message) for p in check.problems]
+
+    assert problems(lambda rows: rows[0].update(seat_number="0"))[0] == (
+        2, "bad_value", "the seat_number 0 is out of range (from 1 to 15)"
+    )  # fmt: skip
+
+    def dealt_by_the_first_seat(rows: Rows) -> None:
+        for index in second_hand:
+            rows[index]["dealer"] = "1"
+
+    assert problems(dealt_by_the_first_seat) == [
+        (results + 6, "dealer",
+         "seat 1 deals hand 2 here, but the deal passes left: seat 2 deals it"),
+    ]  # fmt: skip
+    assert problems(lambda rows: rows[results + 5].update(maker="1")) == [
+        (results + 7, "hand_mismatch",
+         "the maker is 1 here and empty on seat 1's row: every row of a hand gives the same"),
+    ]  # fmt: skip
 
 
 def test_json_lines_of_games_round_trip_and_keep_the_move_logs(
@@ -267,7 +358,7 @@ def plus_one(column: str, row: int) -> Callable[[Rows], None]:
 def a_hand_after_the_end(rows: Rows) -> None:
     """A fourth hand at round 2's table: a copy of its third, dealt by the next seat."""
     for index in range(row_index(31), row_index(34) + 1):
-        extra = dict(rows[index], hand="4", dealer="3")
+        extra = dict(rows[index], hand="4", dealer="4")  # seat 4 of the file, from 1
         rows.insert(row_index(35) + index - row_index(31), extra)
 
 
@@ -406,6 +497,25 @@ def test_a_file_that_is_not_the_games_csv_is_one_problem_of_the_file(
     ]
 
 
+@pytest.mark.parametrize(
+    ("header", "said"),
+    [
+        # an older download lacking a column: said against the older columns
+        ([c for c in HAND_COLUMNS_FROM_0 if c != "bid"], "(missing bid)"),
+        # both ways of counting seats at once: neither
+        ([*HAND_COLUMNS, "seat"], "(unknown 'seat')"),
+    ],
+)
+def test_a_header_is_said_wrong_against_the_columns_it_comes_closest_to(
+    header: list[str], said: str
+) -> None:
+    data = (",".join(header) + "\r\n").encode()
+    (problem,) = check_results_import(league=new_league(), data=data).problems
+    assert problem.code == "header"
+    closest = HAND_COLUMNS_FROM_0 if "seat_number" not in header else HAND_COLUMNS
+    assert problem.message == (f"the header row must name the columns {', '.join(closest)} {said}")
+
+
 def test_only_a_header_is_an_empty_file(jobs_run: Any) -> None:
     league = new_league()
     (problem,) = check_results_import(league=league, data=csv_of([])).problems
@@ -505,6 +615,15 @@ def test_players_are_added_once_and_names_the_club_has_stay() -> None:
     assert again.new_players == () and again.existing == 4 and db_state() == before
 
 
+def test_a_players_file_saved_by_excel_with_the_byte_order_mark_reads_whole() -> None:
+    """Excel's "CSV UTF-8" starts the file with the mark: the first column is still
+    ``name``, and "José" and "田中" arrive as they were typed."""
+    club = ClubFactory()
+    data = "\ufeffname\r\nJosé\r\n田中 花子\r\n".encode()
+    check = check_players_import(club=club, data=data)
+    assert check.ok and check.new_players == ("José", "田中 花子")
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -569,8 +688,9 @@ def test_import_results_prints_every_problem_and_stores_nothing(
     with pytest.raises(CommandError, match="2 problems; nothing was imported"):
         call_command("import_results", "--league", str(copy.pk), str(path), stdout=out)
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("row 16, hand 1, seat 2 (Gil): ") and lines[0].endswith("(bad_bid)")
-    assert lines[1].startswith("row 25, hand 1, seat 2 (Cy): ") and lines[1].endswith("(points)")
+    # seats as the file counts them, from 1 (the engine's own words too)
+    assert lines[0] == "row 16, hand 1, seat 3 (Gil): seat 3 bid 9: bids run 1..2 (bad_bid)"
+    assert lines[1].startswith("row 25, hand 1, seat 3 (Cy): ") and lines[1].endswith("(points)")
     assert db_state() == before
     with pytest.raises(CommandError, match="no league"):
         call_command("import_results", "--league", "999999", str(path))

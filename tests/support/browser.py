@@ -44,6 +44,18 @@ def log_in(page: Any, base: str, user: AbstractUser, *, to: str) -> None:
     assert page.url == f"{base}{to}"
 
 
+def kept_for_offline(page: Any) -> None:
+    """Wait until the service worker controls the page and holds its copy
+    (the first visit registers it; the page is fetched through it after)."""
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    for _ in range(50):  # (wait_for_function evaluates a string: the page's CSP refuses it)
+        if page.evaluate("navigator.serviceWorker.controller !== null"):
+            break
+        page.wait_for_timeout(100)
+    page.reload()  # fetched through the worker: kept
+
+
 def decode_qr(png: bytes) -> str:
     """The text of the one QR code in a screenshot."""
     import zxingcpp

@@ -7,14 +7,14 @@ import datetime
 import io
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
 from django.test import Client
 from django.urls import reverse
 
-from league.csv_format import HAND_COLUMNS
+from league.csv_format import HAND_COLUMNS, HAND_COLUMNS_FROM_0, SEAT_NUMBER
 from league.exports import PLAYED, game_records
 from league.models import Club, Game, League, Table
 from league.services.clubs import player_create
@@ -104,17 +104,18 @@ def download(client: Client, name: str, *args: int) -> bytes:
 
 def rows_of(data: bytes) -> list[dict[str, str]]:
     """A games CSV's rows, by column (row 2 of the file is ``rows[0]``)."""
-    return list(csv.DictReader(io.StringIO(data.decode())))
+    return list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
 
 
 TEXT_COLUMNS = frozenset({"event", "date", "player", "trump"})
 """The games CSV's columns of text; the others hold whole numbers (or nothing)."""
 
 
-def csv_of(rows: list[dict[str, str]]) -> bytes:
-    """Rows as a games CSV, written as the download writes one: its header, text
-    quoted, whole numbers not (a cell of a number column that is not one, as a test
-    of refusals writes, is quoted as text)."""
+def csv_of(rows: list[dict[str, str]], columns: Sequence[str] = HAND_COLUMNS) -> bytes:
+    """Rows as a games CSV, written as the download writes one but without its byte
+    order mark (which the import takes or leaves): its header, text quoted, whole
+    numbers not (a cell of a number column that is not one, as a test of refusals
+    writes, is quoted as text)."""
 
     def cell(column: str, value: str) -> str | int:
         if column not in TEXT_COLUMNS and re.fullmatch(r"-?[0-9]+", value):
@@ -123,11 +124,29 @@ def csv_of(rows: list[dict[str, str]]) -> bytes:
 
     out = io.StringIO()
     writer = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\r\n")
-    writer.writerow(HAND_COLUMNS)
+    writer.writerow(columns)
     for row in rows:
-        assert set(row) <= set(HAND_COLUMNS), set(row) - set(HAND_COLUMNS)
-        writer.writerow([cell(column, row.get(column, "")) for column in HAND_COLUMNS])
+        assert set(row) <= set(columns), set(row) - set(columns)
+        writer.writerow([cell(column, row.get(column, "")) for column in columns])
     return out.getvalue().encode()
+
+
+def as_downloaded_before(data: bytes) -> bytes:
+    """A games CSV as the download wrote it before seats were counted from 1: no byte
+    order mark, the column ``seat`` for ``seat_number``, and ``dealer``, ``maker``
+    and ``seat`` from 0."""
+
+    def from_0(value: str) -> str:
+        return str(int(value) - 1) if value else value
+
+    rows = []
+    for row in rows_of(data):
+        seat = row.pop(SEAT_NUMBER)
+        rows.append(
+            {**row, "seat": from_0(seat), "dealer": from_0(row["dealer"]),
+             "maker": from_0(row["maker"])}
+        )  # fmt: skip
+    return csv_of(rows, HAND_COLUMNS_FROM_0)
 
 
 def jsonl_of(league: League) -> bytes:

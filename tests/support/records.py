@@ -158,3 +158,18 @@ BUCK_MAKER_ALONE = {
     "drops": [0, 2, 3],
     "plays": [],
 }
+
+
+BUCK_PENALTY_HANDS: list[dict[str, Any]] = [  # dealt by seats 0, 1, 2, 3; all start at 25
+    # Bob makes spades and takes 2: euchred, -2 + 5 = +3. Dan drops.
+    {"trump": "S", "maker": 1, "drops": [3], "tricks": [2, 2, 1, 0]},
+    # A club turned up: nobody made it, nobody may drop; Bob takes none: bucked, +5.
+    {"trump": "C", "maker": None, "drops": [], "tricks": [3, 0, 1, 1]},
+    # Ann makes hearts and takes none: euchred, +5. Bob drops.
+    {"trump": "H", "maker": 0, "drops": [1], "tricks": [0, 0, 3, 2]},
+    # Cleo makes diamonds with 3: no penalty; Dan stays in and takes none: bucked.
+    {"trump": "D", "maker": 2, "drops": [], "tricks": [1, 1, 3, 0]},
+]
+"""A Buck Euchre game with every penalty, worked by hand (docs/rules.md), seats 0
+to 3 called Ann, Bob, Cleo and Dan: the totals after each hand are Ann 23, 20, 25,
+24; Bob 28, 33, 33, 32; Cleo 24, 23, 20, 17; Dan 25, 24, 22, 27."""

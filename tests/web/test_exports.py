@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import doctest
 import io
 import json
 from typing import Any
@@ -14,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.cli import answers_for_text
+from league import exports
 from league.exports import safe_cell
 from league.models import Game, HandSeat, Player, Standing
 from league.rating_model import Skill, model_for
@@ -39,7 +41,9 @@ def body(response: Any) -> str:
 def rows(response: Any) -> list[dict[str, str]]:
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"].startswith("attachment; filename=")
-    return list(csv.DictReader(io.StringIO(body(response))))
+    text = body(response)
+    assert text.startswith("\ufeff")  # the byte order mark, for Excel
+    return list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
 
 
 def bluke_league(jobs_run: Any, *, nights: int = 2) -> Any:
@@ -79,7 +83,7 @@ def test_every_game_as_csv_one_row_per_hand_and_seat(client: Client, jobs_run: A
     found = rows(client.get(reverse("league-games-csv", args=[league.pk])))
     assert list(found[0]) == [
         "event", "date", "round", "table", "hand", "dealer", "cards", "trump", "maker",
-        "seat", "player", "bid", "dropped", "tricks", "points", "total",
+        "seat_number", "player", "bid", "dropped", "tricks", "points", "total",
     ]  # fmt: skip
     assert len(found) == HandSeat.objects.filter(hand__table__round__event__league=league).count()
     assert len(found) == 2 * 2 * 3 * 4  # nights x tables x hands x seats
@@ -88,7 +92,8 @@ def test_every_game_as_csv_one_row_per_hand_and_seat(client: Client, jobs_run: A
         "Night 1", "2026-10-01", "1", "1", "1",
     )  # fmt: skip
     assert first["player"] == "'=HYPERLINK(1)"  # not a formula in a spreadsheet
-    assert [r["seat"] for r in found[:4]] == ["0", "1", "2", "3"]
+    assert [r["seat_number"] for r in found[:4]] == ["1", "2", "3", "4"]  # as the sheet counts
+    assert [r["dealer"] for r in found[:4]] == ["1"] * 4  # seat 0 deals the first hand
     stored = HandSeat.objects.select_related("hand", "player").get(
         hand__table__round__event__name="Night 2",
         hand__table__round__number=2,
@@ -97,7 +102,7 @@ def test_every_game_as_csv_one_row_per_hand_and_seat(client: Client, jobs_run: A
     )
     row = next(
         r for r in found
-        if (r["event"], r["round"], r["hand"], r["seat"]) == ("Night 2", "2", "3", "1")
+        if (r["event"], r["round"], r["hand"], r["seat_number"]) == ("Night 2", "2", "3", "2")
     )  # fmt: skip
     assert row["player"] == stored.player.name and int(row["points"]) == stored.points
     assert int(row["total"]) == stored.total and int(row["bid"]) == stored.bid
@@ -135,7 +140,7 @@ def test_buck_euchre_games_leave_out_bids_and_options(client: Client, jobs_run: 
     found = rows(client.get(reverse("event-games-csv", args=[event.pk])))
     assert [r["bid"] for r in found] == ["", "", "", ""]
     assert [r["tricks"] for r in found] == ["1", "2", "1", "1"]
-    assert [r["maker"] for r in found] == ["1"] * 4
+    assert [r["maker"] for r in found] == ["2"] * 4  # seat 1 made it: the second seat
     assert [r["dropped"] for r in found] == ["0"] * 4
     text = body(client.get(reverse("league-games-jsonl", args=[league.pk])))
     (record,) = [json.loads(line) for line in text.splitlines()]
@@ -276,6 +281,13 @@ def test_every_text_cell_is_quoted_and_numbers_are_not(client: Client, jobs_run:
     league = bluke_league(jobs_run, nights=1)
     text = body(client.get(reverse("league-games-csv", args=[league.pk])))
     header, first, *_ = text.split("\r\n")
-    assert header.startswith('"event","date","round","table","hand",')
+    assert header.startswith('\ufeff"event","date","round","table","hand",')
     assert first.startswith('"Night 1","2026-10-01",1,1,1,')
     assert '"\'=HYPERLINK(1)"' in first  # the guard, inside the quotes
+
+
+def test_the_exports_examples_hold() -> None:
+    """league/exports.py's doctests: the byte order mark before the header, the
+    spreadsheet guard of each cell."""
+    failed, tried = doctest.testmod(exports, raise_on_error=False)
+    assert tried >= 2 and failed == 0

@@ -237,10 +237,12 @@ def test_every_problem_is_listed_by_row_hand_and_seat_in_the_pages_words(jobs_ru
     html = text(page)
     assert "The file has 3 problems" in html
     assert "Gil&#x27;s bid of 9 is out of range: bids run from 1 to 2." in html
-    assert '<td>16</td> <td>1</td> <td>2<span class="who">Gil</span></td>' in html
-    assert "<td>25</td> <td>1</td> <td>2<span" in html
+    # seats as the file counts them, from 1
+    assert '<td>16</td> <td>1</td> <td>3<span class="who">Gil</span></td>' in html
+    assert "<td>25</td> <td>1</td> <td>3<span" in html
     assert "The points are 21; the rules score 20 for this hand." in html
-    assert "<td>3</td> <td>1</td> <td>1<span" in html and "The bid is empty." in html
+    assert "<td>3</td> <td>1</td> <td>2<span" in html and "The bid is empty." in html
+    assert "hands from 1 and seats from 1, as in the file" in html
     assert 'action="' + confirm_url(setup) not in html  # nothing to confirm
     assert html.index("<td>3</td>") < html.index("<td>16</td>") < html.index("<td>25</td>")
 

@@ -6,6 +6,7 @@ stored, nothing from it on."""
 from __future__ import annotations
 
 import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from league.models import AuditEntry, Game, Hand
 from league.services.links import table_link_create
 from league.services.results import hand_submit
 from tests.support.markup import text
-from tests.support.records import bluke_results
+from tests.support.records import BUCK_PENALTY_HANDS, bluke_results
 from tests.support.setups import club_setup
 from tests.support.state import db_state
 from tests.support.web import signed_in
@@ -122,3 +123,17 @@ def test_a_buck_euchre_pad_offers_rows_past_the_hands_played() -> None:
     html = signed_in(setup.scorekeeper).get(pad_url(setup.table)).content.decode()
     assert html.count('class="entry') == 12
     assert 'name="h0-maker"' in html and 'name="h0-drop_2"' in html
+
+
+def test_the_pads_stored_buck_euchre_hands_say_their_penalties_as_the_sheet_does() -> None:
+    setup = club_setup(game=Game.BUCK_EUCHRE)
+    for record in BUCK_PENALTY_HANDS[:2]:
+        hand_submit(table=setup.table, record=record)
+    html = signed_in(setup.scorekeeper).get(pad_url(setup.table)).content.decode()
+    stored = re.findall(r'<tr class="stored">(.*?)</tr>', html, re.S)
+    cells = [[" ".join(unescape(re.sub(r"<[^>]+>", " ", c)).split()) for c in re.findall(
+        r'<td class="line">(.*?)</td>', row, re.S)] for row in stored]  # fmt: skip
+    assert cells == [
+        ["2 23", "2 M euchred +5 28", "1 24", "dropped 25"],
+        ["3 20", "0 bucked +5 33", "1 23", "1 24"],
+    ]

@@ -179,6 +179,8 @@ def test_a_buck_euchre_pad_starts_everyone_at_25_and_leaves_rows_for_more() -> N
     assert [row[1] for row in rows] == [names[(3 + n) % 4] for n in range(BUCK_EUCHRE_ROWS)]
     assert all(row[2:] == [""] * (2 + 2 * 4) for row in rows)
     assert "Continue on the back." in " ".join(pad.split())
+    # the penalties in the words the score sheet writes them with
+    assert "with fewer than 3 tricks (“euchred”) or anyone else with none (“bucked”)" in pad
 
 
 def test_a_round_without_tables_says_so() -> None:

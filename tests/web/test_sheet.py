@@ -22,7 +22,7 @@ from league.services.results import hand_submit
 from league.web import sheet
 from tests.support.factories import UserFactory
 from tests.support.markup import hand_row, tables_of
-from tests.support.records import bluke_results, bot_logs, buck_takes_all
+from tests.support.records import BUCK_PENALTY_HANDS, bluke_results, bot_logs, buck_takes_all
 from tests.support.setups import club_setup, member, names
 from tests.support.state import db_state
 from tests.support.web import correct_url, sheet_url
@@ -153,19 +153,84 @@ def test_the_buck_euchre_sheet_counts_down_with_trump_maker_and_drops(client: Cl
     ]  # fmt: skip
     assert hand_row(html, 1) == [  # a turned-up club: nobody made it, nobody dropped
         f"2 5 cards clubs trump {bob} deals club turned up",
-        "2 tricks; score 22", "1 trick; score 21", "0 tricks; score 29", "2 tricks; score 23",
+        "2 tricks; score 22", "1 trick; score 21", "0 tricks, bucked +5; score 29",
+        "2 tricks; score 23",
     ]  # fmt: skip
     assert hand_row(html, 2)[0] == (
         f"3 5 cards no trump {cleo} deals nobody made it dropped: {ann}, {bob}, {cleo}, {dan}"
     )
     # The maker with 2 tricks moves +3 (25 - 2 ... ): 22 + 3 = 25.
-    assert hand_row(html, 3)[1] == "2 tricks as maker; score 25"
+    assert hand_row(html, 3)[1] == "2 tricks as maker, euchred +5; score 25"
     row = re.search(r'<tr id="hand-0">.*?</tr>', html, re.S)
     assert row is not None
     assert re.findall(r'<span class="bid" aria-hidden="true">([^<]*)</span>', row[0]) == [
-        "1", "3&thinsp;M", "1", "out"
+        "1", "3&thinsp;M", "1", "dropped"
     ]  # fmt: skip
     assert "Next, hand 5: 5 cards" in html
+
+
+def test_buck_euchre_penalties_are_written_with_their_reason_and_a_key(client: Client) -> None:
+    setup = club_setup(game=Game.BUCK_EUCHRE)
+    for record in BUCK_PENALTY_HANDS:
+        hand_submit(table=setup.table, record=record)
+    html = client.get(sheet_url(setup.table)).content.decode()
+    # what a screen reader hears: the tricks, the penalty and its reason, the score
+    assert hand_row(html, 0)[1:] == [
+        "2 tricks; score 23", "2 tricks as maker, euchred +5; score 28",
+        "1 trick; score 24", "dropped; score 25",
+    ]  # fmt: skip
+    assert hand_row(html, 1)[1:] == [
+        "3 tricks; score 20", "0 tricks, bucked +5; score 33",
+        "1 trick; score 23", "1 trick; score 24",
+    ]  # fmt: skip
+    assert hand_row(html, 2)[1:] == [
+        "0 tricks as maker, euchred +5; score 25", "dropped; score 33",
+        "3 tricks; score 20", "2 tricks; score 22",
+    ]  # fmt: skip
+    assert hand_row(html, 3)[1:] == [
+        "1 trick; score 24", "1 trick; score 32",
+        "3 tricks as maker; score 17", "0 tricks, bucked +5; score 27",
+    ]  # fmt: skip
+    # what the eye sees: the penalty's words under (or beside) the tricks
+    shown = {
+        number: re.findall(
+            r'<td class="line([^"]*)"><span class="bid" aria-hidden="true">(.*?)</span><span',
+            re.search(rf'<tr id="hand-{number}">.*?</tr>', html, re.S)[0],  # type: ignore[index]
+        )
+        for number in range(4)
+    }
+    assert shown[0] == [
+        ("", "2"),
+        (" penalised", '2&thinsp;M<span class="penalty">euchred +5</span>'),
+        ("", "1"),
+        (" dropped", "dropped"),
+    ]
+    assert shown[1][1] == (" penalised", '0<span class="penalty">bucked +5</span>')
+    assert shown[2][0] == (" penalised", '0&thinsp;M<span class="penalty">euchred +5</span>')
+    assert shown[3][2:] == [
+        ("", "3&thinsp;M"),
+        (" penalised", '0<span class="penalty">bucked +5</span>'),
+    ]
+    assert tables_of(html)[0][-1] == ["Now", "24", "32", "17", "27"]
+    # the key under the sheet says each word and its rule
+    assert html.index('id="sheet-legend"') > html.index("</table>")
+    legend = " ".join(re.sub(r"<[^>]+>", " ", html[html.index('id="sheet-legend"') :]).split())
+    for words in (
+        "Everyone starts at 25 and counts down",
+        "euchred +5 the maker took fewer than 3 tricks: +5 (so 2 tricks move the score up 3)",
+        "bucked +5 a player who stayed in took no trick",
+        "dropped dropped out of the hand: the score stays",
+        "took all five a player who takes every trick of a hand wins the game at once",
+    ):
+        assert words in legend, words
+    assert 'href="#sheet-legend"' in html  # the key above the sheet points to it
+
+
+def test_a_bluke_sheet_has_no_penalty_key(client: Client) -> None:
+    setup = club_setup()
+    hand_submit(table=setup.table, record=BLUKE_HANDS[0])
+    html = client.get(sheet_url(setup.table)).content.decode()
+    assert "sheet-legend" not in html and "penalty" not in html
 
 
 def test_a_buck_euchre_sweep_ends_the_game_and_is_marked(client: Client) -> None:

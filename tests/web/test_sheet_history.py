@@ -8,10 +8,10 @@ from django.test import Client
 
 from league.audit import audit_context
 from league.models import AuditEntry, Game
-from league.services.results import hand_delete_last, hand_submit
+from league.services.results import hand_correct, hand_delete_last, hand_submit
 from tests.support.factories import UserFactory
 from tests.support.markup import text
-from tests.support.records import buck_takes_all
+from tests.support.records import BUCK_PENALTY_HANDS, buck_takes_all
 from tests.support.setups import ClubSetup, club_setup, member, names
 from tests.support.web import correct_url, sheet_url, signed_in
 
@@ -97,3 +97,20 @@ def test_a_sheet_with_no_change_has_no_history() -> None:
     hand_submit(table=setup.table, record=FIRST)
     html = text(signed_in(setup.organiser).get(sheet_url(setup.table)))
     assert '<section class="history"' not in html
+
+
+def test_a_corrected_buck_euchre_hand_says_its_penalties_in_the_history() -> None:
+    """The turned-up club of the hand-worked game, entered first with Cleo's trick
+    given to Dan (Bob and Cleo bucked: 25 + 5 = 30 each), then corrected (Bob
+    alone bucked; Cleo takes one, 24)."""
+    setup = club_setup(game=Game.BUCK_EUCHRE)
+    first = BUCK_PENALTY_HANDS[1]
+    hand_submit(table=setup.table, record={**first, "tricks": [3, 0, 0, 2]})
+    with audit_context(via=AuditEntry.Via.API, actor=setup.organiser):
+        hand_correct(table=setup.table, number=0, record=first, version=None)
+    ann, bob, cleo, _ = names(setup)
+    history = history_of(text(signed_in(setup.organiser).get(sheet_url(setup.table))))
+    assert f"{bob} took 0, bucked: +5 (total 30)" in history
+    assert f"{cleo} took 0, bucked: +5 (total 30)" in history  # as it was
+    assert f"{cleo} took 1: -1 (total 24)" in history  # as it became
+    assert f"{ann} took 3: -3 (total 22)" in history

@@ -1,10 +1,11 @@
 """``manage.py import_results --league ID FILE [--dry-run]``: import a league's past
 results from a file too large for the import page (:mod:`league.services.imports`).
 
-FILE is the games CSV the export writes, or JSON Lines of games (a name ending
-``.jsonl``, or ``--format jsonl``); ``-`` reads standard input. Every problem is
-printed, one a line (``row 12, hand 3, seat 1: ... (code)``), and nothing is stored
-when there is any (exit status 1). ``--dry-run`` checks and prints the summary
+FILE is the games CSV the export writes (or an older download, seats from 0), or
+JSON Lines of games (a name ending ``.jsonl``, or ``--format jsonl``); ``-`` reads
+standard input. Every problem is printed, one a line (``row 12, hand 3, seat 1: ...
+(code)``, the seat as the file counts it), and nothing is stored when there is any
+(exit status 1). ``--dry-run`` checks and prints the summary
 without storing. The standings and ratings jobs the import owes are sent when it
 commits, as after any change of results.
 """

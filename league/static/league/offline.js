@@ -281,7 +281,7 @@
       hands.forEach(function (hand) {
         var points = window.LeagueRules.handPoints(config.game, hand.record);
         totals = totals.map(function (total, seat) { return total + points[seat]; });
-        body.appendChild(sheetRow(hand, totals));
+        body.appendChild(sheetRow(hand, totals, points));
         if (config.game !== "bluke") {
           var drops = hand.record.drops || [];
           over = over || window.LeagueRules.buckWinner(totals, hand.record.tricks, drops) !== null;
@@ -299,7 +299,21 @@
     });
   }
 
-  function sheetRow(hand, totals) {
+  /* A Buck Euchre cell's small line, as the server writes it (league/web/sheet.py):
+     "dropped", or the tricks ("2 M" for the maker), then a penalty's reason and
+     points ("euchred +5", "bucked +5"), read from what the hand scores. */
+  function buckSaid(hand, seat, points) {
+    var took = hand.record.tricks[seat];
+    if ((hand.record.drops || []).indexOf(seat) !== -1) {
+      return "dropped";
+    }
+    var maker = hand.record.maker === seat;
+    var said = String(took) + (maker ? "\u2009M" : "");
+    var penalty = points[seat] + took;
+    return penalty > 0 ? said + " " + (maker ? "euchred" : "bucked") + " +" + penalty : said;
+  }
+
+  function sheetRow(hand, totals, points) {
     var row = document.createElement("tr");
     row.className = "waiting-row" + (hand.problem ? " problem" : "");
     var head = document.createElement("th");
@@ -313,7 +327,7 @@
       var cell = document.createElement("td");
       cell.className = "line";
       var took = hand.record.tricks[seat];
-      var said = config.game === "bluke" ? hand.record.bids[seat] + "/" + took : ((hand.record.drops || []).indexOf(seat) !== -1 ? "out" : String(took));
+      var said = config.game === "bluke" ? hand.record.bids[seat] + "/" + took : buckSaid(hand, seat, points);
       cell.innerHTML = '<span class="bid"></span><span class="score"></span>';
       cell.firstChild.textContent = said;
       cell.lastChild.textContent = String(total);
