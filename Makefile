@@ -13,7 +13,7 @@ ENGINE_COMPILE ?= auto
 ENGINE_SO := games/*.so
 ENGINE_BUILD_DIR := build
 
-.PHONY: run test lint format bench bench-api bench-night bench-pad bench-live bench-ratings bench-quality \
+.PHONY: run test lint format messages bench bench-api bench-night bench-pad bench-live bench-ratings bench-quality \
 	bench-scale clean \
 	engine-pure engine-compiled
 
@@ -38,12 +38,27 @@ engine-compiled: $(STAMP)
 	rm -f $(ENGINE_SO)
 	ENGINE_COMPILE=1 $(PY) setup.py --quiet build_ext --inplace
 
-run: $(STAMP)
+# The pages' translations (docs/translating.md): `make messages` gathers every marked
+# text into locale/<language>/LC_MESSAGES/django.po; the .mo files the site reads are
+# compiled from them (gettext's msgfmt) before the site runs or is tested.
+LOCALES := uk cs
+MESSAGE_CATALOGUES := $(foreach l,$(LOCALES),locale/$(l)/LC_MESSAGES/django.mo)
+
+messages: $(STAMP)
+	$(PY) manage.py makemessages --no-obsolete --add-location file --no-wrap \
+		$(foreach l,$(LOCALES),-l $(l)) \
+		--ignore '.venv/*' --ignore 'build/*' --ignore 'tests/*' --ignore 'benchmarks/*' \
+		--ignore 'staticfiles/*' --ignore 'docs/*' --ignore 'tools/*'
+
+locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po
+	msgfmt --check-format -o $@ $<
+
+run: $(STAMP) $(MESSAGE_CATALOGUES)
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py demo_data --if-empty
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-test: $(STAMP)
+test: $(STAMP) $(MESSAGE_CATALOGUES)
 	$(PY) -m pytest games league/seating league/rating_model.py league/standings.py league/names.py league/season.py league/player_stats.py league/import_files league/csv_format.py tests docs
 
 lint: $(STAMP)

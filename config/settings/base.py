@@ -130,6 +130,8 @@ MIDDLEWARE = [
     "league.web.compression.GZipUnlessNoStoreMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # the page's language: Accept-Language here, the fuller precedence in docs/translating.md
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -229,6 +231,14 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-gb"
+# The pages' languages (docs/translating.md). English is the source language: its
+# texts are the msgids; Ukrainian and Czech have catalogues in locale/.
+LANGUAGES = [
+    ("en-gb", "English"),
+    ("uk", "Українська"),
+    ("cs", "Čeština"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 
 
 def time_zone(environ: Mapping[str, str]) -> str:
