@@ -1,0 +1,139 @@
+"""The services' refusals are worded in the request's language (issue 33): each
+message is looked up when it is raised, so the language active then is the
+one the page or the API answers in; English stays as it was, and ``code`` and
+``field`` are the same in every language."""
+
+# Ukrainian words are Cyrillic by design: not letters mistaken for Latin ones.
+# ruff: noqa: RUF001
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from league.access import role_needed
+from league.errors import Conflict, ServiceError
+from league.models import Confirmation, Membership, Round, Table, TableStatus
+from league.services.accounts import api_token_create
+from league.services.clubs import check_name, club_create
+from league.services.fixtures import _check_no_hands, round_create
+from league.services.results import game_submit
+from tests.support.factories import ClubFactory, EventFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def refusal(language: str, call: object, *args: object, **kwargs: object) -> ServiceError:
+    """The error ``call`` raises with ``language`` active."""
+    assert callable(call)
+    with translation.override(language), pytest.raises(ServiceError) as raised:
+        call(*args, **kwargs)
+    return raised.value
+
+
+def test_a_club_s_name_taken_in_three_languages() -> None:
+    ClubFactory(name="Hilltop Whist")
+    said = {
+        language: refusal(language, club_create, name="Hilltop Whist")
+        for language in ("en", "uk", "cs")
+    }
+
+    assert said["en"].message == "a club named 'Hilltop Whist' exists already"
+    assert said["uk"].message == "клуб із назвою 'Hilltop Whist' уже існує"
+    assert said["cs"].message == "klub s názvem 'Hilltop Whist' už existuje"
+    assert {(type(e), e.field, e.code) for e in said.values()} == {(Conflict, "name", None)}
+
+
+def test_a_name_s_fault_is_worded_from_its_code() -> None:
+    assert refusal("en", check_name, "\u200b").message == "the name has nothing to show"
+    assert refusal("cs", check_name, "\u200b").message == "jméno neobsahuje nic viditelného"
+    assert refusal("uk", check_name, "a\x07b").message == (
+        "ім'я не може містити керівний символ (U+0007)"
+    )
+    assert refusal("uk", check_name, "a\x07b").code == "bad-name"
+
+
+def test_a_round_number_taken_at_a_game_night() -> None:
+    event = EventFactory()  # with its round 1
+
+    assert refusal("en", round_create, event=event, number=1).message == (
+        "the event already has a round 1"
+    )
+    assert refusal("cs", round_create, event=event, number=1).message == ("večer už má kolo 1")
+    assert refusal("uk", round_create, event=event, number=1).field == "number"
+
+
+def test_hands_held_at_tables_are_counted_in_each_language_s_plural_forms() -> None:
+    """Ukrainian and Czech have three forms where English has two."""
+    tables = [
+        Table(number=number, hands_played=hands, round=Round(number=1))
+        for number, hands in ((1, 1), (2, 3), (3, 5), (4, 2), (5, 2))
+    ]
+
+    english = refusal("en", _check_no_hands, tables, what="round 1").message
+    ukrainian = refusal("uk", _check_no_hands, tables, what="тур 1").message
+    czech = refusal("cs", _check_no_hands, tables, what="kolo 1").message
+
+    assert english == (
+        "round 1 cannot be deleted once hands are entered: table 1 of round 1 has 1 hand; "
+        "table 2 of round 1 has 3 hands; table 3 of round 1 has 5 hands (and 2 more tables)"
+    )
+    assert ukrainian == (
+        "тур 1: видалити не можна, бо вже внесено роздачі: стіл 1 туру 1 має 1 роздачу; "
+        "стіл 2 туру 1 має 3 роздачі; стіл 3 туру 1 має 5 роздач (і ще 2 столи)"
+    )
+    assert czech.endswith("stůl 3 v kole 1 má 5 rozdání (a ještě 2 stoly)")
+
+
+def test_a_game_record_refused_by_the_results_service() -> None:
+    table = Table()  # refused before the table is read
+
+    assert refusal("en", game_submit, table=table, record=[]).message == (
+        "a game record is a JSON object"
+    )
+    assert refusal("cs", game_submit, table=table, record=[]).message == (
+        "záznam hry je objekt JSON"
+    )
+    assert refusal("uk", game_submit, table=table, record=[]).field == "record"
+
+
+def test_an_api_token_s_name_refused_with_a_limit_in_words() -> None:
+    user = UserFactory()
+    long_name = "x" * 101
+
+    assert refusal("en", api_token_create, user=user, name="").message == (
+        "name the token: what is it for?"
+    )
+    assert refusal("uk", api_token_create, user=user, name="").message == (
+        "назвіть токен: для чого він?"
+    )
+    assert refusal("en", api_token_create, user=user, name=long_name).message == (
+        "a token's name has at most 100 characters"
+    )
+    assert refusal("cs", api_token_create, user=user, name=long_name).message == (
+        "název tokenu má nejvýše 100 znaků"
+    )
+    assert refusal("uk", api_token_create, user=user, name=long_name).message == (
+        "назва токена має щонайбільше 100 символів"
+    )
+
+
+def test_a_role_refused_names_the_role_in_the_language() -> None:
+    results = (Membership.Role.ORGANISER, Membership.Role.SCOREKEEPER)
+    with translation.override("cs"):
+        assert role_needed(results).message == (
+            "k tomu je potřeba role organizátora nebo zapisovatele v klubu"
+        )
+        assert role_needed(results).roles == results
+    assert role_needed(results).message == (
+        "this needs the organiser or scorekeeper role in the club"
+    )
+
+
+def test_choice_labels_shown_on_pages_are_translated_when_shown() -> None:
+    with translation.override("uk"):
+        assert str(Confirmation.DISPUTED.label) == "Оскаржено"
+        assert str(TableStatus.IN_PROGRESS.label) == "Триває"
+    with translation.override("cs"):
+        assert str(Membership.Role.SCOREKEEPER.label) == "Zapisovatel"
+    assert str(Confirmation.DISPUTED.label) == "Disputed"
