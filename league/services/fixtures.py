@@ -43,7 +43,7 @@ from league.models import (
     TableSpill,
 )
 from league.outbox import standings_owe
-from league.season import SeasonJson, season_check
+from league.season import SeasonJson, SeasonRefused, season_check
 from league.seating import TablePolicy
 
 NOMINAL_PLAYERS = {Game.BLUKE: 4, Game.BUCK_EUCHRE: 4}
@@ -310,7 +310,7 @@ def league_create(
     check_table_policy(game=game, table_size=table_size, table_spill=table_spill)
     check_league_options(game=game, options=options, table_size=table_size, table_spill=table_spill)
     check_results_confirmation(results_confirmation)
-    season = season_check(game=game, season=season)
+    season = _season_checked(game=game, season=season)
     check_replies_close_minutes(replies_close_minutes)
     slug = slug or slugify(name)
     if not slug:
@@ -336,6 +336,89 @@ def league_create(
     if season is not None:
         _audit_season(league, before=None)
     return league
+
+
+def _season_checked(*, game: str, season: object) -> SeasonJson | None:
+    """:func:`league.season.season_check`, its refusal worded in the request's language."""
+    try:
+        return season_check(game=game, season=season)
+    except SeasonRefused as refused:
+        raise ServiceError(season_refusal_words(refused), field=refused.field) from None
+
+
+def season_refusal_words(refused: SeasonRefused) -> str:
+    """A season format's refusal (pure, English, with its facts) in the request's
+    language; the English is the refusal's own."""
+    facts = refused.facts
+    size = int(str(facts.get("size", 0)))
+    if refused.rule == "season-not-object":
+        return _("season is an object with points_by_place, best_nights and min_games, or null")
+    if refused.rule == "season-unknown":
+        return _("unknown in season: %(unknown)s; it takes %(takes)s") % facts
+    if refused.rule == "best-nights":
+        return (
+            _("best_nights is a whole number of nights from 1 to %(most)s, or null for every night")
+            % facts
+        )
+    if refused.rule == "min-games":
+        return _("min_games is a whole number of games from 0 to %(most)s") % facts
+    if refused.rule == "points-not-by-size":
+        return (
+            _(
+                "points_by_place gives a list of points for each table size (%(sizes)s), "
+                'by size: {"4": [4, 2, 1, 0], ...}'
+            )
+            % facts
+        )
+    if refused.rule == "points-size-unknown":
+        return (
+            _("%(key)s is not a table size of this game's league; the sizes are %(sizes)s") % facts
+        )
+    if refused.rule == "points-size-missing":
+        return (
+            _(
+                "points_by_place has no points for tables of %(missing)s: the league seats tables "
+                "of %(sizes)s when it draws a round"
+            )
+            % facts
+        )
+    if refused.rule == "places-not-list":
+        return (
+            ngettext(
+                "the points of a table of %(size)d are a list of %(size)d numbers, one a place",
+                "the points of a table of %(size)d are a list of %(size)d numbers, one a place",
+                size,
+            )
+            % facts
+        )
+    if refused.rule == "places-count":
+        return (
+            ngettext(
+                "a table of %(size)d has %(size)d places, so %(size)d numbers of points, "
+                "not %(given)d",
+                "a table of %(size)d has %(size)d places, so %(size)d numbers of points, "
+                "not %(given)d",
+                size,
+            )
+            % facts
+        )
+    if refused.rule == "place-points-range":
+        return (
+            _(
+                "the points of place %(place)d at a table of %(size)d must be a number from 0 "
+                "to %(most)s"
+            )
+            % facts
+        )
+    if refused.rule == "places-rise":
+        return (
+            _(
+                "the points of a table of %(size)d must not rise from one place to the next: "
+                "place %(place)d has more than place %(before)d"
+            )
+            % facts
+        )
+    return refused.message  # a rule this module does not know yet: its English
 
 
 def _audit_season(league: League, *, before: SeasonJson | None) -> None:
@@ -465,7 +548,7 @@ def league_update(
             code=TABLE_SIZE_OPTIONS,
         )
     if not isinstance(season, EllipsisType):
-        season = season_check(game=league.game, season=season)
+        season = _season_checked(game=league.game, season=season)
         stored = League.objects.select_for_update(of=("self",)).get(pk=league.pk).season
         if season != stored:
             league.season = season

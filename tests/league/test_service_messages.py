@@ -13,10 +13,16 @@ from django.utils import translation
 
 from league.access import role_needed
 from league.errors import Conflict, ServiceError
-from league.models import Confirmation, Membership, Round, Table, TableStatus
+from league.models import Confirmation, Game, Membership, Round, Table, TableStatus
+from league.season import SeasonRefused, season_check
 from league.services.accounts import api_token_create
 from league.services.clubs import check_name, club_create
-from league.services.fixtures import _check_no_hands, round_create
+from league.services.fixtures import (
+    _check_no_hands,
+    _season_checked,
+    round_create,
+    season_refusal_words,
+)
 from league.services.results import game_submit
 from tests.support.factories import ClubFactory, EventFactory, UserFactory
 
@@ -137,3 +143,53 @@ def test_choice_labels_shown_on_pages_are_translated_when_shown() -> None:
     with translation.override("cs"):
         assert str(Membership.Role.SCOREKEEPER.label) == "Zapisovatel"
     assert str(Confirmation.DISPUTED.label) == "Disputed"
+
+
+BAD_SEASONS = [
+    [4, 2],
+    {"points_by_place": {"4": [4, 2, 1, 0]}, "best": 3},
+    {"points_by_place": {"4": [4, 2, 1, 0]}, "best_nights": 0},
+    {"points_by_place": {"4": [4, 2, 1, 0]}, "min_games": -1},
+    {"points_by_place": [4, 2, 1, 0]},
+    {"points_by_place": {"9": [1]}},
+    {"points_by_place": {}},
+    {"points_by_place": {"4": "4210"}},
+    {"points_by_place": {"4": [4, 2, 1]}},
+    {"points_by_place": {"4": [4, 2, -1, 0]}},
+    {"points_by_place": {"4": [4, 2, 3, 0]}},
+]
+"""A season format refused by each of the pure module's rules."""
+
+
+@pytest.mark.parametrize("season", BAD_SEASONS)
+def test_a_season_format_s_refusal_keeps_its_english_and_is_worded_in_czech(
+    season: object,
+) -> None:
+    """The services word the pure module's refusal from its rule and facts: the
+    English is the module's own sentence, the field is the same in Czech."""
+    with pytest.raises(SeasonRefused) as raised:
+        season_check(game=Game.BUCK_EUCHRE, season=season)
+    refused = raised.value
+    assert refused.rule
+    assert season_refusal_words(refused) == refused.message
+    with translation.override("cs"):
+        czech = season_refusal_words(refused)
+    assert czech != refused.message
+
+    with translation.override("cs"), pytest.raises(ServiceError) as worded:
+        _season_checked(game=Game.BUCK_EUCHRE, season=season)
+    assert (worded.value.message, worded.value.field, worded.value.code) == (
+        czech,
+        refused.field,
+        None,
+    )
+
+
+def test_a_season_s_rising_points_in_czech() -> None:
+    with pytest.raises(SeasonRefused) as raised:
+        season_check(game=Game.BUCK_EUCHRE, season={"points_by_place": {"4": [4, 2, 3, 0]}})
+    with translation.override("cs"):
+        assert season_refusal_words(raised.value) == (
+            "body stolu pro 4 nesmějí od jednoho místa k dalšímu stoupat: "
+            "místo 3 má víc než místo 2"
+        )
