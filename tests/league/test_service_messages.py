@@ -11,10 +11,12 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+import games
 from league.access import role_needed
 from league.errors import Conflict, ServiceError
-from league.models import Confirmation, Game, Membership, Round, Table, TableStatus
+from league.models import Confirmation, Game, League, Membership, Round, Table, TableStatus
 from league.season import SeasonRefused, season_check
+from league.selectors.tonight import progress_of
 from league.services.accounts import api_token_create
 from league.services.clubs import check_name, club_create
 from league.services.fixtures import (
@@ -193,3 +195,19 @@ def test_a_season_s_rising_points_in_czech() -> None:
             "body stolu pro 4 nesmějí od jednoho místa k dalšímu stoupat: "
             "místo 3 má víc než místo 2"
         )
+
+
+def test_a_table_s_progress_on_the_night_s_pages_in_each_language() -> None:
+    league = League(game=Game.BLUKE, options={})
+    entering = Table(hands_played=1, complete=False, players=4)
+    disputed = Table(hands_played=10, complete=True, players=4, confirmation=Confirmation.DISPUTED)
+    hands = len(games.rules_for(Game.BLUKE, 4, {}).schedule)
+
+    assert progress_of(entering, league).text == f"entering, hand 2 of {hands}"
+    assert progress_of(disputed, league).text == "disputed"
+    with translation.override("cs"):
+        assert progress_of(entering, league).text == f"zapisuje se, rozdání 2 z {hands}"
+        assert progress_of(disputed, league).text == "rozporováno"
+        assert progress_of(Table(hands_played=0), league).text == "nezačato"
+    with translation.override("uk"):
+        assert progress_of(entering, league).text == f"вносять, роздача 2 з {hands}"
