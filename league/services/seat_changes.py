@@ -55,7 +55,7 @@ from league.outbox import standings_owe
 from league.selectors import draws as draws_selectors
 from league.services.attendance import attendance_start_from, attendance_stop_before
 from league.services.fixtures import game_rules, round_reseat, table_create
-from league.services.seating import MAX_SEED
+from league.services.seating import MAX_SEED, seating_refusal_words
 
 # a round drawn again is drawn as a draw is: the league's table policy, the
 # ranking of swiss and rating (the draw's own helpers, so the two never differ)
@@ -666,7 +666,7 @@ def _reseat_round(
         )
     except seating.SeatingError as error:
         if error.code != "too_few_players":
-            raise ServiceError(str(error), field="replacement") from None
+            raise ServiceError(seating_refusal_words(error), field="replacement") from None
         raise _no_seating(state, player, len(ordered), policy) from None
     for size in {len(drawn_table.players) for drawn_table in drawn.tables}:
         # the league's options hold at every size drawn

@@ -259,7 +259,7 @@ def _policy(league: League) -> seating.TablePolicy:
     try:
         return seating.TablePolicy(league.game, size=league.table_size, spill=spill)
     except seating.SeatingError as error:  # the database keeps the league's policy valid
-        raise ServiceError(str(error), field="table_size") from None
+        raise ServiceError(seating_refusal_words(error), field="table_size") from None
 
 
 def _refusal(
@@ -278,7 +278,51 @@ def _refusal(
             % {"number": number, "min_players": policy.min_players},
             field=field,
         )
-    return ServiceError(str(error), field=field)
+    return ServiceError(seating_refusal_words(error), field=field)
+
+
+def seating_refusal_words(error: seating.SeatingError) -> str:
+    """The seating generator's refusal (pure, English) in the request's language,
+    from its code and facts; the English is the generator's own sentence."""
+    facts = {
+        **error.facts,
+        "table": error.table,
+        "round": error.round,
+        "size": error.size,
+    }
+    code, reason = error.code, error.facts.get("reason")
+    if code == "too_few_players" and "present" in facts:
+        # Translators: %(game)s is the game's code (bluke, buck_euchre)
+        return _("%(present)s present; a %(game)s table needs %(least)s") % facts
+    if code == "duplicate_player":
+        return _("players listed more than once")
+    if code == "unknown_player":
+        return _("absent or pinned players who are not players")
+    if code == "bad_pair":
+        return _("a keep-apart pair is two players")
+    if code == "unranked_player":
+        # Translators: %(method)s is the draw's method (swiss, rating)
+        return _("%(method)s needs a ranking of everyone") % facts
+    if code == "pin_out_of_range":
+        # Translators: tables and rounds counted from 0, as the generator does
+        return _("pinned to table %(table)s; round %(round)s has tables 0 to %(last)s") % facts
+    if code == "table_overfull":
+        return _("%(count)s pinned to table %(table)s, which seats %(seats)s") % facts
+    if code == "bad_method":
+        return _("method is one of %(methods)s, not %(method)s") % facts
+    if code == "bad_rounds" and reason == "rounds":
+        return _("a night has at least one round, not %(rounds)s") % facts
+    if code == "bad_rounds" and reason == "absences":
+        return _("absences in round %(round)s of %(rounds)s") % facts
+    if code == "bad_table_size" and reason == "game":
+        return _("unknown game %(game)s; one of %(games)s") % facts
+    if code == "bad_table_size" and reason == "spill":
+        return _("spill is 'smaller' or 'larger', not %(spill)s") % facts
+    if code == "bad_table_size" and reason == "buck_euchre":
+        return _("Buck Euchre is played four to a table")
+    if code == "bad_table_size" and reason == "bluke":
+        return _("a Bluke table seats %(least)s to %(most)s, not %(size)s") % facts
+    return error.message  # a refusal the generator words some other way: its English
 
 
 def _check_present(ids: Sequence[int], present: Mapping[int, Player], *, field: str) -> None:

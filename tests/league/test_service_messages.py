@@ -8,10 +8,13 @@ one the page or the API answers in; English stays as it was, and ``code`` and
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from django.utils import translation
 
 import games
+from league import seating
 from league.access import role_needed
 from league.errors import Conflict, ServiceError
 from league.models import Confirmation, Game, League, Membership, Round, Table, TableStatus
@@ -26,6 +29,7 @@ from league.services.fixtures import (
     season_refusal_words,
 )
 from league.services.results import game_submit
+from league.services.seating import seating_refusal_words
 from tests.support.factories import ClubFactory, EventFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -211,3 +215,36 @@ def test_a_table_s_progress_on_the_night_s_pages_in_each_language() -> None:
         assert progress_of(Table(hands_played=0), league).text == "nezačato"
     with translation.override("uk"):
         assert progress_of(entering, league).text == f"вносять, роздача 2 з {hands}"
+
+
+BLUKE_4 = seating.TablePolicy("bluke", size=4)
+SEATING_REFUSALS = [
+    lambda: seating.TablePolicy("whist"),
+    lambda: seating.TablePolicy("bluke", spill="sideways"),  # type: ignore[arg-type]
+    lambda: seating.TablePolicy("buck_euchre", size=5),
+    lambda: seating.TablePolicy("bluke", size=7),
+    lambda: BLUKE_4.table_sizes(2),
+    lambda: seating.plan_night([1, 2, 3, 4], BLUKE_4, rounds=0),
+    lambda: seating.plan_night([1, 2, 3, 4], BLUKE_4, rounds=1, absent={3: [1]}),
+    lambda: seating.plan_round([1, 1, 2, 3], BLUKE_4),
+    lambda: seating.plan_round([1, 2, 3, 4], BLUKE_4, pins={9: 0}),
+    lambda: seating.plan_round([1, 2, 3, 4], BLUKE_4, keep_apart=[(1, 1)]),
+    lambda: seating.plan_round([1, 2, 3, 4], BLUKE_4, method="alphabetical"),
+    lambda: seating.plan_round([1, 2, 3, 4], BLUKE_4, method="swiss"),
+    lambda: seating.plan_round([1, 2, 3, 4], BLUKE_4, pins={1: 2}),
+    lambda: seating.plan_round(list(range(1, 9)), BLUKE_4, pins=dict.fromkeys(range(1, 6), 0)),
+]
+"""A call the seating generator refuses, for each of its codes and sentences."""
+
+
+@pytest.mark.parametrize("call", SEATING_REFUSALS)
+def test_the_seating_generator_s_refusal_keeps_its_english_and_is_worded_in_czech(
+    call: Callable[[], object],
+) -> None:
+    with pytest.raises(seating.SeatingError) as raised:
+        call()
+    error = raised.value
+
+    assert seating_refusal_words(error) == error.message
+    with translation.override("cs"):
+        assert seating_refusal_words(error) != error.message
