@@ -25,7 +25,7 @@ from typing import Protocol
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -51,7 +51,7 @@ class ReplayChecked(Protocol):
 
 class KeyReused(exceptions.APIException):
     status_code = 422
-    default_detail = "This Idempotency-Key was used with a different request."
+    default_detail = gettext_lazy("This Idempotency-Key was used with a different request.")
     default_code = "idempotency_key_reused"
 
 

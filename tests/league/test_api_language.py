@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AbstractUser
 
+from league.services.results import hand_submit
 from tests.support.api import assert_problem, client_for
+from tests.support.records import bluke_results
 from tests.support.setups import ClubSetup, club_setup
 
 pytestmark = pytest.mark.django_db
@@ -115,3 +117,27 @@ def test_django_rest_framework_s_own_messages_follow_the_language_too(
     assert english["errors"]["name"] == ["This field is required."]
     assert czech["errors"]["name"] == ["Toto pole je vyžadováno."]
     assert machine_parts(czech) == machine_parts(english)
+
+
+def test_a_correction_without_if_match_is_refused_in_the_client_s_language() -> None:
+    """A 428 of the API's own (its default detail), then a malformed If-Match."""
+    setup = club_setup()
+    hand_submit(table=setup.table, record=bluke_results(13))
+    client = client_for(setup.scorekeeper)
+    url = f"/api/tables/{setup.table.pk}/hands/0/"
+    body = {"record": bluke_results(13, 1)}
+
+    english = assert_problem(client.put(url, body), 428)
+    czech = assert_problem(client.put(url, body, HTTP_ACCEPT_LANGUAGE="cs"), 428)
+    ukrainian = assert_problem(
+        client.put(url, body, HTTP_ACCEPT_LANGUAGE="uk", HTTP_IF_MATCH="nonsense"), 400
+    )
+
+    assert english["detail"] == "Send If-Match with the table's ETag from its score sheet."
+    assert czech["detail"] == "Pošlete If-Match s ETagem stolu z jeho listu výsledků."
+    assert machine_parts(czech) == machine_parts(english)
+    assert ukrainian["errors"] == {
+        "If-Match": [
+            'це не ETag цього API: надішліть ETag аркуша результатів, наприклад "table-3-v12"'
+        ]
+    }
