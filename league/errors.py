@@ -6,6 +6,12 @@ They carry data, not sentences to parse: ``message`` is for people,
 engine's own refusals are :class:`games.RecordError`, raised through
 unchanged.
 
+This module is pure, so its default messages are English: the services and
+access helpers pass ``message`` worded in the request's language
+(``gettext``, looked up when the error is raised), and the pure modules raise
+errors carrying a code and facts for the layer above to word
+(:class:`league.season.SeasonRefused`, :func:`league.names.name_fault`).
+
 =============================  ======  ===================================
 error                          status  meaning
 =============================  ======  ===================================

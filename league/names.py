@@ -37,6 +37,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Final
 
 MAX_NAME: Final = 100
@@ -78,17 +79,42 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", text.casefold())
 
 
-def name_problem(name: str) -> str | None:
-    """What is wrong with a name (cleaned by :func:`name_clean`), in a sentence
-    of the services' (lower case first, no full stop); ``None`` when nothing."""
+@dataclass(frozen=True)
+class NameFault:
+    """What is wrong with a name, as data for a page or the API to word in its
+    own language: ``code`` is ``control-character`` (``char`` the code point),
+    ``empty``, ``shows-nothing`` or ``too-long`` (``length`` the name's)."""
+
+    code: str
+    char: int = 0
+    length: int = 0
+
+
+def name_fault(name: str) -> NameFault | None:
+    """What is wrong with a name (cleaned by :func:`name_clean`); ``None`` when
+    nothing."""
     for char in name:
         if unicodedata.category(char) == "Cc":
-            return f"a name cannot hold a control character (U+{ord(char):04X})"
+            return NameFault("control-character", char=ord(char))
     if not name_key(name):
-        return "the name is empty" if not name else "the name has nothing to show"
+        return NameFault("empty") if not name else NameFault("shows-nothing")
     if len(name) > MAX_NAME:
-        return f"a name has at most {MAX_NAME} characters (this one has {len(name)})"
+        return NameFault("too-long", length=len(name))
     return None
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with a name (cleaned by :func:`name_clean`), in an English
+    sentence of the services' (lower case first, no full stop); ``None`` when
+    nothing. The services word :func:`name_fault` in the request's language."""
+    fault = name_fault(name)
+    if fault is None:
+        return None
+    if fault.code == "control-character":
+        return f"a name cannot hold a control character (U+{fault.char:04X})"
+    if fault.code == "too-long":
+        return f"a name has at most {MAX_NAME} characters (this one has {fault.length})"
+    return "the name is empty" if fault.code == "empty" else "the name has nothing to show"
 
 
 @functools.lru_cache(maxsize=8192)  # a club's names, compared with each name typed

@@ -14,6 +14,7 @@ shown by every password form with the rules, says so beforehand.
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext as _
 
 from league.services.accounts import login_password_changed
 
@@ -31,4 +32,6 @@ class PasswordChangeEffects:
             login_password_changed(user=user)
 
     def get_help_text(self) -> str:
-        return "A new password ends the login's API tokens: programs that use them need new ones."
+        return _(
+            "A new password ends the login's API tokens: programs that use them need new ones."
+        )

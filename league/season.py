@@ -157,6 +157,19 @@ def _number(value: Fraction) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
+class SeasonRefused(ServiceError):
+    """A season format refused, as data for the services to word in the request's
+    language (this module is pure, so its ``message`` is English): ``rule`` says
+    which rule refused it and ``facts`` its numbers and names (``size``, ``place``,
+    ``sizes``...). ``code`` stays unset, as the API has always answered these.
+    See :func:`league.services.fixtures.season_refusal_words`."""
+
+    def __init__(self, message: str, *, field: str, rule: str, **facts: object) -> None:
+        super().__init__(message, field=field)
+        self.rule = rule
+        self.facts = facts
+
+
 def season_check(*, game: str, season: object) -> SeasonJson | None:
     """The season format ``season`` (JSON, as the API takes it) checked for a
     league of ``game``, in its stored form (sizes in order, numbers as sent);
@@ -178,29 +191,37 @@ def season_check(*, game: str, season: object) -> SeasonJson | None:
     if season is None:
         return None
     if not isinstance(season, Mapping):
-        raise ServiceError(
+        raise SeasonRefused(
             "season is an object with points_by_place, best_nights and min_games, or null",
             field="season",
+            rule="season-not-object",
         )
     unknown = sorted(str(key) for key in season if key not in FORMAT_KEYS)
     if unknown:
-        raise ServiceError(
+        raise SeasonRefused(
             f"unknown in season: {', '.join(unknown)}; it takes {', '.join(FORMAT_KEYS)}",
             field=f"season.{unknown[0]}",
+            rule="season-unknown",
+            unknown=", ".join(unknown),
+            takes=", ".join(FORMAT_KEYS),
         )
     points = _check_points(game, season.get("points_by_place"))
     best_nights = season.get("best_nights")
     if best_nights is not None and not _whole(best_nights, 1, MAX_NIGHTS):
-        raise ServiceError(
+        raise SeasonRefused(
             f"best_nights is a whole number of nights from 1 to {MAX_NIGHTS}, or null "
             "for every night",
             field="season.best_nights",
+            rule="best-nights",
+            most=MAX_NIGHTS,
         )
     min_games = season.get("min_games", 0)
     if not _whole(min_games, 0, MAX_GAMES):
-        raise ServiceError(
+        raise SeasonRefused(
             f"min_games is a whole number of games from 0 to {MAX_GAMES}",
             field="season.min_games",
+            rule="min-games",
+            most=MAX_GAMES,
         )
     return {"points_by_place": points, "best_nights": best_nights, "min_games": min_games}
 
@@ -216,27 +237,35 @@ def _check_points(game: str, given: object) -> dict[str, list[int | float]]:
     allowed = (*needed, *OTHER_SIZES[game])
     sizes_in_words = ", ".join(map(str, needed))
     if not isinstance(given, Mapping):
-        raise ServiceError(
+        raise SeasonRefused(
             f"points_by_place gives a list of points for each table size ({sizes_in_words}), "
             'by size: {"4": [4, 2, 1, 0], ...}',
             field=field,
+            rule="points-not-by-size",
+            sizes=sizes_in_words,
         )
     by_size: dict[int, object] = {}
     for key, points in given.items():
         size = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() else None
         if size is None or size not in allowed:
-            raise ServiceError(
+            raise SeasonRefused(
                 f"{key!r} is not a table size of this game's league; the sizes are "
                 f"{', '.join(map(str, allowed))}",
                 field=f"{field}.{key}",
+                rule="points-size-unknown",
+                key=repr(key),
+                sizes=", ".join(map(str, allowed)),
             )
         by_size[size] = points
     missing = [size for size in needed if size not in by_size]
     if missing:
-        raise ServiceError(
+        raise SeasonRefused(
             f"points_by_place has no points for tables of {', '.join(map(str, missing))}: the "
             f"league seats tables of {sizes_in_words} when it draws a round",
             field=f"{field}.{missing[0]}",
+            rule="points-size-missing",
+            missing=", ".join(map(str, missing)),
+            sizes=sizes_in_words,
         )
     checked: dict[str, list[int | float]] = {}
     for size in sorted(by_size):
@@ -247,14 +276,19 @@ def _check_points(game: str, given: object) -> dict[str, list[int | float]]:
 def _check_places(size: int, points: object, *, field: str) -> list[int | float]:
     """A table size's points: one finite number, 0 or more, a place, never rising."""
     if not isinstance(points, Sequence) or isinstance(points, str | bytes):
-        raise ServiceError(
+        raise SeasonRefused(
             f"the points of a table of {size} are a list of {size} numbers, one a place",
             field=field,
+            rule="places-not-list",
+            size=size,
         )
     if len(points) != size:
-        raise ServiceError(
+        raise SeasonRefused(
             f"a table of {size} has {size} places, so {size} numbers of points, not {len(points)}",
             field=field,
+            rule="places-count",
+            size=size,
+            given=len(points),
         )
     for place, value in enumerate(points, start=1):
         if (
@@ -263,17 +297,25 @@ def _check_places(size: int, points: object, *, field: str) -> list[int | float]
             or not math.isfinite(value)
             or not 0 <= value <= MAX_POINTS
         ):
-            raise ServiceError(
+            raise SeasonRefused(
                 f"the points of place {place} at a table of {size} must be a number from 0 "
                 f"to {MAX_POINTS}",
                 field=field,
+                rule="place-points-range",
+                place=place,
+                size=size,
+                most=MAX_POINTS,
             )
     for place in range(1, size):
         if points[place] > points[place - 1]:
-            raise ServiceError(
+            raise SeasonRefused(
                 f"the points of a table of {size} must not rise from one place to the next: "
                 f"place {place + 1} has more than place {place}",
                 field=field,
+                rule="places-rise",
+                size=size,
+                place=place + 1,
+                before=place,
             )
     return list(points)
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Final, NoReturn
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import (
@@ -79,7 +80,7 @@ class TableLinkAuthentication(BaseAuthentication):
         if not words or words[0].lower() != self.keyword.lower().encode():
             return None
         if ratelimits.refused_over_limit(request, count=False):
-            raise exceptions.Throttled(detail="Too many table links that do not work from here.")
+            raise exceptions.Throttled(detail=_("Too many table links that do not work from here."))
         if len(words) != 2:
             self._refused(request)
         try:
@@ -87,7 +88,7 @@ class TableLinkAuthentication(BaseAuthentication):
         except (UnicodeDecodeError, NotFound):
             self._refused(request)
         if ratelimits.link_over_limit(request, link.pk):
-            raise exceptions.Throttled(detail="This table link has made too many requests.")
+            raise exceptions.Throttled(detail=_("This table link has made too many requests."))
         return (AnonymousUser(), link)
 
     def _refused(self, request: Request) -> NoReturn:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import overload
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions
 from rest_framework.request import Request
 
@@ -27,7 +29,7 @@ def etag(table: Table) -> str:
 
 class PreconditionRequired(exceptions.APIException):
     status_code = 428
-    default_detail = "Send If-Match with the table's ETag from its score sheet."
+    default_detail = gettext_lazy("Send If-Match with the table's ETag from its score sheet.")
     default_code = "precondition_required"
 
 
@@ -49,7 +51,8 @@ def if_match_version(request: Request, table: Table, *, required: bool = True) -
     match = ETAG_PATTERN.fullmatch(header.strip())
     if match is None:
         raise InvalidField(
-            "If-Match", 'not an ETag of this API: send the score sheet\'s, like "table-3-v12"'
+            "If-Match",
+            _('not an ETag of this API: send the score sheet\'s, like "table-3-v12"'),
         )
     if int(match["table"]) != table.pk:
         return -1

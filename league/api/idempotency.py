@@ -24,6 +24,8 @@ from collections.abc import Callable
 from typing import Protocol
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -49,7 +51,7 @@ class ReplayChecked(Protocol):
 
 class KeyReused(exceptions.APIException):
     status_code = 422
-    default_detail = "This Idempotency-Key was used with a different request."
+    default_detail = gettext_lazy("This Idempotency-Key was used with a different request.")
     default_code = "idempotency_key_reused"
 
 
@@ -106,9 +108,15 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
         if not key or owner is None:
             return handler(self, request, *args, **kwargs)
         if len(key) > MAX_KEY_LENGTH:
-            raise InvalidField(HEADER, f"at most {MAX_KEY_LENGTH} characters")
+            raise InvalidField(
+                HEADER,
+                ngettext(
+                    "at most %(count)d character", "at most %(count)d characters", MAX_KEY_LENGTH
+                )
+                % {"count": MAX_KEY_LENGTH},
+            )
         if not KEY_PATTERN.fullmatch(key):
-            raise InvalidField(HEADER, "printable ASCII characters only")
+            raise InvalidField(HEADER, _("printable ASCII characters only"))
         fingerprint = _fingerprint(request)
         stored = IdempotencyKey.objects.filter(**owner, key=key).first()
         if stored is not None and idempotency_key_expired(stored):

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, overload
 
 from django.db.models import Model, Q, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
@@ -26,7 +28,10 @@ from league.api.problems import InvalidField
 ID_LIMIT = 2**63 - 1
 """Ids fit a 64-bit column on every database."""
 
-INVALID_CURSOR = "not a cursor of this list: follow the next and previous links as they are"
+# marked for the catalogue; worded in the request's language where raised
+INVALID_CURSOR = gettext_noop(
+    "not a cursor of this list: follow the next and previous links as they are"
+)
 
 
 class IdOrder(CursorPagination):
@@ -45,15 +50,15 @@ class IdOrder(CursorPagination):
             # DRF's position is the text the cursor held, whatever its stub says
             cursor = super().decode_cursor(request)
         except NotFound:
-            raise InvalidField(self.cursor_query_param, INVALID_CURSOR) from None
+            raise InvalidField(self.cursor_query_param, _(INVALID_CURSOR)) from None
         if cursor is None or cursor.position is None:
             return cursor
         try:
             position = int(cursor.position)
         except ValueError:
-            raise InvalidField(self.cursor_query_param, INVALID_CURSOR) from None
+            raise InvalidField(self.cursor_query_param, _(INVALID_CURSOR)) from None
         if not -ID_LIMIT <= position <= ID_LIMIT:
-            raise InvalidField(self.cursor_query_param, INVALID_CURSOR)
+            raise InvalidField(self.cursor_query_param, _(INVALID_CURSOR))
         return Cursor(offset=cursor.offset, reverse=cursor.reverse, position=position)
 
 
@@ -81,10 +86,10 @@ class RankCursor:
         try:
             text = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode("ascii")
         except (ValueError, UnicodeDecodeError):
-            raise InvalidField("cursor", INVALID_CURSOR) from None
+            raise InvalidField("cursor", _(INVALID_CURSOR)) from None
         found = _CURSOR_TEXT.fullmatch(text)
         if found is None or not all(1 <= int(part) <= ID_LIMIT for part in found.group(2, 3)):
-            raise InvalidField("cursor", INVALID_CURSOR)
+            raise InvalidField("cursor", _(INVALID_CURSOR))
         return cls(rank=int(found[2]), player=int(found[3]), before=found[1] == "b")
 
 
@@ -170,7 +175,7 @@ class RankOrder:
         token = params.get(self.cursor_query_param)
         if players is not None:
             if token is not None:
-                raise InvalidField(self.player_query_param, "a lookup of players has no pages")
+                raise InvalidField(self.player_query_param, _("a lookup of players has no pages"))
             found = self._of_players(rows, players, player_field)
             return RankedPage(found, next=None, previous=None)
         size = self.page_size_of(request)
@@ -199,13 +204,19 @@ class RankOrder:
             return None
         ids = [part.strip() for value in values for part in value.split(",")]
         if not all(part.isascii() and part.isdigit() and len(part) <= 19 for part in ids):
-            raise InvalidField(self.player_query_param, "player ids are whole numbers")
+            raise InvalidField(self.player_query_param, _("player ids are whole numbers"))
         wanted = sorted({int(part) for part in ids})
         if not all(1 <= pk <= ID_LIMIT for pk in wanted):
-            raise InvalidField(self.player_query_param, "not a player id")
+            raise InvalidField(self.player_query_param, _("not a player id"))
         if len(wanted) > PLAYER_LOOKUP_LIMIT:
             raise InvalidField(
-                self.player_query_param, f"at most {PLAYER_LOOKUP_LIMIT} players a lookup"
+                self.player_query_param,
+                ngettext(
+                    "at most %(count)d player a lookup",
+                    "at most %(count)d players a lookup",
+                    PLAYER_LOOKUP_LIMIT,
+                )
+                % {"count": PLAYER_LOOKUP_LIMIT},
             )
         return wanted
 

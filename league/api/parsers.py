@@ -27,6 +27,7 @@ from typing import IO, Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.utils.translation import gettext as _
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
@@ -117,7 +118,8 @@ class JSONParser(parsers.JSONParser):
             # As DRF's parser reads the body.
             return loads(codecs.getreader(encoding)(stream).read())
         except ValueError as exc:
-            raise ParseError(f"JSON parse error - {exc}") from None
+            # the parser's own words after the dash stay English (Python's json module)
+            raise ParseError(_("JSON parse error - %(error)s") % {"error": exc}) from None
 
 
 class MultiPartParser(parsers.MultiPartParser):

@@ -8,6 +8,7 @@ from typing import Any, Protocol, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -75,7 +76,9 @@ class JSONValueField(serializers.JSONField):
             try:
                 return parsers.loads(text)
             except ValueError as error:
-                raise serializers.ValidationError(f"not JSON the API takes: {error}") from None
+                raise serializers.ValidationError(
+                    _("not JSON the API takes: %(error)s") % {"error": error}
+                ) from None
         return super().to_internal_value(data)
 
 
@@ -572,7 +575,7 @@ class ScopeQuery(serializers.Serializer[dict[str, object]]):
     def validate(self, data: dict[str, object]) -> dict[str, object]:
         if ("league" in data) == ("game" in data):
             raise serializers.ValidationError(
-                "give league (a league's ratings) or game (the club-wide ratings of a game)"
+                _("give league (a league's ratings) or game (the club-wide ratings of a game)")
             )
         return data
 
@@ -592,7 +595,10 @@ class Input(serializers.Serializer[dict[str, object]]):
         if isinstance(data, Mapping):
             self.unknown_fields = [str(name) for name in data if name not in self.fields]
         takes = ", ".join(self.fields)
-        unknown = {name: [f"unknown field: this takes {takes}"] for name in self.unknown_fields}
+        unknown = {
+            name: [_("unknown field: this takes %(fields)s") % {"fields": takes}]
+            for name in self.unknown_fields
+        }
         try:
             value = super().to_internal_value(data)
         except serializers.ValidationError as error:
@@ -617,7 +623,7 @@ class InvalidInput(serializers.ValidationError):
     def __init__(self, errors: Any, unknown: list[str]) -> None:
         super().__init__(errors)
         if unknown:
-            self.problem_detail = "unknown fields: " + ", ".join(unknown)
+            self.problem_detail = _("unknown fields: %(fields)s") % {"fields": ", ".join(unknown)}
 
 
 class ClubInput(Input):
@@ -1018,7 +1024,7 @@ class DrawInput(Input):
     def validate_pinned(self, pins: list[dict[str, int]]) -> dict[int, int]:
         players = [pin["player"] for pin in pins]
         if len(set(players)) != len(players):
-            raise serializers.ValidationError("a player is pinned to one table only")
+            raise serializers.ValidationError(_("a player is pinned to one table only"))
         return {pin["player"]: pin["table"] for pin in pins}
 
 
@@ -1048,7 +1054,7 @@ class AdjustInput(Input):
 
     def validate(self, data: AdjustData) -> dict[str, tuple[int, ...] | None]:
         if ("swap" in data) == ("move" in data):
-            raise serializers.ValidationError("give swap or move, one of them")
+            raise serializers.ValidationError(_("give swap or move, one of them"))
         return {
             "swap": tuple(data["swap"]) if "swap" in data else None,
             "move": (data["move"]["player"], data["move"]["table"]) if "move" in data else None,

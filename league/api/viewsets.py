@@ -14,6 +14,7 @@ from typing import TypeVar
 from django.db.models import Model, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
@@ -406,7 +407,7 @@ class PlayerViewSet(ReadWriteViewSet[Player]):
         inp.is_valid(raise_exception=True)
         into = Player.objects.filter(club_id=player.club_id, pk=inp.validated_data["into"]).first()
         if into is None:
-            raise InvalidField("into", "no player of the club has this id")
+            raise InvalidField("into", _("no player of the club has this id"))
         return self.output(clubs.player_merge(player=player, into=into))
 
     def get_serializer_context(self) -> dict[str, object]:
@@ -450,7 +451,7 @@ class PlayerViewSet(ReadWriteViewSet[Player]):
         inp.is_valid(raise_exception=True)
         email = inp.validated_data.get("email")
         if email and ratelimits.personal_link_mails_over_limit(request, mails=1):
-            raise exceptions.Throttled(detail="You have mailed many links in the last hour.")
+            raise exceptions.Throttled(detail=_("You have mailed many links in the last hour."))
         made = replies.personal_link_create(player=player, by=request.user)
         url = request.build_absolute_uri(reverse("personal-link", kwargs={"token": made.token}))
         emailed = None
@@ -536,7 +537,7 @@ class LeagueViewSet(ReadWriteViewSet[League]):
         """The league's final night and its result (404 before it is made)."""
         event = seasons_selectors.league_final(league=self.get_object())
         if event is None:
-            raise exceptions.NotFound("the league has no final yet")
+            raise exceptions.NotFound(_("the league has no final yet"))
         result = seasons_selectors.final_result(event=event)
         return Response(s.FinalResultOutput(result).data)
 
@@ -866,10 +867,10 @@ class TableViewSet(ReadWriteViewSet[Table]):
         signed-in user's request says none (what it changes is theirs)."""
         if self._link(request) is not None:
             if seat is None:
-                raise InvalidField("seat", "say which seat is entering (from 0)")
+                raise InvalidField("seat", _("say which seat is entering (from 0)"))
             return seat
         if seat is not None:
-            raise InvalidField("seat", "only a table link's request says its seat")
+            raise InvalidField("seat", _("only a table link's request says its seat"))
         return None
 
     def check_replay_access(

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -151,7 +152,7 @@ class WebhookEndpointViewSet(
             return queryset
         club = self.request.query_params["club"]
         if not club.isdigit() or len(club) > 18:
-            raise InvalidField("club", "a club's id")
+            raise InvalidField("club", _("a club's id"))
         return queryset.filter(club_id=int(club))
 
     def get_object(self) -> WebhookEndpoint:

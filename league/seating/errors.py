@@ -6,7 +6,7 @@ never a failure of the search: a search that runs out of budget returns its best
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 
 ERROR_CODES: tuple[str, ...] = (
     "too_few_players",
@@ -48,7 +48,11 @@ class SeatingError(ValueError):
     """A seating request that cannot be met, as data: ``code`` (one of
     :data:`ERROR_CODES`), and where they apply ``players`` (a tuple of ids, in the
     order the caller gave the players), ``table`` (0-based), ``round`` (0-based) and
-    ``size``. ``str(error)`` is a sentence for logs; programs read the fields."""
+    ``size``. ``str(error)`` is a sentence for logs; programs read the fields.
+    ``facts`` are the rest of the sentence's numbers and names (and a ``reason``
+    where a code has more than one sentence), so that a caller can word it in
+    another language (:func:`league.services.seating.seating_refusal_words`);
+    they are not part of :meth:`to_json`."""
 
     def __init__(
         self,
@@ -59,11 +63,13 @@ class SeatingError(ValueError):
         table: int | None = None,
         round: int | None = None,
         size: int | None = None,
+        facts: Mapping[str, object] | None = None,
     ) -> None:
         assert code in ERROR_CODES, code
         super().__init__(message)
         self.code = code
         self.message = message
+        self.facts: Mapping[str, object] = facts or {}
         self.players = players
         self.table = table
         self.round = round

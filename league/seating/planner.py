@@ -63,12 +63,20 @@ def plan_night(
     index = _index(players)
     if rounds < 1:
         raise SeatingError(
-            "bad_rounds", f"a night has at least one round, not {rounds}", round=rounds
+            "bad_rounds",
+            f"a night has at least one round, not {rounds}",
+            round=rounds,
+            facts={"reason": "rounds", "rounds": rounds},
         )
     absent = absent or {}
     for r in absent:  # a Mapping's own order; only checks, nothing kept
         if not 0 <= r < rounds:
-            raise SeatingError("bad_rounds", f"absences in round {r} of {rounds}", round=r)
+            raise SeatingError(
+                "bad_rounds",
+                f"absences in round {r} of {rounds}",
+                round=r,
+                facts={"reason": "absences", "rounds": rounds},
+            )
     unknown = [p for r in sorted(absent) for p in absent[r] if p not in index]
     pins = dict(pins or {})
     unknown += [p for p in pins if p not in index]
@@ -101,7 +109,11 @@ def plan_night(
             round_sizes = list(policy.table_sizes(len(present)))
         except SeatingError as error:
             raise SeatingError(
-                error.code, error.message, players=tuple(players[i] for i in present), round=r
+                error.code,
+                error.message,
+                players=tuple(players[i] for i in present),
+                round=r,
+                facts=error.facts,
             ) from None
         pinned = {index[p]: t for p, t in pins.items() if index[p] in present}
         _check_pins(pinned, round_sizes, players, r)
@@ -359,7 +371,9 @@ def _method(method: Method | str) -> Method:
         return Method(method)
     except ValueError:
         raise SeatingError(
-            "bad_method", f"method is one of {[m.value for m in Method]}, not {method!r}"
+            "bad_method",
+            f"method is one of {[m.value for m in Method]}, not {method!r}",
+            facts={"methods": str([m.value for m in Method]), "method": repr(method)},
         ) from None
 
 
@@ -398,7 +412,10 @@ def _ranking(
         missing = tuple(players[i] for i in needed if place[i] == n)
         if missing:
             raise SeatingError(
-                "unranked_player", f"{method.value} needs a ranking of everyone", players=missing
+                "unranked_player",
+                f"{method.value} needs a ranking of everyone",
+                players=missing,
+                facts={"method": method.value},
             )
     return place
 
@@ -416,6 +433,7 @@ def _check_pins(pinned: dict[int, int], sizes: list[int], players: Sequence[P], 
                 players=who,
                 table=t,
                 round=r,
+                facts={"last": len(sizes) - 1},
             )
         if len(who) > sizes[t]:
             raise SeatingError(
@@ -424,6 +442,7 @@ def _check_pins(pinned: dict[int, int], sizes: list[int], players: Sequence[P], 
                 players=who,
                 table=t,
                 round=r,
+                facts={"count": len(who), "seats": sizes[t]},
             )
 
 

@@ -46,21 +46,30 @@ class TablePolicy:
     def __post_init__(self) -> None:
         if self.game not in GAMES:
             raise SeatingError(
-                "bad_table_size", f"unknown game {self.game!r}; one of {GAMES}", size=self.size
+                "bad_table_size",
+                f"unknown game {self.game!r}; one of {GAMES}",
+                size=self.size,
+                facts={"reason": "game", "game": repr(self.game), "games": str(GAMES)},
             )
         if self.spill not in ("smaller", "larger"):
             raise SeatingError(
-                "bad_table_size", f"spill is 'smaller' or 'larger', not {self.spill!r}"
+                "bad_table_size",
+                f"spill is 'smaller' or 'larger', not {self.spill!r}",
+                facts={"reason": "spill", "spill": repr(self.spill)},
             )
         if self.game == "buck_euchre" and self.size != 4:
             raise SeatingError(
-                "bad_table_size", "Buck Euchre is played four to a table", size=self.size
+                "bad_table_size",
+                "Buck Euchre is played four to a table",
+                size=self.size,
+                facts={"reason": "buck_euchre"},
             )
         if not MIN_SIZE <= self.size <= MAX_SIZE:
             raise SeatingError(
                 "bad_table_size",
                 f"a Bluke table seats {MIN_SIZE} to {MAX_SIZE}, not {self.size}",
                 size=self.size,
+                facts={"reason": "bluke", "least": MIN_SIZE, "most": MAX_SIZE},
             )
 
     @property
@@ -77,6 +86,7 @@ class TablePolicy:
             raise SeatingError(
                 "too_few_players",
                 f"{present} present; a {self.game} table needs {self.min_players}",
+                facts={"present": present, "game": self.game, "least": self.min_players},
             )
         if self.game == "buck_euchre":
             return (4,) * (present // 4)

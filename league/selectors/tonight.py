@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 import games
 from league.models import Attendance, Confirmation, Event, League, Player, Round, Table, TableLink
@@ -93,12 +95,19 @@ def progress_of(table: Table, league: League) -> Progress:
     with its players' confirmation."""
     if not table.complete:
         if not table.hands_played:
-            return Progress("not_started", "not started")
+            return Progress("not_started", pgettext("table progress", "not started"))
         rules = games.rules_for(league.game, table.players, league.options)
-        of = f" of {len(rules.schedule)}" if isinstance(rules, games.Bluke) else ""
-        return Progress("entering", f"entering, hand {table.hands_played + 1}{of}")
+        hand = table.hands_played + 1
+        if isinstance(rules, games.Bluke):
+            text = _("entering, hand %(hand)d of %(hands)d") % {
+                "hand": hand,
+                "hands": len(rules.schedule),
+            }
+        else:
+            text = _("entering, hand %(hand)d") % {"hand": hand}
+        return Progress("entering", text)
     if table.confirmation == Confirmation.NONE:
-        return Progress("complete", "complete")
+        return Progress("complete", pgettext("table progress", "complete"))
     label = Confirmation(table.confirmation).label.lower()
     return Progress(table.confirmation, label, note=table.confirmation_note)
 
@@ -145,11 +154,12 @@ class RoundView:
         out"``), seated first in table and seat order, for the swap and move
         forms."""
         placed = [
-            (seat.player, f"table {lines.table.number}")
+            (seat.player, _("table %(number)d") % {"number": lines.table.number})
             for lines in self.tables
             for seat in lines.seats
         ]
-        return [*placed, *((player, "sitting out") for player in self.sat_out)]
+        out = _("sitting out")
+        return [*placed, *((player, out) for player in self.sat_out)]
 
 
 def event_rounds(*, event: Event, with_links: bool = False) -> list[RoundView]:

@@ -35,8 +35,11 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from league.errors import Conflict, Forbidden, NotFound, ServiceError
+from league.access import role_needed
+from league.errors import Conflict, NotFound, ServiceError
 from league.models import (
     ApiToken,
     Club,
@@ -124,11 +127,14 @@ def user_invite(
     error.
     """
     if clubs_selectors.club_role(by, club.pk) != Membership.Role.ORGANISER:
-        raise Forbidden(roles=(Membership.Role.ORGANISER,))
+        raise role_needed((Membership.Role.ORGANISER,))
     username = _check_username(username)
     email = _check_email(email)
     if role not in Membership.Role.values:
-        raise ServiceError(f"{role!r} is not a role: organiser or scorekeeper", field="role")
+        raise ServiceError(
+            _("%(role)s is not a role: organiser or scorekeeper") % {"role": repr(role)},
+            field="role",
+        )
     # The club first, as every change to its roles does (league.services.clubs).
     Club.objects.select_for_update().get(pk=club.pk)
     if player is not None:
@@ -136,7 +142,8 @@ def user_invite(
     user, made = _login_named(username, email=email)
     if not made and Membership.objects.filter(club=club, user=user).exists():
         raise Conflict(
-            f"{username} has a role in the club already: change it in the list of logins",
+            _("%(username)s has a role in the club already: change it in the list of logins")
+            % {"username": username},
             field="username",
             code="has-role",
         )
@@ -213,15 +220,15 @@ def invitation_accept(
         .first()
     )
     if locked is None:
-        raise NotFound("no such invitation")
+        raise NotFound(_("no such invitation"))
     if locked.expires_at <= timezone.now():
         raise ServiceError(
-            "the invitation has expired: ask an organiser of the club for a new one",
+            _("the invitation has expired: ask an organiser of the club for a new one"),
             code="expired",
         )
     if password is not None:
         if not locked.new_login or by.has_usable_password():
-            raise Conflict("the login has a password already: log in with it", field="password")
+            raise Conflict(_("the login has a password already: log in with it"), field="password")
         by.set_password(password)
         by.save(update_fields=["password"])
     membership = membership_set(club=locked.club, user=by, role=locked.role)
@@ -244,7 +251,7 @@ def invitation_decline(*, invitation: Invitation, by: Login) -> None:
     """``by``, the invited login, declines ``invitation``: it is deleted and
     they are given nothing. :class:`NotFound` when it is gone or not theirs."""
     if not Invitation.objects.filter(pk=invitation.pk, user_id=by.pk).delete()[0]:
-        raise NotFound("no such invitation")
+        raise NotFound(_("no such invitation"))
 
 
 @transaction.atomic
@@ -254,24 +261,30 @@ def invitation_withdraw(*, invitation: Invitation, by: SiteUser) -> None:
     whose role is removed does. :class:`Forbidden` for anyone else;
     :class:`NotFound` when it is gone already."""
     if clubs_selectors.club_role(by, invitation.club_id) != Membership.Role.ORGANISER:
-        raise Forbidden(roles=(Membership.Role.ORGANISER,))
+        raise role_needed((Membership.Role.ORGANISER,))
     if not Invitation.objects.filter(pk=invitation.pk).delete()[0]:
-        raise NotFound("no such invitation")
+        raise NotFound(_("no such invitation"))
 
 
 def _check_username(username: str) -> str:
     username = username.strip()
     if not username:
-        raise ServiceError("choose a username", field="username")
+        raise ServiceError(_("choose a username"), field="username")
     if len(username) > USERNAME_MAX_LENGTH:
         raise ServiceError(
-            f"a username has at most {USERNAME_MAX_LENGTH} characters", field="username"
+            ngettext(
+                "a username has at most %(count)d character",
+                "a username has at most %(count)d characters",
+                USERNAME_MAX_LENGTH,
+            )
+            % {"count": USERNAME_MAX_LENGTH},
+            field="username",
         )
     try:
         UnicodeUsernameValidator()(username)
     except ValidationError:
         raise ServiceError(
-            "a username has letters, digits and @ . + - _ only (no spaces)", field="username"
+            _("a username has letters, digits and @ . + - _ only (no spaces)"), field="username"
         ) from None
     return username
 
@@ -283,7 +296,9 @@ def _check_email(email: str) -> str:
     try:
         validate_email(email)
     except ValidationError:
-        raise ServiceError(f"{email!r} is not an email address", field="email") from None
+        raise ServiceError(
+            _("%(email)s is not an email address") % {"email": repr(email)}, field="email"
+        ) from None
     return get_user_model().objects.normalize_email(email)
 
 
@@ -291,9 +306,11 @@ def _check_player_free(club: Club, player: Player) -> Player:
     """The player, locked, if they are the club's and have no login yet."""
     locked = Player.objects.select_for_update().filter(pk=player.pk, club=club).first()
     if locked is None:
-        raise ServiceError("that player is not one of the club's", field="player")
+        raise ServiceError(_("that player is not one of the club's"), field="player")
     if locked.user_id is not None:
-        raise Conflict(f"{locked.name} has a login already", field="player")
+        raise Conflict(
+            _("%(player)s has a login already") % {"player": locked.name}, field="player"
+        )
     return locked
 
 
@@ -347,13 +364,21 @@ def api_token_create(*, user: Login, name: str) -> NewApiToken:
     """
     name = name.strip()
     if not name:
-        raise ServiceError("name the token: what is it for?", field="name")
+        raise ServiceError(_("name the token: what is it for?"), field="name")
     if len(name) > TOKEN_NAME_MAX_LENGTH:
         raise ServiceError(
-            f"a token's name has at most {TOKEN_NAME_MAX_LENGTH} characters", field="name"
+            ngettext(
+                "a token's name has at most %(count)d character",
+                "a token's name has at most %(count)d characters",
+                TOKEN_NAME_MAX_LENGTH,
+            )
+            % {"count": TOKEN_NAME_MAX_LENGTH},
+            field="name",
         )
     if ApiToken.objects.filter(user=user, name=name).exists():
-        raise Conflict(f"you have a token named {name!r} already", field="name")
+        raise Conflict(
+            _("you have a token named %(name)s already") % {"name": repr(name)}, field="name"
+        )
     key = secrets.token_urlsafe(32)
     try:
         with transaction.atomic():
@@ -361,7 +386,9 @@ def api_token_create(*, user: Login, name: str) -> NewApiToken:
                 user=user, name=name, digest=token_digest(key), last_four=key[-4:]
             )
     except IntegrityError:  # the same name at the same moment
-        raise Conflict(f"you have a token named {name!r} already", field="name") from None
+        raise Conflict(
+            _("you have a token named %(name)s already") % {"name": repr(name)}, field="name"
+        ) from None
     return NewApiToken(token=token, key=key)
 
 
@@ -374,7 +401,7 @@ def api_token_revoke(*, token: ApiToken, by: SiteUser) -> None:
     anyone, and nothing kept can be mistaken for a live one.
     """
     if token.user_id != by.pk:
-        raise NotFound("no such token")
+        raise NotFound(_("no such token"))
     ApiToken.objects.filter(pk=token.pk).delete()
 
 
@@ -382,7 +409,7 @@ def api_token_revoke(*, token: ApiToken, by: SiteUser) -> None:
 def api_tokens_revoke_all(*, user: AbstractBaseUser) -> int:
     """Revoke every API token of ``user`` (their keys stop working at once);
     returns how many there were."""
-    revoked, _ = ApiToken.objects.filter(user_id=user.pk).delete()
+    revoked, _kinds = ApiToken.objects.filter(user_id=user.pk).delete()
     return int(revoked)
 
 

@@ -25,6 +25,8 @@ from typing import Final, TypedDict
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from league import audit, ratings
 from league.errors import Conflict, ServiceError
@@ -46,7 +48,7 @@ from league.models import (
     Table,
     Visibility,
 )
-from league.names import name_clean, name_key, name_problem
+from league.names import MAX_NAME, NameFault, name_clean, name_fault, name_key
 from league.outbox import jobs_owe, standings_owe
 from league.users import Actor, Login
 
@@ -77,14 +79,16 @@ def club_create(
     slug = slug or slugify(name)
     if not slug:
         raise ServiceError(
-            "the name has no letter or digit to make a slug of; give one",
+            _("the name has no letter or digit to make a slug of; give one"),
             field="slug",
             code=SLUG_NEEDED,
         )
     if Club.objects.filter(name__iexact=name).exists():
-        raise Conflict(f"a club named {name!r} exists already", field="name")
+        raise Conflict(
+            _("a club named %(name)s exists already") % {"name": repr(name)}, field="name"
+        )
     if Club.objects.filter(slug=slug).exists():
-        raise Conflict(f"another club has the slug {slug!r}", field="slug")
+        raise Conflict(_("another club has the slug %(slug)s") % {"slug": repr(slug)}, field="slug")
     club = Club.objects.create(name=name, slug=slug, visibility=visibility)
     if organiser is not None:  # in the club's audit trail: who started it
         membership_set(club=club, user=organiser, role=Membership.Role.ORGANISER)
@@ -94,7 +98,8 @@ def club_create(
 def _check_visibility(visibility: str) -> None:
     if visibility not in Visibility.values:
         raise ServiceError(
-            f"visibility is one of {', '.join(Visibility.values)}", field="visibility"
+            _("visibility is one of %(choices)s") % {"choices": ", ".join(Visibility.values)},
+            field="visibility",
         )
 
 
@@ -106,7 +111,9 @@ def club_update(*, club: Club, name: str | None = None, visibility: str | None =
     fields = []
     if name is not None:
         if Club.objects.filter(name__iexact=name).exclude(pk=club.pk).exists():
-            raise Conflict(f"a club named {name!r} exists already", field="name")
+            raise Conflict(
+                _("a club named %(name)s exists already") % {"name": repr(name)}, field="name"
+            )
         club.name = name
         fields.append("name")
     if visibility is not None:
@@ -193,7 +200,7 @@ def membership_set(*, club: Club, user: Login, role: str) -> Membership:
     current = Membership.objects.filter(club=club, user=user).first()
     if current is not None and current.role == Membership.Role.ORGANISER != role:
         _check_not_last_organiser(club.pk)
-    membership, _ = Membership.objects.update_or_create(
+    membership, _made = Membership.objects.update_or_create(
         club=club, user=user, defaults={"role": role}
     )
     if current is None or current.role != role:  # giving the role held already changes nothing
@@ -224,8 +231,10 @@ def membership_change(*, club: Club, user: AbstractBaseUser, role: str) -> Membe
 
 def _no_role_in_club() -> ServiceError:
     return ServiceError(
-        "that login holds no role in the club: a role for anyone else is given by an "
-        "invitation they accept (the club's people page)",
+        _(
+            "that login holds no role in the club: a role for anyone else is given by an "
+            "invitation they accept (the club's people page)"
+        ),
         field="user",
         code=NO_ROLE_IN_CLUB,
     )
@@ -260,7 +269,7 @@ def _role_record(user: AbstractBaseUser, role: str) -> RoleRecord:
 def _check_not_last_organiser(club_id: int) -> None:
     """Refuse to take away the club's last organiser (the club row is locked)."""
     if Membership.objects.filter(club_id=club_id, role=Membership.Role.ORGANISER).count() == 1:
-        raise Conflict("a club keeps at least one organiser")
+        raise Conflict(_("a club keeps at least one organiser"))
 
 
 class NameTaken(Conflict):
@@ -268,9 +277,17 @@ class NameTaken(Conflict):
     already: ``player`` is that player's id (the API's problem shows it)."""
 
     def __init__(self, name: str, player: Player) -> None:
+        if player.name == name:
+            message = _("the club already has a player named %(name)s") % {
+                "name": repr(player.name)
+            }
+        else:
+            # Translators: a name differing only in case, spaces or invisible characters
+            message = _(
+                "the club already has a player named %(name)s (the same name as %(given)s)"
+            ) % {"name": repr(player.name), "given": repr(name)}
         super().__init__(
-            f"the club already has a player named {player.name!r}"
-            + ("" if player.name == name else f" (the same name as {name!r})"),
+            message,
             field="name",
             code=NAME_TAKEN,
         )
@@ -289,13 +306,30 @@ BAD_NAME: Final = "bad-name"
 too long)."""
 
 
+def name_fault_words(fault: NameFault) -> str:
+    """A name's fault (:func:`league.names.name_fault`) in the request's language."""
+    if fault.code == "control-character":
+        return _("a name cannot hold a control character (%(char)s)") % {
+            "char": f"U+{fault.char:04X}"
+        }
+    if fault.code == "too-long":
+        return ngettext(
+            "a name has at most %(most)d characters (this one has %(length)d)",
+            "a name has at most %(most)d characters (this one has %(length)d)",
+            MAX_NAME,
+        ) % {"most": MAX_NAME, "length": fault.length}
+    if fault.code == "empty":
+        return _("the name is empty")
+    return _("the name has nothing to show")
+
+
 def check_name(name: str, *, field: str = "name") -> str:
     """``name`` as a player's name is kept (trimmed, NFC); a
     :class:`ServiceError` (``code`` :data:`BAD_NAME`) when it cannot be one."""
     cleaned = name_clean(name)
-    problem = name_problem(cleaned)
-    if problem is not None:
-        raise ServiceError(problem, field=field, code=BAD_NAME)
+    fault = name_fault(cleaned)
+    if fault is not None:
+        raise ServiceError(name_fault_words(fault), field=field, code=BAD_NAME)
     return cleaned
 
 
@@ -339,7 +373,9 @@ def players_create(*, club: Club, names: Sequence[str], is_guest: bool = False) 
     counts = Counter(name_key(name) for name in wanted)
     repeated = [name for name in wanted if counts[name_key(name)] > 1]
     if repeated:
-        raise Conflict(f"{repeated[0]!r} is named twice", field="name")
+        raise Conflict(
+            _("%(repeated)s is named twice") % {"repeated": repr(repeated[0])}, field="name"
+        )
     # a club's players fit in memory (its pages list them all), and one query
     # reading them is bound by no limit on a statement's parameters
     taken = {player.name_key: player for player in Player.objects.filter(club=club)}
@@ -385,7 +421,9 @@ def player_update(
     if is_guest is not None and is_guest != player.is_guest:
         if is_guest:
             raise Conflict(
-                f"{player.name} is a player of the club already, not a guest", field="is_guest"
+                _("%(player)s is a player of the club already, not a guest")
+                % {"player": player.name},
+                field="is_guest",
             )
         player.is_guest = False
     player.save()
@@ -422,7 +460,7 @@ def _check_player_user(
     if player is not None:
         linked = linked.exclude(pk=player.pk)
     if linked.exists():
-        raise Conflict("that user is already linked to a player of the club", field="user")
+        raise Conflict(_("that user is already linked to a player of the club"), field="user")
     return holder.user
 
 
@@ -466,8 +504,14 @@ def player_delete(*, player: Player) -> None:
     games = Seating.objects.filter(player=locked).count()
     if games:
         raise Conflict(
-            f"{locked.name} has {games} game{'s' if games != 1 else ''}: a player with games "
-            "cannot be deleted (merge them into another player, or anonymise them)",
+            ngettext(
+                "%(name)s has %(count)d game: a player with games cannot be deleted (merge "
+                "them into another player, or anonymise them)",
+                "%(name)s has %(count)d games: a player with games cannot be deleted (merge "
+                "them into another player, or anonymise them)",
+                games,
+            )
+            % {"name": locked.name, "count": games},
             code=HAS_GAMES,
         )
     attendance = list(Attendance.objects.filter(player=locked).values_list("event_id", flat=True))
@@ -552,13 +596,16 @@ def check_player_merge(*, player: Player, into: Player) -> MergeMoves:
     people); two players each linked to a login (``code`` :data:`TWO_LOGINS`:
     unlink one first)."""
     if into.pk == player.pk:
-        raise ServiceError("a player cannot be merged into themselves", field="into")
+        raise ServiceError(_("a player cannot be merged into themselves"), field="into")
     if into.club_id != player.club_id:
-        raise ServiceError("the player kept must be of the same club", field="into")
+        raise ServiceError(_("the player kept must be of the same club"), field="into")
     if player.user_id is not None and into.user_id is not None:
         raise Conflict(
-            f"{player.name} and {into.name} are each linked to a login: unlink one of them "
-            "first (on their edit page)",
+            _(
+                "%(player)s and %(into)s are each linked to a login: unlink one of them first (on "
+                "their edit page)"
+            )
+            % {"player": player.name, "into": into.name},
             field="into",
             code=TWO_LOGINS,
         )
@@ -596,15 +643,28 @@ def _same_round(
     theirs: dict[int, int | None],
 ) -> Conflict:
     round_ = Round.objects.select_related("event").get(pk=round_id)
-    night = f"round {round_.number} of {round_.event.name} ({round_.event.date.isoformat()})"
+    words = {
+        "player": player.name,
+        "into": into.name,
+        "round": round_.number,
+        "night": round_.event.name,
+        # the date as the message always gave it (ISO), in every language
+        "date": round_.event.date.isoformat(),
+    }
     table_id = mine[round_id]
     if table_id is not None and table_id == theirs[round_id]:
-        number = Table.objects.filter(pk=table_id).values_list("number", flat=True).get()
-        where = f"both sat at table {number} of {night}"
+        words["table"] = Table.objects.filter(pk=table_id).values_list("number", flat=True).get()
+        message = _(
+            "%(player)s and %(into)s both sat at table %(table)s of round %(round)s of "
+            "%(night)s (%(date)s): they are two people, not one"
+        )
     else:
-        where = f"both were in {night}"
+        message = _(
+            "%(player)s and %(into)s both were in round %(round)s of %(night)s (%(date)s): "
+            "they are two people, not one"
+        )
     return Conflict(
-        f"{player.name} and {into.name} {where}: they are two people, not one",
+        message % words,
         field="into",
         code=SAME_ROUND,
     )
@@ -638,7 +698,7 @@ def player_merge(*, player: Player, into: Player) -> Player:
         .order_by("pk")
     }
     if player.pk not in locked or into.pk not in locked:
-        raise ServiceError("the player kept must be of the same club", field="into")
+        raise ServiceError(_("the player kept must be of the same club"), field="into")
     gone, kept = locked[player.pk], locked[into.pk]
     moves = check_player_merge(player=gone, into=kept)
     _events_lock(moves.events)

@@ -32,6 +32,8 @@ from typing import Literal
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from league import audit, seating, standings
 from league.errors import Conflict, ServiceError
@@ -179,7 +181,7 @@ def final_create(
 
 def _check_no_final(league: League) -> None:
     if Event.objects.filter(league=league, is_final=True).exists():
-        raise Conflict("the league has its final already: one final a league", field="players")
+        raise Conflict(_("the league has its final already: one final a league"), field="players")
 
 
 def final_table_sizes(league: League, players: int) -> tuple[int, ...]:
@@ -188,8 +190,11 @@ def final_table_sizes(league: League, players: int) -> tuple[int, ...]:
     game cannot seat them all (a final has nobody sitting out)."""
     if league.game == Game.BUCK_EUCHRE and (players < 4 or players % 4):
         raise ServiceError(
-            "Buck Euchre is played four to a table and nobody sits out a final: "
-            f"choose 4, 8, 12... players, not {players}",
+            _(
+                "Buck Euchre is played four to a table and nobody sits out a final: choose 4, 8, "
+                "12... players, not %(players)s"
+            )
+            % {"players": players},
             field="players",
         )
     spill: Literal["smaller", "larger"] = (
@@ -198,7 +203,13 @@ def final_table_sizes(league: League, players: int) -> tuple[int, ...]:
     policy = seating.TablePolicy(league.game, size=league.table_size, spill=spill)
     if players < policy.min_players:
         raise ServiceError(
-            f"a final needs a table: at least {policy.min_players} players", field="players"
+            ngettext(
+                "a final needs a table: at least %(count)d player",
+                "a final needs a table: at least %(count)d players",
+                policy.min_players,
+            )
+            % {"count": policy.min_players},
+            field="players",
         )
     return policy.table_sizes(players)
 
@@ -211,9 +222,13 @@ def finalists_of(league: League, players: int) -> tuple[Finalist, ...]:
     rows = standings.standing_rows(league=league)
     qualified = [row for row in rows if row["qualified"]]
     if players > len(qualified):
-        who = "player is" if len(qualified) == 1 else "players are"
         raise Conflict(
-            f"only {len(qualified)} {who} qualified for the final; choose at most {len(qualified)}",
+            ngettext(
+                "only %(count)d player is qualified for the final; choose at most %(count)d",
+                "only %(count)d players are qualified for the final; choose at most %(count)d",
+                len(qualified),
+            )
+            % {"count": len(qualified)},
             field="players",
         )
     chosen = qualified[:players]
@@ -237,7 +252,9 @@ def _drawn(
     if seed is None:
         seed = secrets.randbelow(MAX_SEED)
     elif not 0 <= seed <= MAX_SEED:
-        raise ServiceError(f"seed must be 0 to {MAX_SEED}", field="seed")
+        raise ServiceError(
+            _("seed must be 0 to %(max_seed)s") % {"max_seed": MAX_SEED}, field="seed"
+        )
     sizes = final_table_sizes(league, players)
     finalists = finalists_of(league, players)
     ranking = [f.player.pk for f in finalists]

@@ -17,6 +17,8 @@ from django.core.files.storage import storages
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import games
 from league import audit
@@ -41,7 +43,7 @@ from league.models import (
     TableSpill,
 )
 from league.outbox import standings_owe
-from league.season import SeasonJson, season_check
+from league.season import SeasonJson, SeasonRefused, season_check
 from league.seating import TablePolicy
 
 NOMINAL_PLAYERS = {Game.BLUKE: 4, Game.BUCK_EUCHRE: 4}
@@ -190,7 +192,10 @@ def _check_options_at(
         message = next(iter(refusals.values()))
         if _is_card_count(game, option, value):
             most = min(games.bluke.max_hand_size(players) for players in ordered)
-            message = f"max_cards is at least 1 (and at most {most} here), not {value}"
+            message = _("max_cards is at least 1 (and at most %(most)d here), not %(value)s") % {
+                "most": most,
+                "value": value,
+            }
         raise OptionsRefused(
             message,
             field=field,
@@ -222,22 +227,32 @@ def _too_large_message(
     value: int, players: int, limit: int, present: int | None, fits_at: int | None, code: str
 ) -> str:
     """The API's sentence for a largest hand a table size cannot be dealt."""
-    where = (
-        f"a round draws a table of {players} when {present} players come"
+    words: dict[str, object] = {"value": value, "players": players, "limit": limit}
+    # Translators: the clause %(where)s of the sentences below
+    words["where"] = (
+        _("a round draws a table of %(players)d when %(present)d players come")
+        % {"players": players, "present": present}
         if present is not None
-        else f"the league has a table of {players} drawn already"
+        else _("the league has a table of %(players)d drawn already") % {"players": players}
     )
-    smaller = f"; a table_size of {fits_at} would take it" if fits_at is not None else ""
     if code == TABLE_SIZE_OPTIONS:
-        return (
-            f"with this table size and spill {where}, and {players} players can be dealt "
-            f"at most {limit} cards, fewer than the league's max_cards {value}{smaller}"
+        message = _(
+            "with this table size and spill %(where)s, and %(players)d players can be dealt "
+            "at most %(limit)d cards, fewer than the league's max_cards %(value)s"
         )
-    return (
-        f"max_cards {value} is more cards than {players} players can be dealt (at most "
-        f"{limit}), and {where}: give {limit} or fewer, or leave max_cards out for the "
-        f"full game at every table size{smaller}"
-    )
+    else:
+        message = _(
+            "max_cards %(value)s is more cards than %(players)d players can be dealt (at most "
+            "%(limit)d), and %(where)s: give %(limit)d or fewer, or leave max_cards out for the "
+            "full game at every table size"
+        )
+    if fits_at is None:
+        return message % words
+    # Translators: a refusal above, then a table size that would take the option
+    return _("%(refusal)s; a table_size of %(size)d would take it") % {
+        "refusal": message % words,
+        "size": fits_at,
+    }
 
 
 def _size_that_fits(
@@ -289,19 +304,23 @@ def league_create(
     """
     options = options or {}
     if game not in Game.values:
-        raise ServiceError(f"game must be one of {', '.join(Game.values)}", field="game")
+        raise ServiceError(
+            _("game must be one of %(choices)s") % {"choices": ", ".join(Game.values)}, field="game"
+        )
     check_table_policy(game=game, table_size=table_size, table_spill=table_spill)
     check_league_options(game=game, options=options, table_size=table_size, table_spill=table_spill)
     check_results_confirmation(results_confirmation)
-    season = season_check(game=game, season=season)
+    season = _season_checked(game=game, season=season)
     check_replies_close_minutes(replies_close_minutes)
     slug = slug or slugify(name)
     if not slug:
         raise ServiceError(
-            "the name has no letter or digit to make a slug of; give one", field="slug"
+            _("the name has no letter or digit to make a slug of; give one"), field="slug"
         )
     if League.objects.filter(club=club, slug=slug).exists():
-        raise Conflict(f"the club already has a league {slug!r}", field="slug")
+        raise Conflict(
+            _("the club already has a league %(slug)s") % {"slug": repr(slug)}, field="slug"
+        )
     league = League.objects.create(
         club=club,
         name=name,
@@ -319,6 +338,89 @@ def league_create(
     return league
 
 
+def _season_checked(*, game: str, season: object) -> SeasonJson | None:
+    """:func:`league.season.season_check`, its refusal worded in the request's language."""
+    try:
+        return season_check(game=game, season=season)
+    except SeasonRefused as refused:
+        raise ServiceError(season_refusal_words(refused), field=refused.field) from None
+
+
+def season_refusal_words(refused: SeasonRefused) -> str:
+    """A season format's refusal (pure, English, with its facts) in the request's
+    language; the English is the refusal's own."""
+    facts = refused.facts
+    size = int(str(facts.get("size", 0)))
+    if refused.rule == "season-not-object":
+        return _("season is an object with points_by_place, best_nights and min_games, or null")
+    if refused.rule == "season-unknown":
+        return _("unknown in season: %(unknown)s; it takes %(takes)s") % facts
+    if refused.rule == "best-nights":
+        return (
+            _("best_nights is a whole number of nights from 1 to %(most)s, or null for every night")
+            % facts
+        )
+    if refused.rule == "min-games":
+        return _("min_games is a whole number of games from 0 to %(most)s") % facts
+    if refused.rule == "points-not-by-size":
+        return (
+            _(
+                "points_by_place gives a list of points for each table size (%(sizes)s), "
+                'by size: {"4": [4, 2, 1, 0], ...}'
+            )
+            % facts
+        )
+    if refused.rule == "points-size-unknown":
+        return (
+            _("%(key)s is not a table size of this game's league; the sizes are %(sizes)s") % facts
+        )
+    if refused.rule == "points-size-missing":
+        return (
+            _(
+                "points_by_place has no points for tables of %(missing)s: the league seats tables "
+                "of %(sizes)s when it draws a round"
+            )
+            % facts
+        )
+    if refused.rule == "places-not-list":
+        return (
+            ngettext(
+                "the points of a table of %(size)d are a list of %(size)d numbers, one a place",
+                "the points of a table of %(size)d are a list of %(size)d numbers, one a place",
+                size,
+            )
+            % facts
+        )
+    if refused.rule == "places-count":
+        return (
+            ngettext(
+                "a table of %(size)d has %(size)d places, so %(size)d numbers of points, "
+                "not %(given)d",
+                "a table of %(size)d has %(size)d places, so %(size)d numbers of points, "
+                "not %(given)d",
+                size,
+            )
+            % facts
+        )
+    if refused.rule == "place-points-range":
+        return (
+            _(
+                "the points of place %(place)d at a table of %(size)d must be a number from 0 "
+                "to %(most)s"
+            )
+            % facts
+        )
+    if refused.rule == "places-rise":
+        return (
+            _(
+                "the points of a table of %(size)d must not rise from one place to the next: "
+                "place %(place)d has more than place %(before)d"
+            )
+            % facts
+        )
+    return refused.message  # a rule this module does not know yet: its English
+
+
 def _audit_season(league: League, *, before: SeasonJson | None) -> None:
     """The ``league.season_changed`` entry: the league and its format before and after."""
     audit.audit_entry_write(
@@ -332,7 +434,12 @@ def _audit_season(league: League, *, before: SeasonJson | None) -> None:
 def check_replies_close_minutes(minutes: int) -> None:
     if not 0 <= minutes <= REPLIES_CLOSE_MINUTES_MAX:
         raise ServiceError(
-            f"replies close 0 to {REPLIES_CLOSE_MINUTES_MAX} minutes before a night starts",
+            ngettext(
+                "replies close 0 to %(count)d minutes before a night starts",
+                "replies close 0 to %(count)d minutes before a night starts",
+                REPLIES_CLOSE_MINUTES_MAX,
+            )
+            % {"count": REPLIES_CLOSE_MINUTES_MAX},
             field="replies_close_minutes",
         )
 
@@ -340,7 +447,8 @@ def check_replies_close_minutes(minutes: int) -> None:
 def check_results_confirmation(value: str) -> None:
     if value not in ResultsConfirmation.values:
         raise ServiceError(
-            f"results_confirmation is one of {', '.join(ResultsConfirmation.values)}",
+            _("results_confirmation is one of %(choices)s")
+            % {"choices": ", ".join(ResultsConfirmation.values)},
             field="results_confirmation",
         )
 
@@ -348,12 +456,13 @@ def check_results_confirmation(value: str) -> None:
 def check_table_policy(*, game: str, table_size: int, table_spill: str) -> None:
     """Bluke tables seat 3 to 6 by preference; Buck Euchre's always seat 4."""
     if game == Game.BUCK_EUCHRE and table_size != 4:
-        raise ServiceError("Buck Euchre is played four to a table", field="table_size")
+        raise ServiceError(_("Buck Euchre is played four to a table"), field="table_size")
     if not 3 <= table_size <= 6:
-        raise ServiceError("a Bluke table seats 3 to 6 players", field="table_size")
+        raise ServiceError(_("a Bluke table seats 3 to 6 players"), field="table_size")
     if table_spill not in TableSpill.values:
         raise ServiceError(
-            f"table_spill must be one of {', '.join(TableSpill.values)}", field="table_spill"
+            _("table_spill must be one of %(choices)s") % {"choices": ", ".join(TableSpill.values)},
+            field="table_spill",
         )
 
 
@@ -414,7 +523,7 @@ def league_update(
     )
     if options is not None and options != league.options:
         if Hand.objects.filter(table__round__event__league=league).exists():
-            raise Conflict("options cannot change once hands are played", field="options")
+            raise Conflict(_("options cannot change once hands are played"), field="options")
         drawn = set(
             Table.objects.filter(round__event__league=league).values_list("players", flat=True)
         )
@@ -439,7 +548,7 @@ def league_update(
             code=TABLE_SIZE_OPTIONS,
         )
     if not isinstance(season, EllipsisType):
-        season = season_check(game=league.game, season=season)
+        season = _season_checked(game=league.game, season=season)
         stored = League.objects.select_for_update(of=("self",)).get(pk=league.pk).season
         if season != stored:
             league.season = season
@@ -464,7 +573,7 @@ def event_create(
 ) -> Event:
     """An event with its rounds numbered from 1; the start time and the venue are optional."""
     if rounds < 1:
-        raise ServiceError("an event has at least one round", field="rounds")
+        raise ServiceError(_("an event has at least one round"), field="rounds")
     event = Event.objects.create(
         league=league, name=name, date=date, start_time=start_time, venue=venue
     )
@@ -500,11 +609,13 @@ def round_create(*, event: Event, number: int) -> Round:
     """A round of the event, numbered so; the league's final is played in one
     round (:mod:`league.services.finals`)."""
     if event.is_final:
-        raise ServiceError("the final is played in one round", field="rounds")
+        raise ServiceError(_("the final is played in one round"), field="rounds")
     if number < 1:
-        raise ServiceError("rounds are numbered from 1", field="number")
+        raise ServiceError(_("rounds are numbered from 1"), field="number")
     if event.rounds.filter(number=number).exists():
-        raise Conflict(f"the event already has a round {number}", field="number")
+        raise Conflict(
+            _("the event already has a round %(number)s") % {"number": number}, field="number"
+        )
     return Round.objects.create(event=event, number=number)
 
 
@@ -513,7 +624,10 @@ class RoundsDrawn(Conflict):
 
     def __init__(self, rounds: Sequence[int]) -> None:
         listed = ", ".join(str(number) for number in rounds)
-        super().__init__(f"rounds with tables cannot be removed: {listed}", field="rounds")
+        super().__init__(
+            _("rounds with tables cannot be removed: %(rounds)s") % {"rounds": listed},
+            field="rounds",
+        )
         self.rounds = tuple(rounds)
 
 
@@ -526,7 +640,7 @@ def event_rounds_trim(*, event: Event, keep: int) -> None:
     cannot gain tables between the check and its removal.
     """
     if keep < 1:
-        raise ServiceError("an event keeps at least one round", field="rounds")
+        raise ServiceError(_("an event keeps at least one round"), field="rounds")
     Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
     drawn = sorted(
         set(
@@ -556,7 +670,9 @@ def table_create(
     Event.objects.select_for_update(of=("self",)).get(pk=round.event_id)
     rules = _check_seating(round, players, first_dealer, table=None)
     if round.tables.filter(number=number).exists():
-        raise Conflict(f"the round already has a table {number}", field="number")
+        raise Conflict(
+            _("the round already has a table %(number)s") % {"number": number}, field="number"
+        )
     table = Table.objects.create(
         round=round,
         number=number,
@@ -592,7 +708,7 @@ def table_reseat(
     if [p.pk for p in players] == [p.pk for p in seated] and first_dealer == table.first_dealer:
         return table
     if table.hands_played:
-        raise Conflict("seats cannot change once hands are played")
+        raise Conflict(_("seats cannot change once hands are played"))
     rules = _check_seating(table.round, players, first_dealer, table=table)
     table.seatings.all().delete()
     _reseated(table, players, first_dealer, rules, seated=seated)
@@ -623,9 +739,9 @@ def round_reseat(
         .order_by("pk")
     )
     if len(tables) != len(seats):
-        raise ServiceError("every table must be one of the round's", field="tables")
+        raise ServiceError(_("every table must be one of the round's"), field="tables")
     if any(table.hands_played for table in tables):
-        raise Conflict("seats cannot change once hands are played", field="tables")
+        raise Conflict(_("seats cannot change once hands are played"), field="tables")
     seated = Seating.objects.filter(table__in=tables).select_related("player").order_by("seat")
     before: dict[int, list[Player]] = {table.pk: [] for table in tables}
     for seating in seated:
@@ -673,18 +789,21 @@ def _check_seating(
     rules = game_rules(game=league.game, players=len(players), options=league.options)
     if not 0 <= first_dealer < len(players):
         raise ServiceError(
-            f"first_dealer must be a seat, 0..{len(players) - 1}", field="first_dealer"
+            _("first_dealer must be a seat, 0..%(last)s") % {"last": len(players) - 1},
+            field="first_dealer",
         )
     if any(player.club_id != league.club_id for player in players):
-        raise ServiceError("every player must belong to the league's club", field="players")
+        raise ServiceError(_("every player must belong to the league's club"), field="players")
     if len({player.pk for player in players}) != len(players):
-        raise ServiceError("a player can sit in one seat only", field="players")
+        raise ServiceError(_("a player can sit in one seat only"), field="players")
     seated = Seating.objects.filter(round=round, player__in=players).select_related("player")
     if table is not None:
         seated = seated.exclude(table=table)
     if seated:
         names = ", ".join(sorted(s.player.name for s in seated))
-        raise Conflict(f"already at a table in this round: {names}", field="players")
+        raise Conflict(
+            _("already at a table in this round: %(names)s") % {"names": names}, field="players"
+        )
     return rules
 
 
@@ -719,12 +838,30 @@ def _check_no_hands(tables: Iterable[Table], *, what: str) -> None:
     if not played:
         return
     held = "; ".join(
-        f"table {table.number} of round {table.round.number} has {table.hands_played} "
-        f"hand{'s' if table.hands_played != 1 else ''}"
+        ngettext(
+            "table %(table)d of round %(round)d has %(count)d hand",
+            "table %(table)d of round %(round)d has %(count)d hands",
+            table.hands_played,
+        )
+        % {"table": table.number, "round": table.round.number, "count": table.hands_played}
         for table in played[:3]
     )
-    more = f" (and {len(played) - 3} more tables)" if len(played) > 3 else ""
-    raise Conflict(f"{what} cannot be deleted once hands are entered: {held}{more}", code=HAS_HANDS)
+    words = {"what": what, "held": held, "count": len(played) - 3}
+    if len(played) > 3:
+        # Translators: %(what)s is "a game night", "round 2" or "table 3"; %(held)s lists
+        # tables with their hands
+        message = ngettext(
+            "%(what)s cannot be deleted once hands are entered: %(held)s (and %(count)d "
+            "more table)",
+            "%(what)s cannot be deleted once hands are entered: %(held)s (and %(count)d "
+            "more tables)",
+            len(played) - 3,
+        )
+    else:
+        # Translators: %(what)s is "a game night", "round 2" or "table 3"; %(held)s lists
+        # tables with their hands
+        message = _("%(what)s cannot be deleted once hands are entered: %(held)s")
+    raise Conflict(message % words, code=HAS_HANDS)
 
 
 def _lock_event(event_id: int) -> Event:
@@ -744,7 +881,7 @@ def event_delete(*, event: Event) -> None:
     """
     event = _lock_event(event.pk)
     tables = Table.objects.filter(round__event=event).select_related("round")
-    _check_no_hands(tables, what="a game night")
+    _check_no_hands(tables, what=_("a game night"))
     rounds = list(event.rounds.order_by("number").values_list("pk", flat=True))
     counted = (
         SitOut.objects.filter(round__event=event).exists()
@@ -809,7 +946,8 @@ def round_delete(*, round: Round) -> None:
     rounds = list(event.rounds.order_by("number"))
     if len(rounds) == 1:
         raise Conflict(
-            f"round {round.number} is the night's only round: delete the game night instead",
+            _("round %(number)s is the night's only round: delete the game night instead")
+            % {"number": round.number},
             code=LAST_ROUND,
         )
     later = [r for r in rounds if r.number > round.number]
@@ -817,10 +955,11 @@ def round_delete(*, round: Round) -> None:
         set(Table.objects.filter(round__in=later).values_list("round__number", flat=True))
     )
     tables = Table.objects.filter(round=round).select_related("round")
-    _check_no_hands(tables, what=f"round {round.number}")
+    _check_no_hands(tables, what=_("round %(number)d") % {"number": round.number})
     if drawn:
         raise Conflict(
-            f"round {drawn[-1]} is drawn: delete the later rounds first, last first",
+            _("round %(drawn)s is drawn: delete the later rounds first, last first")
+            % {"drawn": drawn[-1]},
             code=LATER_ROUNDS_DRAWN,
         )
     seats = audit.rounds_record([round.pk])[round.pk]
@@ -898,7 +1037,7 @@ def table_delete(*, table: Table) -> None:
         .select_related("round__event__league")
         .get(pk=table.pk)
     )
-    _check_no_hands([table], what=f"table {table.number}")
+    _check_no_hands([table], what=_("table %(number)d") % {"number": table.number})
     seated = [s.player for s in table.seatings.select_related("player").order_by("seat")]
     audit.table_entry_write(
         table,

@@ -53,6 +53,8 @@ from typing import Final
 from celery import shared_task
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import games
 from league import audit, outbox
@@ -143,7 +145,12 @@ class ImportRefused(ServiceError):
     def __init__(self, check: ResultsCheck | PlayersCheck) -> None:
         count = len(check.problems)
         super().__init__(
-            f"the file has {count} problem{'s' if count != 1 else ''}; nothing was imported",
+            ngettext(
+                "the file has %(count)d problem; nothing was imported",
+                "the file has %(count)d problems; nothing was imported",
+                count,
+            )
+            % {"count": count},
             field="file",
         )
         self.check = check
@@ -154,7 +161,7 @@ class NotThePreviewedFile(ServiceError):
 
     def __init__(self) -> None:
         super().__init__(
-            "this is not the file that was checked; nothing was imported", field="file"
+            _("this is not the file that was checked; nothing was imported"), field="file"
         )
 
 

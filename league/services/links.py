@@ -122,7 +122,7 @@ def round_links_create(*, round: Round, by: SiteUser | None) -> list[NewTableLin
 @transaction.atomic
 def table_link_revoke(*, table: Table) -> bool:
     """Revoke the table's link (it stops working at once); whether it had one."""
-    deleted, _ = TableLink.objects.filter(table=table).delete()
+    deleted, _kinds = TableLink.objects.filter(table=table).delete()
     if deleted:
         audit.table_entry_write(table, action=audit.Action.LINK_REVOKED, before=None, after=None)
     return bool(deleted)

@@ -38,6 +38,8 @@ from typing import Final
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from league import audit
 from league.errors import Conflict, ServiceError
@@ -84,14 +86,22 @@ def personal_links_create(
     more than :data:`MAX_LINKS_AT_ONCE`, players of several clubs or a player
     listed twice. Lock order: the players by id, then their links."""
     if not players:
-        raise ServiceError("choose at least one player", field="players")
+        raise ServiceError(_("choose at least one player"), field="players")
     if len(players) > MAX_LINKS_AT_ONCE:
-        raise ServiceError(f"at most {MAX_LINKS_AT_ONCE} players' links at once", field="players")
+        raise ServiceError(
+            ngettext(
+                "at most %(count)d player's link at once",
+                "at most %(count)d players' links at once",
+                MAX_LINKS_AT_ONCE,
+            )
+            % {"count": MAX_LINKS_AT_ONCE},
+            field="players",
+        )
     if len({player.club_id for player in players}) > 1:
-        raise ServiceError("the players are of different clubs", field="players")
+        raise ServiceError(_("the players are of different clubs"), field="players")
     ids = [player.pk for player in players]
     if len(set(ids)) != len(ids):
-        raise ServiceError("a player is listed twice", field="players")
+        raise ServiceError(_("a player is listed twice"), field="players")
     list(Player.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
     replaced = set(
         PersonalLink.objects.filter(player_id__in=ids).values_list("player_id", flat=True)
@@ -221,7 +231,7 @@ def reply_set(*, player: Player, event: Event, answer: str) -> Reply:
     the night's replies are closed (:func:`reply_window`). Lock order: the
     event's row, then its replies."""
     if answer not in Reply.Answer.values:
-        raise ServiceError("the answer is coming or not coming", field="answer")
+        raise ServiceError(_("the answer is coming or not coming"), field="answer")
     event = _lock(event)
     _check_of_club(event, player)
     window = reply_window(
@@ -229,7 +239,7 @@ def reply_set(*, player: Player, event: Event, answer: str) -> Reply:
     )
     if window.closed:
         raise Conflict(
-            "replies to this night are closed: tell the organiser",
+            _("replies to this night are closed: tell the organiser"),
             field="answer",
             code="replies-closed",
         )
@@ -270,7 +280,7 @@ def personal_check_in(*, player: Player, event: Event) -> Attendance:
     _check_of_club(event, player)
     if event.date != timezone.localdate():
         raise Conflict(
-            "you check in on the night itself, at the venue",
+            _("you check in on the night itself, at the venue"),
             field="event",
             code="not-the-night",
         )
@@ -279,7 +289,7 @@ def personal_check_in(*, player: Player, event: Event) -> Attendance:
             return attendance.attendance_check_in(event=event, player=player, by=None)
     except Conflict as error:  # every round has tables: the organiser adds one
         raise Conflict(
-            "every round tonight has its tables already: tell the organiser you are here",
+            _("every round tonight has its tables already: tell the organiser you are here"),
             field="event",
             code="no-round-to-join",
         ) from error
@@ -313,4 +323,4 @@ def _lock(event: Event) -> Event:
 
 def _check_of_club(event: Event, player: Player) -> None:
     if event.league.club_id != player.club_id:
-        raise ServiceError("that game night is not one of the player's club", field="event")
+        raise ServiceError(_("that game night is not one of the player's club"), field="event")

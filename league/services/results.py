@@ -52,6 +52,7 @@ from typing import Any, Final, TypedDict
 
 from django.db import OperationalError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import games
 from league import audit, outputs, ratings
@@ -186,7 +187,8 @@ def check_seat(*, table: Table, seat: int | None) -> None:
     seats, or ``None``."""
     if seat is not None and not 0 <= seat < table.players:
         raise ServiceError(
-            f"seat is one of the table's seats, 0 to {table.players - 1}, not {seat}",
+            _("seat is one of the table's seats, 0 to %(last)s, not %(seat)s")
+            % {"last": table.players - 1, "seat": seat},
             field="seat",
         )
 
@@ -214,9 +216,9 @@ def game_submit(*, table: Table, record: object) -> Table:
     left out; if given they must agree with the table.
     """
     if not isinstance(record, dict):
-        raise ServiceError("a game record is a JSON object", field="record")
+        raise ServiceError(_("a game record is a JSON object"), field="record")
     if table.hands_played:
-        raise Conflict("the table already has hands; submit them one by one")
+        raise Conflict(_("the table already has hands; submit them one by one"))
     expected = {
         "game": table.game,
         "players": table.players,
@@ -225,18 +227,22 @@ def game_submit(*, table: Table, record: object) -> Table:
     for field, value in expected.items():
         if field in record and record[field] != value:
             raise ServiceError(
-                f"{field} is {value!r} at this table, not {record[field]!r}", field=field
+                _("%(field)s is %(expected)s at this table, not %(given)s")
+                % {"field": field, "expected": repr(value), "given": repr(record[field])},
+                field=field,
             )
     if "options" in record and record["options"] != table.round.event.league.options:
-        raise ServiceError("options must be the league's options", field="options")
+        raise ServiceError(_("options must be the league's options"), field="options")
     unknown = set(record) - {*expected, "options", "hands"}
     if unknown:
-        raise ServiceError(f"unknown field {min(unknown)!r}", field=min(unknown))
+        raise ServiceError(
+            _("unknown field %(field)s") % {"field": repr(min(unknown))}, field=min(unknown)
+        )
     hands = record.get("hands")
     if not isinstance(hands, list):
-        raise ServiceError("hands must be an array of hand records", field="hands")
+        raise ServiceError(_("hands must be an array of hand records"), field="hands")
     if not hands:
-        raise ServiceError("hands is empty: a game record has at least one hand", field="hands")
+        raise ServiceError(_("hands is empty: a game record has at least one hand"), field="hands")
     return _results_change(
         table=table,
         mode=ResultsMode.APPEND,
@@ -320,7 +326,7 @@ def _results_change(
     )
     if by_seat is not None and table.confirmation == Confirmation.CONFIRMED:
         raise Conflict(
-            "this game is confirmed: an organiser corrects it now",
+            _("this game is confirmed: an organiser corrects it now"),
             field="number",
             code="confirmed",
         )
@@ -349,7 +355,7 @@ def lock_table(table: Table) -> Table:
     it is gone since the caller read it (its round drawn again meanwhile)."""
     locked = LOCKED_TABLE.get(table.pk)
     if locked is None:
-        raise NotFound("no such table")
+        raise NotFound(_("no such table"))
     return locked
 
 
@@ -406,26 +412,39 @@ def check_results_change(
     fit the (locked) table; ``number`` ``None`` appends after the last hand."""
     if version is not None and version != table.version:
         raise PreconditionFailed(
-            f"the score sheet you hold is not this table's current one (version "
-            f"{table.version}): reload it"
+            _(
+                "the score sheet you hold is not this table's current one (version %(version)s): "
+                "reload it"
+            )
+            % {"version": table.version}
         )
     played = table.hands_played
     if mode is ResultsMode.APPEND:
         keep = played if number is None else number
         if keep < played:
-            raise Conflict(f"hand {keep} is already stored; hand {played} is next", field="number")
+            raise Conflict(
+                _("hand %(keep)s is already stored; hand %(played)s is next")
+                % {"keep": keep, "played": played},
+                field="number",
+            )
         if keep > played:
             raise Conflict(
-                f"hands arrive in order: hand {played} is next, not {keep}", field="number"
+                _("hands arrive in order: hand %(played)s is next, not %(keep)s")
+                % {"played": played, "keep": keep},
+                field="number",
             )
         if table.complete and records:
             raise games.InvalidRecord("game_over", "the game at this table is complete", hand=keep)
         return keep
     assert number is not None, "a correction or deletion names its hand"
     if mode is ResultsMode.REPLACE and number >= played:
-        raise Conflict(f"there is no hand {number} to correct", field="number")
+        raise Conflict(
+            _("there is no hand %(number)s to correct") % {"number": number}, field="number"
+        )
     if mode is ResultsMode.DELETE_LAST and number != played - 1:
-        raise Conflict(f"only the last hand ({played - 1}) can be deleted", field="number")
+        raise Conflict(
+            _("only the last hand (%(last)s) can be deleted") % {"last": played - 1}, field="number"
+        )
     return number
 
 

@@ -45,6 +45,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from league import audit, seating
 from league.errors import Conflict, ServiceError
@@ -53,7 +55,7 @@ from league.outbox import standings_owe
 from league.selectors import draws as draws_selectors
 from league.services.attendance import attendance_start_from, attendance_stop_before
 from league.services.fixtures import game_rules, round_reseat, table_create
-from league.services.seating import MAX_SEED
+from league.services.seating import MAX_SEED, seating_refusal_words
 
 # a round drawn again is drawn as a draw is: the league's table policy, the
 # ranking of swiss and rating (the draw's own helpers, so the two never differ)
@@ -187,7 +189,9 @@ def table_player_remove(
     seating the game allows (409, ``replacement``, ``code`` ``no_seating``).
     """
     if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise ServiceError(f"seed must be 0 to {MAX_SEED}", field="seed")
+        raise ServiceError(
+            _("seed must be 0 to %(max_seed)s") % {"max_seed": MAX_SEED}, field="seed"
+        )
     if not commit:
         state = _read(table, locked=False)
         return _plan(state, player, replacement, leaves=leaves, seed=seed)
@@ -227,7 +231,9 @@ def table_player_remove_options(
     way) and what leaving would do; read once, nothing stored. The
     refusals that concern the player or the table are raised as there."""
     if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise ServiceError(f"seed must be 0 to {MAX_SEED}", field="seed")
+        raise ServiceError(
+            _("seed must be 0 to %(max_seed)s") % {"max_seed": MAX_SEED}, field="seed"
+        )
     state = _read(table, locked=False)
     nobody: Removal | None = None
     nobody_refused: Conflict | None = None
@@ -351,7 +357,7 @@ def _read(table: Table, *, locked: bool) -> _State:
     transaction. Eight queries (two more locked)."""
     found = Table.objects.select_related("round__event__league").filter(pk=table.pk).first()
     if found is None:
-        raise Conflict("the table is no longer there", field="table")
+        raise Conflict(_("the table is no longer there"), field="table")
     round_ = found.round
     event, league = round_.event, round_.event.league
     if locked:
@@ -383,7 +389,7 @@ def _read(table: Table, *, locked: bool) -> _State:
         sat_out_later.setdefault(row.player_id, []).append(row.round)
     this = next((each for each in tables if each.pk == table.pk), None)
     if this is None:  # removed between the two reads
-        raise Conflict("the table is no longer there", field="table")
+        raise Conflict(_("the table is no longer there"), field="table")
     return _State(
         table=this,
         round=round_,
@@ -449,13 +455,16 @@ def _plan(
     _check_player(state, player)
     if table.hands_played:
         raise Conflict(
-            f"table {number} has a hand entered: its seats are fixed",
+            _("table %(number)s has a hand entered: its seats are fixed") % {"number": number},
             field="table",
             code="table_started",
         )
     seats = state.seats[table.pk]
     if player.pk not in {p.pk for p in seats}:
-        raise ServiceError(f"{player.name} is not at table {number}", field="player")
+        raise ServiceError(
+            _("%(player)s is not at table %(number)s") % {"player": player.name, "number": number},
+            field="player",
+        )
     if leaves:
         _check_leaving(state, player)
     candidates = _candidates(state, player)
@@ -503,8 +512,11 @@ def _check_leaving(state: _State, player: Player) -> None:
     later = state.seated_later.get(player.pk, [])
     if later:
         raise Conflict(
-            f"{player.name} is seated in round {later[0]} too: take them off there first, "
-            "or let them stay for the next rounds",
+            _(
+                "%(player)s is seated in round %(later)s too: take them off there first, or let "
+                "them stay for the next rounds"
+            )
+            % {"player": player.name, "later": later[0]},
             field="leaves",
             code="seated_later",
         )
@@ -512,7 +524,10 @@ def _check_leaving(state: _State, player: Player) -> None:
 
 def _check_player(state: _State, player: Player) -> None:
     if player.club_id != state.league.club_id:
-        raise ServiceError(f"{player.name} is not a player of the league's club", field="player")
+        raise ServiceError(
+            _("%(player)s is not a player of the league's club") % {"player": player.name},
+            field="player",
+        )
 
 
 def _check_replacement(
@@ -521,11 +536,14 @@ def _check_replacement(
     """The replacement is of the club, not the player, not seated in the round, and present."""
     if replacement.club_id != state.league.club_id:
         raise ServiceError(
-            f"{replacement.name} is not a player of the league's club", field="replacement"
+            _("%(replacement)s is not a player of the league's club")
+            % {"replacement": replacement.name},
+            field="replacement",
         )
     if replacement.pk == player.pk:
         raise ServiceError(
-            f"{player.name} cannot take their own seat; name someone else, or nobody",
+            _("%(player)s cannot take their own seat; name someone else, or nobody")
+            % {"player": player.name},
             field="replacement",
         )
     seated = next(
@@ -533,13 +551,14 @@ def _check_replacement(
     )
     if seated is not None:
         raise Conflict(
-            f"{replacement.name} is already at table {seated.number} in this round",
+            _("%(replacement)s is already at table %(number)s in this round")
+            % {"replacement": replacement.name, "number": seated.number},
             field="replacement",
         )
     if replacement.pk not in {c.player.pk for c in candidates}:
         raise Conflict(
-            f"{replacement.name} is not present for round {state.round.number}: check them in "
-            "first",
+            _("%(replacement)s is not present for round %(number)s: check them in first")
+            % {"replacement": replacement.name, "number": state.round.number},
             field="replacement",
         )
 
@@ -647,7 +666,7 @@ def _reseat_round(
         )
     except seating.SeatingError as error:
         if error.code != "too_few_players":
-            raise ServiceError(str(error), field="replacement") from None
+            raise ServiceError(seating_refusal_words(error), field="replacement") from None
         raise _no_seating(state, player, len(ordered), policy) from None
     for size in {len(drawn_table.players) for drawn_table in drawn.tables}:
         # the league's options hold at every size drawn
@@ -691,16 +710,31 @@ def _no_seating(state: _State, player: Player, left: int, policy: seating.TableP
     """The refusal when no seating the game allows is left."""
     number, seats = state.table.number, len(state.seats[state.table.pk]) - 1
     sizes = (
-        "a Buck Euchre table seats four"
+        _("a Buck Euchre table seats four")
         if state.league.game == Game.BUCK_EUCHRE
-        else f"a Bluke table seats {seating.MIN_TABLE_SIZE} to {seating.MAX_TABLE_SIZE}"
+        else _("a Bluke table seats %(least)d to %(most)d")
+        % {"least": seating.MIN_TABLE_SIZE, "most": seating.MAX_TABLE_SIZE}
     )
+    # Translators: the end of the sentence follows after a semicolon
+    would = ngettext(
+        "%(player)s cannot be taken off table %(number)d: it would have %(count)d player "
+        "and %(sizes)s",
+        "%(player)s cannot be taken off table %(number)d: it would have %(count)d players "
+        "and %(sizes)s",
+        seats,
+    ) % {"player": player.name, "number": number, "count": seats, "sizes": sizes}
+    nobody = ngettext(
+        "nobody present is free to take the seat, and the round's tables without a hand "
+        "have %(count)d player left, too few to seat again (a table needs %(least)d). "
+        "Check a player in to take the seat",
+        "nobody present is free to take the seat, and the round's tables without a hand "
+        "have %(count)d players left, too few to seat again (a table needs %(least)d). "
+        "Check a player in to take the seat",
+        left,
+    ) % {"count": left, "least": policy.min_players}
     return Conflict(
-        f"{player.name} cannot be taken off table {number}: it would have {seats} "
-        f"player{'s' if seats != 1 else ''} and {sizes}; nobody present is free to take "
-        f"the seat, and the round's tables without a hand have {left} players left, "
-        f"too few to seat again (a table needs {policy.min_players}). Check a player in "
-        "to take the seat",
+        # Translators: two sentences of the refusal above, joined
+        _("%(would)s; %(nobody)s") % {"would": would, "nobody": nobody},
         field="replacement",
         code="no_seating",
     )

@@ -25,6 +25,7 @@ from typing import Literal
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from league import audit, seating
 from league.errors import Conflict, ServiceError
@@ -110,7 +111,10 @@ def round_seating_commit(
     round = Round.objects.select_related("event__league").get(pk=round.pk)
     before = audit.rounds_record([round.pk])[round.pk]
     sat_out = _clear_for_draw(
-        Q(round=round), what=f"round {round.number}", field="round", replace=replace
+        Q(round=round),
+        what=_("round %(number)d") % {"number": round.number},
+        field="round",
+        replace=replace,
     )
     draw = round_seating_draw(
         round=round, method=method, seed=seed, keep_apart=keep_apart, pinned=pinned
@@ -204,9 +208,13 @@ def _clear_for_draw(where: Q, *, what: str, field: str, replace: bool) -> set[in
     Returns the players whose sit-outs it deleted."""
     existing = Table.objects.filter(where)
     if existing.filter(hands_played__gt=0).exists():
-        raise Conflict(f"{what} has tables with hands played", field=field)
+        # Translators: %(what)s is "round 2" or "the event"
+        raise Conflict(_("%(what)s has tables with hands played") % {"what": what}, field=field)
     if existing.exists() and not replace:
-        raise Conflict(f"{what} is drawn already; send replace to draw it again", field="replace")
+        raise Conflict(
+            _("%(what)s is drawn already; send replace to draw it again") % {"what": what},
+            field="replace",
+        )
     existing.delete()
     sit_outs = SitOut.objects.filter(where)
     sat_out = set(sit_outs.values_list("player_id", flat=True))
@@ -225,7 +233,9 @@ def _seed(seed: int | None) -> int:
     if seed is None:
         return secrets.randbelow(MAX_SEED)
     if not 0 <= seed <= MAX_SEED:
-        raise ServiceError(f"seed must be 0 to {MAX_SEED}", field="seed")
+        raise ServiceError(
+            _("seed must be 0 to %(max_seed)s") % {"max_seed": MAX_SEED}, field="seed"
+        )
     return seed
 
 
@@ -249,7 +259,7 @@ def _policy(league: League) -> seating.TablePolicy:
     try:
         return seating.TablePolicy(league.game, size=league.table_size, spill=spill)
     except seating.SeatingError as error:  # the database keeps the league's policy valid
-        raise ServiceError(str(error), field="table_size") from None
+        raise ServiceError(seating_refusal_words(error), field="table_size") from None
 
 
 def _refusal(
@@ -261,11 +271,58 @@ def _refusal(
     if error.code == "too_few_players":
         number = round_numbers[error.round or 0]
         return Conflict(
-            f"too few present for round {number}: a table needs {policy.min_players}; "
-            "check players in first",
+            _(
+                "too few present for round %(number)s: a table needs %(min_players)s; check "
+                "players in first"
+            )
+            % {"number": number, "min_players": policy.min_players},
             field=field,
         )
-    return ServiceError(str(error), field=field)
+    return ServiceError(seating_refusal_words(error), field=field)
+
+
+def seating_refusal_words(error: seating.SeatingError) -> str:
+    """The seating generator's refusal (pure, English) in the request's language,
+    from its code and facts; the English is the generator's own sentence."""
+    facts = {
+        **error.facts,
+        "table": error.table,
+        "round": error.round,
+        "size": error.size,
+    }
+    code, reason = error.code, error.facts.get("reason")
+    if code == "too_few_players" and "present" in facts:
+        # Translators: %(game)s is the game's code (bluke, buck_euchre)
+        return _("%(present)s present; a %(game)s table needs %(least)s") % facts
+    if code == "duplicate_player":
+        return _("players listed more than once")
+    if code == "unknown_player":
+        return _("absent or pinned players who are not players")
+    if code == "bad_pair":
+        return _("a keep-apart pair is two players")
+    if code == "unranked_player":
+        # Translators: %(method)s is the draw's method (swiss, rating)
+        return _("%(method)s needs a ranking of everyone") % facts
+    if code == "pin_out_of_range":
+        # Translators: tables and rounds counted from 0, as the generator does
+        return _("pinned to table %(table)s; round %(round)s has tables 0 to %(last)s") % facts
+    if code == "table_overfull":
+        return _("%(count)s pinned to table %(table)s, which seats %(seats)s") % facts
+    if code == "bad_method":
+        return _("method is one of %(methods)s, not %(method)s") % facts
+    if code == "bad_rounds" and reason == "rounds":
+        return _("a night has at least one round, not %(rounds)s") % facts
+    if code == "bad_rounds" and reason == "absences":
+        return _("absences in round %(round)s of %(rounds)s") % facts
+    if code == "bad_table_size" and reason == "game":
+        return _("unknown game %(game)s; one of %(games)s") % facts
+    if code == "bad_table_size" and reason == "spill":
+        return _("spill is 'smaller' or 'larger', not %(spill)s") % facts
+    if code == "bad_table_size" and reason == "buck_euchre":
+        return _("Buck Euchre is played four to a table")
+    if code == "bad_table_size" and reason == "bluke":
+        return _("a Bluke table seats %(least)s to %(most)s, not %(size)s") % facts
+    return error.message  # a refusal the generator words some other way: its English
 
 
 def _check_present(ids: Sequence[int], present: Mapping[int, Player], *, field: str) -> None:
@@ -273,7 +330,9 @@ def _check_present(ids: Sequence[int], present: Mapping[int, Player], *, field: 
     missing = sorted({pk for pk in ids if pk not in present})
     if missing:
         raise ServiceError(
-            f"not present for this round: player {', '.join(map(str, missing))}", field=field
+            _("not present for this round: player %(numbers)s")
+            % {"numbers": ", ".join(map(str, missing))},
+            field=field,
         )
 
 
@@ -293,16 +352,21 @@ def round_seating_adjust(
     Lock order: the event row, then the round's tables (by id).
     """
     if (swap is None) == (move is None):
-        raise ServiceError("give swap or move, one of them", field="swap")
+        raise ServiceError(_("give swap or move, one of them"), field="swap")
     Event.objects.select_for_update(of=("self",)).get(pk=round.event_id)
     round = Round.objects.select_related("event__league").get(pk=round.pk)
     tables = list(
         Table.objects.filter(round=round).prefetch_related("seatings__player").order_by("number")
     )
     if not tables:
-        raise Conflict(f"round {round.number} is not drawn yet", field="round")
+        raise Conflict(
+            _("round %(number)s is not drawn yet") % {"number": round.number}, field="round"
+        )
     if any(table.hands_played for table in tables):
-        raise Conflict(f"round {round.number} has tables with hands played", field="round")
+        raise Conflict(
+            _("round %(number)s has tables with hands played") % {"number": round.number},
+            field="round",
+        )
     before = audit.rounds_record([round.pk])[round.pk]
     seats = {table.pk: [seating.player for seating in table.seatings.all()] for table in tables}
     out = [
@@ -312,25 +376,30 @@ def round_seating_adjust(
     if swap is not None:
         first, second = (_place_of(pk, places, field="swap") for pk in swap)
         if first == second:
-            raise ServiceError("swap two different players", field="swap")
+            raise ServiceError(_("swap two different players"), field="swap")
         (a_list, a_at), (b_list, b_at) = first, second
         places[a_list][a_at], places[b_list][b_at] = places[b_list][b_at], places[a_list][a_at]
     else:
         assert move is not None
         player_id, number = move
         if not 1 <= number <= len(tables):
-            raise ServiceError(f"the round has tables 1 to {len(tables)}", field="move")
+            raise ServiceError(
+                _("the round has tables 1 to %(last)s") % {"last": len(tables)}, field="move"
+            )
         at_list, at = _place_of(player_id, places, field="move")
         if at_list == number - 1:
-            raise ServiceError("the player sits at that table already", field="move")
+            raise ServiceError(_("the player sits at that table already"), field="move")
         places[number - 1].append(places[at_list].pop(at))
         if round.event.league.game == Game.BLUKE and not all(
             seating.MIN_TABLE_SIZE <= len(players) <= seating.MAX_TABLE_SIZE
             for players in places[:-1]
         ):
             raise ServiceError(
-                f"a Bluke table seats {seating.MIN_TABLE_SIZE} to {seating.MAX_TABLE_SIZE} "
-                "players when drawn",
+                _("a Bluke table seats %(min_table_size)s to %(max_table_size)s players when drawn")
+                % {
+                    "min_table_size": seating.MIN_TABLE_SIZE,
+                    "max_table_size": seating.MAX_TABLE_SIZE,
+                },
                 field="move",
             )
     changed = {
@@ -357,7 +426,9 @@ def _place_of(player_id: int, places: Sequence[Sequence[Player]], *, field: str)
         for seat, player in enumerate(players):
             if player.pk == player_id:
                 return number, seat
-    raise ServiceError(f"player {player_id} is not in this round", field=field)
+    raise ServiceError(
+        _("player %(player_id)s is not in this round") % {"player_id": player_id}, field=field
+    )
 
 
 def _stored_draw(round: Round) -> Draw:
@@ -491,7 +562,7 @@ def event_schedule_commit(
     event = Event.objects.select_for_update(of=("self",)).select_related("league").get(pk=event.pk)
     before = audit.rounds_record(event.rounds.values_list("pk", flat=True))
     sat_out = _clear_for_draw(
-        Q(round__event=event), what="the event", field="event", replace=replace
+        Q(round__event=event), what=_("the event"), field="event", replace=replace
     )
     schedule = event_schedule_draw(
         event=event, method=method, seed=seed, keep_apart=keep_apart, pinned=pinned
@@ -515,7 +586,9 @@ def round_seating_store(*, draw: Draw) -> Draw:
     Event.objects.select_for_update(of=("self",)).get(pk=draw.round.event_id)
     round = Round.objects.select_related("event__league").get(pk=draw.round.pk)
     if Table.objects.filter(round=round).exists() or SitOut.objects.filter(round=round).exists():
-        raise Conflict(f"round {round.number} is drawn already", field="round")
+        raise Conflict(
+            _("round %(number)s is drawn already") % {"number": round.number}, field="round"
+        )
     stored = _store(dataclasses.replace(draw, round=round), before=None)
     _standings_owed(round.event, set(draw.seating.sit_out))
     webhooks_rounds_seated(event=round.event, rounds=[round])
