@@ -293,3 +293,15 @@ def test_the_calendar_feed_describes_a_night_in_the_language_asked_for(
 def test_a_rating_in_words_in_ukrainian_and_czech(language: str, games: int, words: str) -> None:
     with translation.override(language):
         assert rating_words(ordinal=12.4, sigma=5.6, games=games, settling=True) == words
+
+
+@pytest.mark.parametrize(
+    ("language", "title"),
+    [("cs", "API karetní ligy"), ("uk", "API карткової ліги"), (None, "Card league API")],
+)
+def test_the_api_documentation_is_titled_in_the_language_its_contents_stay_english(
+    client: Client, language: str | None, title: str
+) -> None:
+    headers = {"accept-language": language} if language else {}
+    page = client.get("/api/docs/", headers=headers).content.decode()
+    assert f"<title>{title}</title>" in page
