@@ -22,8 +22,11 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from icalendar import Calendar
 
+from league import standings
+from league.services.finals import final_create
 from league.services.fixtures import event_create
 from league.web.pages import rating_words
+from tests.support.seasons import season_league
 from tests.support.setups import ClubSetup, club_setup
 from tests.web.test_words import played
 
@@ -138,6 +141,53 @@ def test_the_standings_date_follows_the_language(client: Client, league_played: 
         r"Standings computed <time datetime=\"[^\"]+\">\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d",
         english,
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "phrases"),
+    [
+        (
+            "cs",
+            [
+                "Body sezóny",
+                "Započtené večery",
+                "Zatím bez kvalifikace: méně než 3 hry",
+                "nejlepší kvalifikovaní hráči sezóny u 1 stolu",
+                "Ještě se nehrálo: stoly jsou rozlosované.",
+                "Pořadí sezóny",
+            ],
+        ),
+        (
+            "uk",
+            [
+                "Очки сезону",
+                "Зараховані вечори",
+                "Ще не пройшли кваліфікацію: менше ніж 3 гри",
+                "що пройшли кваліфікацію, за 1 столом",
+                "Турнірна таблиця сезону",
+            ],
+        ),
+        (
+            None,
+            [
+                "Season points",
+                "Nights counted",
+                "Not yet qualified: fewer than 3 games",
+                "the season's best qualified players at 1 table, the best at table 1.",
+                "Season standings",
+            ],
+        ),
+    ],
+)
+def test_a_seasons_columns_qualification_and_final_in_the_language_asked_for(
+    client: Client, language: str | None, phrases: list[str]
+) -> None:
+    built = season_league()
+    standings.standings_refresh(league=built.league)
+    final_create(league=built.league, players=3, seed=1)
+    words = read(client, reverse("league", args=[built.league.pk]), language)
+    for phrase in phrases:
+        assert phrase in words, phrase
 
 
 # -- the full lists, the search -------------------------------------------------------------
