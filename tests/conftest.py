@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.utils import translation
 
 
 @pytest.fixture(autouse=True)
@@ -15,6 +16,16 @@ def _empty_cache() -> Iterator[None]:
     """Every test starts with an empty cache: table links' rate limits count there."""
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _site_language() -> Iterator[None]:
+    """Every test starts in the site's language: a request in Ukrainian leaves its
+    language active in the thread (the middleware activates, nothing deactivates),
+    and a service called next would answer in it."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

@@ -31,6 +31,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 from icalendar import Calendar
@@ -161,8 +162,12 @@ def _night(
     link = url_of(page) if url_of is not None else page
     night.add("url", link)
     game = event.league.get_game_display()
-    night.add(
-        "description",
-        f"{game}, {rounds} round{'' if rounds == 1 else 's'}. Tables and results: {link}",
-    )
+    # in the request's language (LocaleMiddleware: the calendar app's Accept-Language)
+    description = ngettext(
+        # Translators: a game night in a calendar app; game is "Bluke" or "Buck Euchre"
+        "%(game)s, %(rounds)d round. Tables and results: %(link)s",
+        "%(game)s, %(rounds)d rounds. Tables and results: %(link)s",
+        rounds,
+    ) % {"game": game, "rounds": rounds, "link": link}
+    night.add("description", description)
     return night

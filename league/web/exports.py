@@ -63,6 +63,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from league import access, archives, exports
@@ -223,12 +225,29 @@ def event_games_jsonl(request: HttpRequest, event_id: int) -> HttpResponseBase:
 # -- the files page, and the prepared files -------------------------------------------
 
 
+KIND_LABELS: Final = {
+    Archive.Kind.GAMES_CSV: gettext_lazy("Every hand of every game (CSV)"),
+    Archive.Kind.GAMES_JSONL: gettext_lazy("The games as records (JSON Lines)"),
+}
+"""The files' names on the files page, in the page's language (the model's
+labels, which the API and the admin show, stay English)."""
+
+
+def kind_label(kind: str) -> str:
+    """A kind of file as the files page names it (its model label if it has no words here)."""
+    label = KIND_LABELS.get(Archive.Kind(kind))
+    return str(label) if label is not None else str(Archive.Kind(kind).label)
+
+
 class ArchiveRequestForm(forms.Form):
     """Which file to prepare."""
 
     kind = forms.ChoiceField(
         choices=Archive.Kind.choices,
-        error_messages={"required": "Choose a file.", "invalid_choice": "Choose a file."},
+        error_messages={
+            "required": gettext_lazy("Choose a file."),
+            "invalid_choice": gettext_lazy("Choose a file."),
+        },
     )
 
 
@@ -264,7 +283,7 @@ def _file_rows(league: League, event: Event | None) -> list[FileRow]:
     )
     rows = []
     now = timezone.now()
-    for kind, label in Archive.Kind.choices:
+    for kind in Archive.Kind.values:
         mine = [a for a in found if a.kind == kind]
         ready = next((a for a in mine if a.state == Archive.State.READY), None)
         owed = next((a for a in mine if a.state == Archive.State.OWED), None)
@@ -281,7 +300,7 @@ def _file_rows(league: League, event: Event | None) -> list[FileRow]:
         rows.append(
             FileRow(
                 kind=kind,
-                label=str(label),
+                label=kind_label(kind),
                 anchor=_anchor(kind),
                 direct_url=direct,
                 ready=ready,
@@ -299,13 +318,16 @@ def _files_page(request: HttpRequest, league: League, event: Event | None) -> Ht
         form = ArchiveRequestForm(request.POST)
         if form.is_valid():
             archive = archive_request(league=league, event=event, kind=form.cleaned_data["kind"])
-            label = Archive.Kind(archive.kind).label
+            words = {"file": kind_label(archive.kind)}
             if archive.state == Archive.State.READY:
-                messages.info(request, f"{label}: the file made at the time below is the latest.")
+                # Translators: file is a file's name, such as "Every hand of every game (CSV)"
+                latest = _("%(file)s: the file made at the time below is the latest.") % words
+                messages.info(request, latest)
             else:
-                messages.success(request, f"{label}: the file is being prepared.")
+                # Translators: file is a file's name, such as "Every hand of every game (CSV)"
+                messages.success(request, _("%(file)s: the file is being prepared.") % words)
             return redirect(_files_url(league, event) + f"#{_anchor(archive.kind)}")
-        messages.error(request, "Choose a file to prepare.")
+        messages.error(request, _("Choose a file to prepare."))
         return redirect(_files_url(league, event))
     lines = exports.hand_lines(league=league, event=event)
     rows = _file_rows(league, event)

@@ -20,6 +20,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from league import access
@@ -55,18 +57,39 @@ def rating_words(*, ordinal: float, sigma: float, games: int, settling: bool) ->
     """
     shown = str(round(ordinal))  # an int: never "-0"
     spread = round(sigma)
-    plus_minus = str(spread) if spread >= 1 else "less than 1"
-    played = f"{games} game{'' if games == 1 else 's'}"
+    # Translators: the uncertainty of a rating below 1 point, after "±"
+    plus_minus = str(spread) if spread >= 1 else _("less than 1")
+    words = {"rating": shown, "spread": plus_minus, "games": games}
     if settling:
-        return f"about {shown}, ± {plus_minus} — still settling after {played}"
-    return f"about {shown}, ± {plus_minus} — based on {played}"
+        return (
+            ngettext(
+                # Translators: a provisional rating: about 12, ± 6 — still settling after 4 games
+                "about %(rating)s, ± %(spread)s — still settling after %(games)d game",
+                "about %(rating)s, ± %(spread)s — still settling after %(games)d games",
+                games,
+            )
+            % words
+        )
+    return (
+        ngettext(
+            # Translators: a settled rating: about 28, ± 1 — based on 40 games
+            "about %(rating)s, ± %(spread)s — based on %(games)d game",
+            "about %(rating)s, ± %(spread)s — based on %(games)d games",
+            games,
+        )
+        % words
+    )
 
 
 STANDINGS_ORDER: Final = {
-    True: "Ordered by wins, then average place, then average points (more is better), "
-    "then games played.",
-    False: "Ordered by wins, then average place, then average points (Buck Euchre counts "
-    "down: fewer points are better), then games played.",
+    True: gettext_lazy(
+        "Ordered by wins, then average place, then average points (more is better), "
+        "then games played."
+    ),
+    False: gettext_lazy(
+        "Ordered by wins, then average place, then average points (Buck Euchre counts "
+        "down: fewer points are better), then games played."
+    ),
 }
 """The standings' order in one line, by ``bluke``: :func:`league.standings`' tie-breaks."""
 
@@ -179,7 +202,7 @@ class GameStandings:
     @property
     def order(self) -> str:
         """How the standings of this game are ordered, in one line."""
-        return STANDINGS_ORDER[self.bluke]
+        return str(STANDINGS_ORDER[self.bluke])
 
     @property
     def seasons(self) -> bool:

@@ -16,8 +16,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy
 
-NUL_REFUSED: Final = "A search cannot hold a null character (%00): no name has one."
+NUL_REFUSED: Final = gettext_lazy(
+    # Translators: %00 is how the character is written in an address: keep it as it is
+    "A search cannot hold a null character (%00): no name has one."
+)
 """What the page says by the search box for a search with a NUL."""
 
 
@@ -47,5 +51,5 @@ def search_of(request: HttpRequest, *, clean: Callable[[str], str] = str.strip) 
     """
     given = request.GET.get("q", "")
     if "\x00" in given:
-        return Search(text="", error=NUL_REFUSED)
+        return Search(text="", error=str(NUL_REFUSED))  # in the request's language
     return Search(text=clean(given))
