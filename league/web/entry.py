@@ -24,6 +24,8 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 import games
@@ -38,9 +40,11 @@ from league.web.access import club_page_refusal, members_only_refusal, results_a
 from league.web.form_summary import SummaryItem
 from league.web.hand_forms import NO_TRUMP, HandForm, Stage
 
-STALE_SHEET = "The sheet changed while you were editing; here it is again."
-RACED = "Another change to this table got there first; here is the sheet as it is now."
-CONFIRMED = "This game is confirmed: ask the organiser to correct it."
+STALE_SHEET = gettext_lazy("The sheet changed while you were editing; here it is again.")
+RACED = gettext_lazy(
+    "Another change to this table got there first; here is the sheet as it is now."
+)
+CONFIRMED = gettext_lazy("This game is confirmed: ask the organiser to correct it.")
 
 
 @dataclass(frozen=True)
@@ -135,12 +139,16 @@ def enter_on_sheet(request: HttpRequest, route: Route) -> HttpResponse:
         return sheet_response(request, route, status=400, entry_form=form)
     except (ServiceError, IntegrityError):
         return _sheet_again(request, route, status=409, entry_note=MOVED_ON)
-    messages.success(request, f"Hand {number + 1} is on the sheet.")
+    messages.success(request, _("Hand %(number)s is on the sheet.") % {"number": number + 1})
     return _sheet_again(request, route, status=200, stored=number)
 
 
-GAME_OVER = "Nothing was stored: the game is complete, and a complete game takes no more hands."
-MOVED_ON = "This form was for another hand: the sheet has moved on. Here it is as it is now."
+GAME_OVER = gettext_lazy(
+    "Nothing was stored: the game is complete, and a complete game takes no more hands."
+)
+MOVED_ON = gettext_lazy(
+    "This form was for another hand: the sheet has moved on. Here it is as it is now."
+)
 
 
 def sheet_response(
@@ -233,14 +241,16 @@ def confirm_game(request: HttpRequest, route: Route, *, agree: bool, note: str) 
         return _sheet_again(request, route, status=status, **shown)
     messages.success(
         request,
-        "The results are confirmed: the game counts."
+        _("The results are confirmed: the game counts.")
         if agree
-        else "The dispute is sent to the organiser, who settles it.",
+        else _("The dispute is sent to the organiser, who settles it."),
     )
     return redirect(f"{route.sheet}#confirmation")
 
 
-CONFIRM_STALE = "The sheet changed since you looked at it: check it again before you confirm."
+CONFIRM_STALE = gettext_lazy(
+    "The sheet changed since you looked at it: check it again before you confirm."
+)
 
 
 def _next_hand_entry(
@@ -356,11 +366,11 @@ def correct_hand(request: HttpRequest, route: Route, number: int) -> HttpRespons
         raise Http404("no such hand")
     fix = _Correction(request, route, *found)
     if route.by_link and table.confirmation == Confirmation.CONFIRMED:
-        return fix.refused(CONFIRMED)
+        return fix.refused(str(CONFIRMED))
     if request.method != "POST":
         return fix.render(fix.form())
     if request.POST.get("version") != str(table.version):
-        return fix.again(STALE_SHEET)
+        return fix.again(str(STALE_SHEET))
     form = fix.form(data=request.POST)
     if not form.is_valid():
         return fix.render(form)
@@ -373,18 +383,18 @@ def correct_hand(request: HttpRequest, route: Route, number: int) -> HttpRespons
             by_seat=route.seat,
         )
     except PreconditionFailed:
-        return fix.again(STALE_SHEET)
+        return fix.again(str(STALE_SHEET))
     except ServiceError as error:
         if error.code == "confirmed":
-            return fix.refused(CONFIRMED)
-        return fix.again(RACED)
+            return fix.refused(str(CONFIRMED))
+        return fix.again(str(RACED))
     except IntegrityError:
-        return fix.again(RACED)
+        return fix.again(str(RACED))
     except games.RecordError as error:
         # A later hand may no longer fit: the form says which, at its top.
         form.add_engine_error(error, number=number)
         return fix.render(form)
-    messages.success(request, f"Hand {number + 1} is corrected.")
+    messages.success(request, _("Hand %(number)s is corrected.") % {"number": number + 1})
     return redirect(route.sheet_at(number))
 
 
@@ -486,7 +496,7 @@ class _Entry(_Page):
     def shown(self) -> dict[str, object]:
         assert self.next_hand is not None
         return {
-            "crumb": f"Hand {self.next_hand['number'] + 1}",
+            "crumb": _("Hand %(number)s") % {"number": self.next_hand["number"] + 1},
             "hand_shown": self.next_hand["number"] + 1,
             "dealer": self.names[self.next_hand["dealer"]],
             "cards": self.next_hand["cards"],
@@ -496,7 +506,7 @@ class _Entry(_Page):
     def complete(self, *, posted: bool) -> HttpResponse:
         """The game is over: no form. A hand posted to it is refused (409)."""
         return self.page(
-            409 if posted else 200, mode="complete", crumb="Game complete", posted=posted
+            409 if posted else 200, mode="complete", crumb=_("Game complete"), posted=posted
         )
 
     def moved_on(self) -> HttpResponse:
@@ -508,7 +518,7 @@ class _Entry(_Page):
         return self.render(
             self.form(self.first_stage),
             notes=[
-                "This form was for another hand: the sheet has moved on. Here is the next hand."
+                _("This form was for another hand: the sheet has moved on. Here is the next hand.")
             ],
             status=409,
         )
@@ -518,7 +528,9 @@ class _Entry(_Page):
         one again, with the engine's refusal by the bid it concerns."""
         form = self.form(Stage.BIDS, data=self.request.POST)
         form.is_valid()
-        return self.render(form, notes=["The bids were changed after step one: check them again."])
+        return self.render(
+            form, notes=[_("The bids were changed after step one: check them again.")]
+        )
 
     def submit(self, form: HandForm) -> HttpResponse:
         assert self.next_hand is not None
@@ -536,7 +548,9 @@ class _Entry(_Page):
         except (ServiceError, IntegrityError):
             fresh = replace(self.route, table=tables_selectors.sheet_table(self.table.pk))
             return _Entry(self.request, fresh).moved_on()
-        messages.success(self.request, f"Hand {number + 1} is on the sheet.")
+        messages.success(
+            self.request, _("Hand %(number)s is on the sheet.") % {"number": number + 1}
+        )
         return redirect(self.route.sheet_at(number))
 
 
@@ -584,7 +598,7 @@ class _Correction(_Page):
 
     def shown(self) -> dict[str, object]:
         return {
-            "crumb": f"Correct hand {self.hand.number + 1}",
+            "crumb": _("Correct hand %(number)s") % {"number": self.hand.number + 1},
             "hand": self.hand,
             "hand_shown": self.hand.number + 1,
             "dealer": self.names[self.hand.dealer],
@@ -606,7 +620,13 @@ class _Correction(_Page):
         """No form: the correction is not this page's to make (409 when posted)."""
         status = 409 if self.request.method == "POST" else 200
         shown = self.hand.number + 1
-        return self.page(status, mode="refused", crumb=f"Hand {shown}", note=note, hand_shown=shown)
+        return self.page(
+            status,
+            mode="refused",
+            crumb=_("Hand %(number)s") % {"number": shown},
+            note=note,
+            hand_shown=shown,
+        )
 
 
 SERVICE_WORKER_FILES: Final = (
