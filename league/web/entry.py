@@ -25,7 +25,7 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 from django.views.decorators.http import require_http_methods
 
 import games
@@ -297,6 +297,73 @@ def _offline_config(
         "sheet_api": reverse("table-sheet", kwargs={"pk": table.pk}),
         "auth": f"Table {route.token}" if route.token is not None else None,
         "csrf": None if route.token is not None else get_token(request),
+        "words": _offline_words(table, page),
+    }
+
+
+OFFLINE_WAITING_MOST: Final = 60
+"""Buck Euchre has no schedule: how many waiting hands the phone is given
+words for (a game of 60 hands is far longer than any played)."""
+
+
+def _offline_words(table: Table, page: sheet.SheetPage) -> dict[str, object]:
+    """The words ``offline.js`` writes on the sheet, in the page's language:
+    the script builds no sentence of its own. ``%(name)s`` placeholders are
+    filled by the script; counted words come counted already, a text for each
+    number the game can reach (the hands that may wait, the cards a hand deals),
+    so that the script needs no plural rules of its own."""
+    schedule = page["schedule_list"]
+    most = len(schedule) - table.hands_played if schedule else OFFLINE_WAITING_MOST
+    cards = sorted(set(schedule)) if schedule else [5]
+    return {
+        "forbidden": _(
+            "this page may not enter hands any more: ask the organiser. "
+            "The hands stay on this phone."
+        ),
+        "taken_first": _("another phone entered hand %(number)s first."),
+        "confirmed": _("the game is confirmed: the organiser corrects it now."),
+        "waiting": {
+            str(n): ngettext("%(count)s hand waiting to send", "%(count)s hands waiting to send", n)
+            % {"count": n}
+            for n in range(1, max(most, 1) + 1)
+        },
+        "dropped": pgettext("Buck Euchre: dropped out of the hand", "dropped"),
+        "maker": pgettext("maker, short", "M"),
+        "euchred": pgettext("Buck Euchre penalty", "euchred"),
+        "bucked": pgettext("Buck Euchre penalty", "bucked"),
+        "penalty": pgettext("Buck Euchre penalty", "%(reason)s +%(points)s"),
+        "not_taken": pgettext("a hand on the phone", "not taken"),
+        "waiting_mark": pgettext("a hand on the phone", "waiting"),
+        "bid_took": _("%(name)s bid %(bid)s, took %(tricks)s"),
+        "name_dropped": _("%(name)s dropped"),
+        "name_took": _("%(name)s took %(tricks)s"),
+        "suits": {suit.value: sheet.suit_label(suit).word for suit in games.Suit},
+        "trump": _("%(suit)s trump"),
+        "no_trump": _("no trump"),
+        "hand_words": _("%(trump)s: %(seats)s"),
+        "not_taken_title": _("Hand %(number)s was not taken: %(detail)s"),
+        "yours": _("Yours, kept on this phone: %(hand)s."),
+        "theirs_reading": _("Stored (entered by another phone): reading the sheet…"),
+        "theirs": _("Stored (entered by another phone): %(hand)s."),
+        "keep_stored": _("Keep the stored one, drop mine"),
+        "drop_mine": _("Drop mine"),
+        "put_mine": _("Put mine in its place"),
+        "not_found": _("not found"),
+        "unknown_offline": _("unknown while the connection is down"),
+        "hand": _("Hand %(number)s"),
+        "cards_each": {
+            str(n): ngettext(
+                "%(counter)s card each, %(dealer)s deals",
+                "%(counter)s cards each, %(dealer)s deals",
+                n,
+            )
+            % {"counter": n, "dealer": "%(dealer)s"}
+            for n in cards
+        },
+        "save_hand": _("Save hand %(hand_shown)s"),
+        "enter_hand": _("Enter hand %(number)s"),
+        "dealer": pgettext("a seat's note on the form", "dealer"),
+        "leads": pgettext("a seat's note on the form", "leads"),
     }
 
 
