@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils import timezone
+from django.utils.translation import pgettext
 
 import games
 from league.models import Attendance, Confirmation, Event, League, Player, Round, Table, TableLink
@@ -93,12 +94,19 @@ def progress_of(table: Table, league: League) -> Progress:
     with its players' confirmation."""
     if not table.complete:
         if not table.hands_played:
-            return Progress("not_started", "not started")
+            return Progress("not_started", pgettext("table progress", "not started"))
         rules = games.rules_for(league.game, table.players, league.options)
-        of = f" of {len(rules.schedule)}" if isinstance(rules, games.Bluke) else ""
-        return Progress("entering", f"entering, hand {table.hands_played + 1}{of}")
+        number = table.hands_played + 1
+        if isinstance(rules, games.Bluke):
+            text = pgettext("table progress", "entering, hand %(number)s of %(hands)s") % {
+                "number": number,
+                "hands": len(rules.schedule),
+            }
+        else:
+            text = pgettext("table progress", "entering, hand %(number)s") % {"number": number}
+        return Progress("entering", text)
     if table.confirmation == Confirmation.NONE:
-        return Progress("complete", "complete")
+        return Progress("complete", pgettext("table progress", "complete"))
     label = Confirmation(table.confirmation).label.lower()
     return Progress(table.confirmation, label, note=table.confirmation_note)
 
