@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
-from django.utils.translation import ngettext, ngettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 
 import games
 from league.models import Game
@@ -42,87 +41,97 @@ if TYPE_CHECKING:
 # {cards_dealt} ("2 tricks", "5 cards", already translated), {trump} (a suit).
 TEMPLATES: Final[Mapping[str, StrPromise]] = {
     # -- what result entry can meet: bids, tricks, drops, the maker ----------------
-    "bad_bid": _lazy("Check the bids: each player bids once, a number from 1 to the cards dealt."),
-    "bad_bid.seat": _lazy(
+    "bad_bid": gettext_lazy(
+        "Check the bids: each player bids once, a number from 1 to the cards dealt."
+    ),
+    "bad_bid.seat": gettext_lazy(
         "Check {name}'s bid: each player bids once, a number from 1 to the cards dealt."
     ),
-    "bad_bid.out_of_range": _lazy(
+    "bad_bid.out_of_range": gettext_lazy(
         "{name}'s bid of {bid} is out of range: bids run from 1 to {cards}."
     ),
-    "bad_tricks": _lazy(
+    "bad_tricks": gettext_lazy(
         "Check the tricks: enter each player's tricks; together they make up the tricks played."
     ),
-    "bad_tricks.seat": _lazy(
+    "bad_tricks.seat": gettext_lazy(
         "Check the tricks {name} took: no more than the cards dealt, and none after dropping out."
     ),
-    "bad_tricks.out_of_range": _lazy(
+    "bad_tricks.out_of_range": gettext_lazy(
         "{name}'s {took} tricks are out of range: a player takes from 0 to {cards}."
     ),
-    "bad_tricks.dropped": _lazy(
+    "bad_tricks.dropped": gettext_lazy(
         "{name} dropped out but took {took_tricks}: a player who drops out takes none."
     ),
-    "bad_tricks.total": _lazy("The tricks add up to {total}, not the {cards_dealt} dealt."),
-    "bad_tricks.total_in_play": _lazy(
+    "bad_tricks.total": gettext_lazy("The tricks add up to {total}, not the {cards_dealt} dealt."),
+    "bad_tricks.total_in_play": gettext_lazy(
         "The tricks add up to {total}, not {cards}: the players still in take all {cards} "
         "between them."
     ),
-    "bad_drop": _lazy(
+    "bad_drop": gettext_lazy(
         "Check who dropped out: the maker never drops, nor does anyone when a club was turned up."
     ),
-    "bad_drop.seat": _lazy(
+    "bad_drop.seat": gettext_lazy(
         "Check whether {name} dropped out: the maker never drops, nor does anyone when a club "
         "was turned up."
     ),
-    "bad_drop.maker": _lazy("{name} is the maker and cannot drop out."),
-    "bad_drop.club_turned": _lazy(
+    "bad_drop.maker": gettext_lazy("{name} is the maker and cannot drop out."),
+    "bad_drop.club_turned": gettext_lazy(
         "{name} cannot drop out: a club was turned up, so everyone plays."
     ),
-    "bad_call": _lazy(
+    "bad_call": gettext_lazy(
         "Check trump and the maker: there is a maker exactly when someone ordered up or named "
         "trump."
     ),
-    "bad_call.seat": _lazy(
+    "bad_call.seat": gettext_lazy(
         "Check {name}'s call: there is a maker exactly when someone ordered up or named trump."
     ),
-    "bad_call.maker_without_trump": _lazy("{name} cannot be the maker of a hand with no trump."),
-    "bad_call.no_maker": _lazy(
+    "bad_call.maker_without_trump": gettext_lazy(
+        "{name} cannot be the maker of a hand with no trump."
+    ),
+    "bad_call.no_maker": gettext_lazy(
         "Trump is {trump} but nobody made it: only a turned-up club makes trump without a maker."
     ),
-    "game_over": _lazy("The game was already over."),
-    "game_over.after_hand": _lazy("The game was already over after hand {previous_hand}."),
+    "game_over": gettext_lazy("The game was already over."),
+    "game_over.after_hand": gettext_lazy("The game was already over after hand {previous_hand}."),
     # -- what only a hand sent card by card can meet (a later hand of a correction) --
-    "not_in_hand": _lazy("A card is played by a player who does not hold it."),
-    "not_in_hand.seat": _lazy("{name} does not hold {card}."),
-    "must_follow_suit": _lazy(
+    "not_in_hand": gettext_lazy("A card is played by a player who does not hold it."),
+    "not_in_hand.seat": gettext_lazy("{name} does not hold {card}."),
+    "must_follow_suit": gettext_lazy(
         "A card is played that does not follow suit, though its player could."
     ),
-    "must_follow_suit.seat": _lazy("{name} played {card} but could follow suit."),
-    "wrong_number_of_plays": _lazy("The number of cards played does not fit the hand."),
-    "wrong_number_of_plays.extra": _lazy("The hand has no place for play {play} or any after it."),
-    "wrong_number_of_plays.short": _lazy(
+    "must_follow_suit.seat": gettext_lazy("{name} played {card} but could follow suit."),
+    "wrong_number_of_plays": gettext_lazy("The number of cards played does not fit the hand."),
+    "wrong_number_of_plays.extra": gettext_lazy(
+        "The hand has no place for play {play} or any after it."
+    ),
+    "wrong_number_of_plays.short": gettext_lazy(
         "The plays stop before the hand is finished: {name} is to play next."
     ),
-    "bad_card": _lazy("Something that is not a card of this game's deck is in the hand."),
-    "bad_card.card": _lazy("{card} is not a card of this game's deck."),
-    "bad_card.seat": _lazy("{name} was dealt something that is not a card of this game's deck."),
-    "duplicate_card": _lazy("A card is dealt twice, or dealt and turned up."),
-    "duplicate_card.card": _lazy("{card} is dealt twice, or dealt and turned up."),
-    "bad_deal": _lazy("The deal does not fit the game: the wrong number of players or of cards."),
-    "bad_deal.seat": _lazy(
+    "bad_card": gettext_lazy("Something that is not a card of this game's deck is in the hand."),
+    "bad_card.card": gettext_lazy("{card} is not a card of this game's deck."),
+    "bad_card.seat": gettext_lazy(
+        "{name} was dealt something that is not a card of this game's deck."
+    ),
+    "duplicate_card": gettext_lazy("A card is dealt twice, or dealt and turned up."),
+    "duplicate_card.card": gettext_lazy("{card} is dealt twice, or dealt and turned up."),
+    "bad_deal": gettext_lazy(
+        "The deal does not fit the game: the wrong number of players or of cards."
+    ),
+    "bad_deal.seat": gettext_lazy(
         "The cards dealt to {name} do not fit the game: every player is dealt the hand's "
         "number of cards."
     ),
-    "bad_discard": _lazy(
+    "bad_discard": gettext_lazy(
         "Check the dealer's discard: the dealer discards a card held, exactly when someone "
         "ordered up."
     ),
-    "bad_discard.seat": _lazy(
+    "bad_discard.seat": gettext_lazy(
         "Check the discard of {name}, the dealer: the dealer discards a card held, exactly when "
         "someone ordered up."
     ),
     # -- what no form can put right -------------------------------------------------
-    "too_large": _lazy("The hand is too large for the rules engine to check."),
-    "invalid": _lazy(
+    "too_large": gettext_lazy("The hand is too large for the rules engine to check."),
+    "invalid": gettext_lazy(
         "The hand is not in a shape the rules engine reads: a field is missing, unknown or of "
         "the wrong kind."
     ),
@@ -130,10 +139,10 @@ TEMPLATES: Final[Mapping[str, StrPromise]] = {
 """The page's sentence for each engine refusal, by ``code`` or
 ``code.situation``; placeholders are filled by :func:`engine_message`."""
 
-UNKNOWN_CODE: Final = _lazy("The rules do not allow this hand ({description}).")
+UNKNOWN_CODE: Final = gettext_lazy("The rules do not allow this hand ({description}).")
 """For a code newer than :data:`TEMPLATES`: the code itself, in words."""
 
-LATER_HAND: Final = _lazy("With this change, hand {hand} no longer fits. {reason}")
+LATER_HAND: Final = gettext_lazy("With this change, hand {hand} no longer fits. {reason}")
 """A correction that a later hand of the game no longer fits (``hand``
 counted from 1); ``reason`` is that hand's refusal."""
 
@@ -471,12 +480,12 @@ _FEWER_THAN_LARGEST: Final = {
     ),
 }
 _CHOOSE: Final = {
-    (True, True): _lazy(
+    (True, True): gettext_lazy(
         "Choose a preferred table size of %(fits_at)s or a largest hand of %(limit)s or "
         "fewer first."
     ),
-    (True, False): _lazy("Choose a preferred table size of %(fits_at)s."),
-    (False, True): _lazy("Choose a largest hand of %(limit)s or fewer first."),
+    (True, False): gettext_lazy("Choose a preferred table size of %(fits_at)s."),
+    (False, True): gettext_lazy("Choose a largest hand of %(limit)s or fewer first."),
 }
 """What the organiser may change: by (a table size fits, the options may change)."""
 _AT_MOST: Final = {
