@@ -242,15 +242,19 @@ class SheetPlayer:
         if self.place is None:
             return ""
         place = self.place
-        suffix = (
-            "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-        )
-        # Translators: a finishing place at the foot of the sheet: "1st", "2nd". Write it
-        # as your language does ("%(place)s." in Czech), leaving out the English suffix.
-        return pgettext("finishing place", "%(place)s%(english_suffix)s") % {
-            "place": place,
-            "english_suffix": suffix,
-        }
+        # Translators: a finishing place at the foot of the sheet: "1st", "2nd", "3rd",
+        # "4th". Write each as your language writes an ordinal ("%(place)s." in Czech).
+        if 10 <= place % 100 <= 20:
+            ordinal = pgettext("finishing place", "%(place)sth")
+        elif place % 10 == 1:
+            ordinal = pgettext("finishing place", "%(place)sst")
+        elif place % 10 == 2:
+            ordinal = pgettext("finishing place", "%(place)snd")
+        elif place % 10 == 3:
+            ordinal = pgettext("finishing place", "%(place)srd")
+        else:
+            ordinal = pgettext("finishing place", "%(place)sth")
+        return ordinal % {"place": place}
 
 
 SHORT_NAME_MAX: Final = 6
