@@ -4,6 +4,9 @@ sheet of Bluke and of Buck Euchre with its penalties and key, the entry form
 with an engine refusal in the page's words, and the offline script's words;
 each asked with Accept-Language, and English unchanged without it."""
 
+# Ukrainian is written in Cyrillic, some of whose letters look Latin: on purpose here.
+# ruff: noqa: RUF001
+
 from __future__ import annotations
 
 import json
