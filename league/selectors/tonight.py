@@ -97,14 +97,14 @@ def progress_of(table: Table, league: League) -> Progress:
         if not table.hands_played:
             return Progress("not_started", pgettext("table progress", "not started"))
         rules = games.rules_for(league.game, table.players, league.options)
-        hand = table.hands_played + 1
+        number = table.hands_played + 1
         if isinstance(rules, games.Bluke):
-            text = _("entering, hand %(hand)d of %(hands)d") % {
-                "hand": hand,
+            text = pgettext("table progress", "entering, hand %(number)s of %(hands)s") % {
+                "number": number,
                 "hands": len(rules.schedule),
             }
         else:
-            text = _("entering, hand %(hand)d") % {"hand": hand}
+            text = pgettext("table progress", "entering, hand %(number)s") % {"number": number}
         return Progress("entering", text)
     if table.confirmation == Confirmation.NONE:
         return Progress("complete", pgettext("table progress", "complete"))

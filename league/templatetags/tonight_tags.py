@@ -1,4 +1,5 @@
-"""Template tags of the night's pages: the "Tonight" link and who organises.
+"""Template tags of the night's pages: the "Tonight" link, who organises, and
+a seating method's name in the page's language.
 
 ``{% tonight_link %}`` shows a link to today's tables while a game night is
 on today (in the site's time zone): of the page's ``league`` when the page
@@ -13,6 +14,7 @@ from django.utils import timezone
 from league import access
 from league.models import League
 from league.selectors import tonight as tonight_selectors
+from league.web.tonight_shaping import METHOD_NAMES
 
 register = template.Library()
 
@@ -33,3 +35,11 @@ def organises(context: template.Context, club_id: int) -> bool:
     anonymous), for the organisers' links."""
     user = context.get("user")
     return user is not None and access.may_write(user, club_id, roles=access.ORGANISER)
+
+
+@register.filter
+def method_name(method: str) -> str:
+    """A seating method (``balanced``) by its name in the page's language; a
+    method the pages do not know yet is shown as stored."""
+    name = METHOD_NAMES.get(method)
+    return str(name) if name is not None else method

@@ -24,6 +24,8 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 from django.views.decorators.http import require_http_methods
 
 import games
@@ -38,9 +40,11 @@ from league.web.access import club_page_refusal, members_only_refusal, results_a
 from league.web.form_summary import SummaryItem
 from league.web.hand_forms import NO_TRUMP, HandForm, Stage
 
-STALE_SHEET = "The sheet changed while you were editing; here it is again."
-RACED = "Another change to this table got there first; here is the sheet as it is now."
-CONFIRMED = "This game is confirmed: ask the organiser to correct it."
+STALE_SHEET = gettext_lazy("The sheet changed while you were editing; here it is again.")
+RACED = gettext_lazy(
+    "Another change to this table got there first; here is the sheet as it is now."
+)
+CONFIRMED = gettext_lazy("This game is confirmed: ask the organiser to correct it.")
 
 
 @dataclass(frozen=True)
@@ -135,12 +139,16 @@ def enter_on_sheet(request: HttpRequest, route: Route) -> HttpResponse:
         return sheet_response(request, route, status=400, entry_form=form)
     except (ServiceError, IntegrityError):
         return _sheet_again(request, route, status=409, entry_note=MOVED_ON)
-    messages.success(request, f"Hand {number + 1} is on the sheet.")
+    messages.success(request, _("Hand %(number)s is on the sheet.") % {"number": number + 1})
     return _sheet_again(request, route, status=200, stored=number)
 
 
-GAME_OVER = "Nothing was stored: the game is complete, and a complete game takes no more hands."
-MOVED_ON = "This form was for another hand: the sheet has moved on. Here it is as it is now."
+GAME_OVER = gettext_lazy(
+    "Nothing was stored: the game is complete, and a complete game takes no more hands."
+)
+MOVED_ON = gettext_lazy(
+    "This form was for another hand: the sheet has moved on. Here it is as it is now."
+)
 
 
 def sheet_response(
@@ -233,14 +241,16 @@ def confirm_game(request: HttpRequest, route: Route, *, agree: bool, note: str) 
         return _sheet_again(request, route, status=status, **shown)
     messages.success(
         request,
-        "The results are confirmed: the game counts."
+        _("The results are confirmed: the game counts.")
         if agree
-        else "The dispute is sent to the organiser, who settles it.",
+        else _("The dispute is sent to the organiser, who settles it."),
     )
     return redirect(f"{route.sheet}#confirmation")
 
 
-CONFIRM_STALE = "The sheet changed since you looked at it: check it again before you confirm."
+CONFIRM_STALE = gettext_lazy(
+    "The sheet changed since you looked at it: check it again before you confirm."
+)
 
 
 def _next_hand_entry(
@@ -287,6 +297,73 @@ def _offline_config(
         "sheet_api": reverse("table-sheet", kwargs={"pk": table.pk}),
         "auth": f"Table {route.token}" if route.token is not None else None,
         "csrf": None if route.token is not None else get_token(request),
+        "words": _offline_words(table, page),
+    }
+
+
+OFFLINE_WAITING_MOST: Final = 60
+"""Buck Euchre has no schedule: how many waiting hands the phone is given
+words for (a game of 60 hands is far longer than any played)."""
+
+
+def _offline_words(table: Table, page: sheet.SheetPage) -> dict[str, object]:
+    """The words ``offline.js`` writes on the sheet, in the page's language:
+    the script builds no sentence of its own. ``%(name)s`` placeholders are
+    filled by the script; counted words come counted already, a text for each
+    number the game can reach (the hands that may wait, the cards a hand deals),
+    so that the script needs no plural rules of its own."""
+    schedule = page["schedule_list"]
+    most = len(schedule) - table.hands_played if schedule else OFFLINE_WAITING_MOST
+    cards = sorted(set(schedule)) if schedule else [5]
+    return {
+        "forbidden": _(
+            "this page may not enter hands any more: ask the organiser. "
+            "The hands stay on this phone."
+        ),
+        "taken_first": _("another phone entered hand %(number)s first."),
+        "confirmed": _("the game is confirmed: the organiser corrects it now."),
+        "waiting": {
+            str(n): ngettext("%(count)s hand waiting to send", "%(count)s hands waiting to send", n)
+            % {"count": n}
+            for n in range(1, max(most, 1) + 1)
+        },
+        "dropped": pgettext("Buck Euchre: dropped out of the hand", "dropped"),
+        "maker": pgettext("maker, short", "M"),
+        "euchred": pgettext("Buck Euchre penalty", "euchred"),
+        "bucked": pgettext("Buck Euchre penalty", "bucked"),
+        "penalty": pgettext("Buck Euchre penalty", "%(reason)s +%(points)s"),
+        "not_taken": pgettext("a hand on the phone", "not taken"),
+        "waiting_mark": pgettext("a hand on the phone", "waiting"),
+        "bid_took": _("%(name)s bid %(bid)s, took %(tricks)s"),
+        "name_dropped": _("%(name)s dropped"),
+        "name_took": _("%(name)s took %(tricks)s"),
+        "suits": {suit.value: sheet.suit_label(suit).word for suit in games.Suit},
+        "trump": _("%(suit)s trump"),
+        "no_trump": _("no trump"),
+        "hand_words": _("%(trump)s: %(seats)s"),
+        "not_taken_title": _("Hand %(number)s was not taken: %(detail)s"),
+        "yours": _("Yours, kept on this phone: %(hand)s."),
+        "theirs_reading": _("Stored (entered by another phone): reading the sheet…"),
+        "theirs": _("Stored (entered by another phone): %(hand)s."),
+        "keep_stored": _("Keep the stored one, drop mine"),
+        "drop_mine": _("Drop mine"),
+        "put_mine": _("Put mine in its place"),
+        "not_found": _("not found"),
+        "unknown_offline": _("unknown while the connection is down"),
+        "hand": _("Hand %(number)s"),
+        "cards_each": {
+            str(n): ngettext(
+                "%(counter)s card each, %(dealer)s deals",
+                "%(counter)s cards each, %(dealer)s deals",
+                n,
+            )
+            % {"counter": n, "dealer": "%(dealer)s"}
+            for n in cards
+        },
+        "save_hand": _("Save hand %(hand_shown)s"),
+        "enter_hand": _("Enter hand %(number)s"),
+        "dealer": pgettext("a seat's note on the form", "dealer"),
+        "leads": pgettext("a seat's note on the form", "leads"),
     }
 
 
@@ -356,11 +433,11 @@ def correct_hand(request: HttpRequest, route: Route, number: int) -> HttpRespons
         raise Http404("no such hand")
     fix = _Correction(request, route, *found)
     if route.by_link and table.confirmation == Confirmation.CONFIRMED:
-        return fix.refused(CONFIRMED)
+        return fix.refused(str(CONFIRMED))
     if request.method != "POST":
         return fix.render(fix.form())
     if request.POST.get("version") != str(table.version):
-        return fix.again(STALE_SHEET)
+        return fix.again(str(STALE_SHEET))
     form = fix.form(data=request.POST)
     if not form.is_valid():
         return fix.render(form)
@@ -373,18 +450,18 @@ def correct_hand(request: HttpRequest, route: Route, number: int) -> HttpRespons
             by_seat=route.seat,
         )
     except PreconditionFailed:
-        return fix.again(STALE_SHEET)
+        return fix.again(str(STALE_SHEET))
     except ServiceError as error:
         if error.code == "confirmed":
-            return fix.refused(CONFIRMED)
-        return fix.again(RACED)
+            return fix.refused(str(CONFIRMED))
+        return fix.again(str(RACED))
     except IntegrityError:
-        return fix.again(RACED)
+        return fix.again(str(RACED))
     except games.RecordError as error:
         # A later hand may no longer fit: the form says which, at its top.
         form.add_engine_error(error, number=number)
         return fix.render(form)
-    messages.success(request, f"Hand {number + 1} is corrected.")
+    messages.success(request, _("Hand %(number)s is corrected.") % {"number": number + 1})
     return redirect(route.sheet_at(number))
 
 
@@ -486,7 +563,7 @@ class _Entry(_Page):
     def shown(self) -> dict[str, object]:
         assert self.next_hand is not None
         return {
-            "crumb": f"Hand {self.next_hand['number'] + 1}",
+            "crumb": _("Hand %(number)s") % {"number": self.next_hand["number"] + 1},
             "hand_shown": self.next_hand["number"] + 1,
             "dealer": self.names[self.next_hand["dealer"]],
             "cards": self.next_hand["cards"],
@@ -496,7 +573,7 @@ class _Entry(_Page):
     def complete(self, *, posted: bool) -> HttpResponse:
         """The game is over: no form. A hand posted to it is refused (409)."""
         return self.page(
-            409 if posted else 200, mode="complete", crumb="Game complete", posted=posted
+            409 if posted else 200, mode="complete", crumb=_("Game complete"), posted=posted
         )
 
     def moved_on(self) -> HttpResponse:
@@ -508,7 +585,7 @@ class _Entry(_Page):
         return self.render(
             self.form(self.first_stage),
             notes=[
-                "This form was for another hand: the sheet has moved on. Here is the next hand."
+                _("This form was for another hand: the sheet has moved on. Here is the next hand.")
             ],
             status=409,
         )
@@ -518,7 +595,9 @@ class _Entry(_Page):
         one again, with the engine's refusal by the bid it concerns."""
         form = self.form(Stage.BIDS, data=self.request.POST)
         form.is_valid()
-        return self.render(form, notes=["The bids were changed after step one: check them again."])
+        return self.render(
+            form, notes=[_("The bids were changed after step one: check them again.")]
+        )
 
     def submit(self, form: HandForm) -> HttpResponse:
         assert self.next_hand is not None
@@ -536,7 +615,9 @@ class _Entry(_Page):
         except (ServiceError, IntegrityError):
             fresh = replace(self.route, table=tables_selectors.sheet_table(self.table.pk))
             return _Entry(self.request, fresh).moved_on()
-        messages.success(self.request, f"Hand {number + 1} is on the sheet.")
+        messages.success(
+            self.request, _("Hand %(number)s is on the sheet.") % {"number": number + 1}
+        )
         return redirect(self.route.sheet_at(number))
 
 
@@ -584,7 +665,7 @@ class _Correction(_Page):
 
     def shown(self) -> dict[str, object]:
         return {
-            "crumb": f"Correct hand {self.hand.number + 1}",
+            "crumb": _("Correct hand %(number)s") % {"number": self.hand.number + 1},
             "hand": self.hand,
             "hand_shown": self.hand.number + 1,
             "dealer": self.names[self.hand.dealer],
@@ -606,7 +687,13 @@ class _Correction(_Page):
         """No form: the correction is not this page's to make (409 when posted)."""
         status = 409 if self.request.method == "POST" else 200
         shown = self.hand.number + 1
-        return self.page(status, mode="refused", crumb=f"Hand {shown}", note=note, hand_shown=shown)
+        return self.page(
+            status,
+            mode="refused",
+            crumb=_("Hand %(number)s") % {"number": shown},
+            note=note,
+            hand_shown=shown,
+        )
 
 
 SERVICE_WORKER_FILES: Final = (

@@ -19,6 +19,8 @@ from enum import StrEnum
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 
 import games
 from league.models import Game
@@ -31,11 +33,15 @@ NO_TRUMP = "none"
 """The trump choice that stands for ``"trump": null`` in a record."""
 
 BLUKE_TRUMPS = [
-    ("", "Choose trump"),
+    ("", gettext_lazy("Choose trump")),
     *SUIT_CHOICES,
-    (NO_TRUMP, "No trump (a Bluke was turned up)"),
+    (NO_TRUMP, gettext_lazy("No trump (a Bluke was turned up)")),
 ]
-BUCK_EUCHRE_TRUMPS = [("", "Choose trump"), *SUIT_CHOICES, (NO_TRUMP, "No trump (everyone passed)")]
+BUCK_EUCHRE_TRUMPS = [
+    ("", gettext_lazy("Choose trump")),
+    *SUIT_CHOICES,
+    (NO_TRUMP, gettext_lazy("No trump (everyone passed)")),
+]
 
 
 class Stage(StrEnum):
@@ -118,42 +124,57 @@ class HandForm(forms.Form):
         carried = self.stage is Stage.TRICKS
         self.fields["trump"] = forms.ChoiceField(
             choices=BLUKE_TRUMPS if self.bluke else BUCK_EUCHRE_TRUMPS,
-            label="Trump",
+            label=_("Trump"),
             error_messages={
-                "required": "Choose the trump suit, or no trump.",
-                "invalid_choice": "Choose the trump suit from the list.",
+                "required": _("Choose the trump suit, or no trump."),
+                "invalid_choice": _("Choose the trump suit from the list."),
             },
             widget=forms.HiddenInput if carried else forms.Select,
         )
         if not self.bluke:
             self.fields["maker"] = forms.TypedChoiceField(
                 choices=[
-                    ("", "Nobody: a club was turned up, or no trump"),
+                    ("", _("Nobody: a club was turned up, or no trump")),
                     *((str(seat), self.names[seat]) for seat in self.order),
                 ],
                 coerce=int,
                 empty_value=None,
                 required=False,
-                label="Maker",
-                help_text="The player who ordered up or named trump.",
-                error_messages={"invalid_choice": "Choose the maker from the list."},
+                label=_("Maker"),
+                help_text=_("The player who ordered up or named trump."),
+                error_messages={"invalid_choice": _("Choose the maker from the list.")},
             )
         top = self.cards
         for seat in self.order:
             name = self.names[seat]
             if self.bluke:
                 self.fields[f"bid_{seat}"] = self._number(
-                    "Bid", f"{name}'s bid", low=1, high=top, hidden=carried
+                    pgettext("noun", "Bid"),
+                    required=_("Enter %(name)s's bid.") % {"name": name},
+                    invalid=_("Enter %(name)s's bid as a whole number.") % {"name": name},
+                    low=1,
+                    high=top,
+                    hidden=carried,
                 )
             else:
-                self.fields[f"drop_{seat}"] = forms.BooleanField(required=False, label="Dropped")
+                self.fields[f"drop_{seat}"] = forms.BooleanField(
+                    required=False,
+                    label=pgettext("Buck Euchre: dropped out of the hand", "Dropped"),
+                )
             if self.stage is not Stage.BIDS:
                 self.fields[f"tricks_{seat}"] = self._number(
-                    "Tricks", f"the tricks {name} took", low=0, high=top, hidden=False
+                    _("Tricks"),
+                    required=_("Enter the tricks %(name)s took.") % {"name": name},
+                    invalid=_("Enter the tricks %(name)s took as a whole number.") % {"name": name},
+                    low=0,
+                    high=top,
+                    hidden=False,
                 )
 
     @staticmethod
-    def _number(label: str, what: str, *, low: int, high: int, hidden: bool) -> forms.Field:
+    def _number(
+        label: str, *, required: str, invalid: str, low: int, high: int, hidden: bool
+    ) -> forms.Field:
         """A whole number; the browser is told the rule's range (``min``,
         ``max``) as a hint, while the engine judges the range on the server."""
         widget: forms.Widget | type[forms.Widget]
@@ -172,10 +193,7 @@ class HandForm(forms.Form):
         return forms.IntegerField(
             label=label,
             widget=widget,
-            error_messages={
-                "required": f"Enter {what}.",
-                "invalid": f"Enter {what} as a whole number.",
-            },
+            error_messages={"required": required, "invalid": invalid},
         )
 
     # -- reading -------------------------------------------------------------
@@ -205,7 +223,7 @@ class HandForm(forms.Form):
         """The chosen trump as the list offers it (step two shows step one's choice)."""
         value = self["trump"].value()
         choices = BLUKE_TRUMPS if self.bluke else BUCK_EUCHRE_TRUMPS  # the trump field's
-        return next((label for key, label in choices if key == value), "")
+        return next((str(label) for key, label in choices if key == value), "")
 
     def clean_trump(self) -> str | None:
         value: str = self.cleaned_data["trump"]
@@ -235,7 +253,7 @@ class HandForm(forms.Form):
         # The engine checks a hand's bids before its tricks, so tricks that
         # surely add up (one seat took them all) leave only the bids to judge.
         placeholder = [self.cards] + [0] * (len(bids) - 1)
-        for _ in bids:
+        for _bid in bids:
             try:
                 rules.score_results(cards=self.cards, trump=None, bids=checked, tricks=placeholder)
             except games.RecordError as error:
@@ -389,11 +407,18 @@ class HandForm(forms.Form):
     def _note(self, index: int, seat: int) -> str:
         notes = []
         if seat == self.dealer:
-            notes.append("dealer")
+            notes.append(pgettext("a seat's note on the form", "dealer"))
         if index == 0 and self.bluke:  # in Buck Euchre, only if they stay in
-            notes.append("bids first" if self.stage is Stage.BIDS else "leads")
+            notes.append(
+                pgettext("a seat's note on the form", "bids first")
+                if self.stage is Stage.BIDS
+                else pgettext("a seat's note on the form", "leads")
+            )
         if self.stage is Stage.TRICKS:
-            notes.append(f"bid {self[f'bid_{seat}'].value()}")
+            notes.append(
+                pgettext("a seat's note on the form", "bid %(bid)s")
+                % {"bid": self[f"bid_{seat}"].value()}
+            )
         return ", ".join(notes)
 
     def _describe_groups(self) -> None:

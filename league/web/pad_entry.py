@@ -29,6 +29,7 @@ from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 import games
@@ -113,10 +114,11 @@ def pad_page(request: HttpRequest, route: Route) -> HttpResponse:
         if empty_at is not None:
             refused, note = (
                 empty_at,
-                (
-                    f"Hand {empty_at.shown_number} is empty, but hand {row.shown_number} is "
-                    "filled in: enter the hands in order."
-                ),
+                _(
+                    "Hand %(empty)s is empty, but hand %(filled)s is filled in: "
+                    "enter the hands in order."
+                )
+                % {"empty": empty_at.shown_number, "filled": row.shown_number},
             )
             break
         if not row.form.is_valid():
@@ -131,7 +133,7 @@ def pad_page(request: HttpRequest, route: Route) -> HttpResponse:
             refused = row
             break
         except (ServiceError, IntegrityError):
-            refused, note = row, "Another phone entered this hand first: the sheet has moved on."
+            refused, note = row, _("Another phone entered this hand first: the sheet has moved on.")
             break
         table = change.table
         stored.append(row.number)
@@ -140,9 +142,10 @@ def pad_page(request: HttpRequest, route: Route) -> HttpResponse:
         first, last = stored[0] + 1, stored[-1] + 1
         messages.success(
             request,
-            f"Hand {first} is on the sheet."
+            _("Hand %(number)s is on the sheet.") % {"number": first}
             if first == last
-            else f"Hands {first} to {last} are on the sheet.",
+            else _("Hands %(first)s to %(last)s are on the sheet.")
+            % {"first": first, "last": last},
         )
     kept = {r.number: r for r in rows if refused is not None and r.number >= refused.number}
     return _render(

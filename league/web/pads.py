@@ -21,6 +21,7 @@ from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 import games
@@ -88,9 +89,13 @@ def pad_of(table: Table, *, entry_url: str, by_link: bool = False) -> Pad:
     rows = [
         _row(rules, first_dealer=table.first_dealer, played=n, names=names) for n in range(count)
     ]
-    label = f"QR code of the page to enter the hands of table {table.number}"
+    label = _("QR code of the page to enter the hands of table %(number)s") % {
+        "number": table.number
+    }
     if by_link:
-        label = f"QR code of the link of table {table.number}: its page, without a login"
+        label = _("QR code of the link of table %(number)s: its page, without a login") % {
+            "number": table.number
+        }
     return Pad(
         table=table,
         seats=[

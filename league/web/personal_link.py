@@ -30,6 +30,8 @@ from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from league import access, ratelimits
@@ -43,9 +45,9 @@ ACTIONS: Final = ("coming", "not_coming", "here")
 """What a button of the page posts, in its ``action`` field."""
 
 CLOSED_WORDS: Final = {
-    "drawn": "Replies are closed: the first round is drawn. Tell the organiser.",
-    "time": "Replies are closed: tell the organiser.",
-    "past": "This night is over.",
+    "drawn": gettext_lazy("Replies are closed: the first round is drawn. Tell the organiser."),
+    "time": gettext_lazy("Replies are closed: tell the organiser."),
+    "past": gettext_lazy("This night is over."),
 }
 
 
@@ -152,24 +154,29 @@ def _post(request: HttpRequest, link: PersonalLink, token: str) -> HttpResponse:
     try:
         event = access.access_event_by_personal_link(link, event_id)
     except NotFound:
-        messages.error(request, "That game night is not one of your coming nights.")
+        messages.error(request, _("That game night is not one of your coming nights."))
         return _render(request, link, status=400)
     if action not in ACTIONS:
         return _render(
             request,
             link,
-            errors={event.pk: "The page sent an unknown request; nothing was changed."},
+            errors={event.pk: _("The page sent an unknown request; nothing was changed.")},
             status=400,
         )
     player = link.player
     try:
         if action == "here":
             row = replies.personal_check_in(player=player, event=event)
-            done = f"You are checked in for {event.name}: you play from round {row.from_round}."
+            done = _("You are checked in for %(name)s: you play from round %(number)s.") % {
+                "name": event.name,
+                "number": row.from_round,
+            }
         else:
             replies.reply_set(player=player, event=event, answer=action)
-            answer = Reply.Answer(action).label.lower()
-            done = f"Thank you: you are “{answer}” to {event.name}."
+            if action == Reply.Answer.COMING:
+                done = _("Thank you: you are “coming” to %(name)s.") % {"name": event.name}
+            else:
+                done = _("Thank you: you are “not coming” to %(name)s.") % {"name": event.name}
     except ServiceError as error:
         text = error.message[:1].upper() + error.message[1:]
         text = text if text.endswith(".") else f"{text}."

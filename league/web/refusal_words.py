@@ -23,90 +23,115 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 
 import games
 from league.models import Game
 from league.services import fixtures
-from league.web.sheet import card_label
+from league.web.sheet import card_label, suit_label
 
-TEMPLATES: Final[Mapping[str, str]] = {
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
+# Translators: the sentences below fill in {name} (a player), {card} (a card as
+# the sheet draws it, "A♠"), {cards} and {bid} (numbers), {took_tricks} and
+# {cards_dealt} ("2 tricks", "5 cards", already translated), {trump} (a suit).
+TEMPLATES: Final[Mapping[str, StrPromise]] = {
     # -- what result entry can meet: bids, tricks, drops, the maker ----------------
-    "bad_bid": "Check the bids: each player bids once, a number from 1 to the cards dealt.",
-    "bad_bid.seat": (
+    "bad_bid": gettext_lazy(
+        "Check the bids: each player bids once, a number from 1 to the cards dealt."
+    ),
+    "bad_bid.seat": gettext_lazy(
         "Check {name}'s bid: each player bids once, a number from 1 to the cards dealt."
     ),
-    "bad_bid.out_of_range": "{name}'s bid of {bid} is out of range: bids run from 1 to {cards}.",
-    "bad_tricks": (
+    "bad_bid.out_of_range": gettext_lazy(
+        "{name}'s bid of {bid} is out of range: bids run from 1 to {cards}."
+    ),
+    "bad_tricks": gettext_lazy(
         "Check the tricks: enter each player's tricks; together they make up the tricks played."
     ),
-    "bad_tricks.seat": (
+    "bad_tricks.seat": gettext_lazy(
         "Check the tricks {name} took: no more than the cards dealt, and none after dropping out."
     ),
-    "bad_tricks.out_of_range": (
+    "bad_tricks.out_of_range": gettext_lazy(
         "{name}'s {took} tricks are out of range: a player takes from 0 to {cards}."
     ),
-    "bad_tricks.dropped": (
+    "bad_tricks.dropped": gettext_lazy(
         "{name} dropped out but took {took_tricks}: a player who drops out takes none."
     ),
-    "bad_tricks.total": "The tricks add up to {total}, not the {cards_dealt} dealt.",
-    "bad_tricks.total_in_play": (
+    "bad_tricks.total": gettext_lazy("The tricks add up to {total}, not the {cards_dealt} dealt."),
+    "bad_tricks.total_in_play": gettext_lazy(
         "The tricks add up to {total}, not {cards}: the players still in take all {cards} "
         "between them."
     ),
-    "bad_drop": (
+    "bad_drop": gettext_lazy(
         "Check who dropped out: the maker never drops, nor does anyone when a club was turned up."
     ),
-    "bad_drop.seat": (
+    "bad_drop.seat": gettext_lazy(
         "Check whether {name} dropped out: the maker never drops, nor does anyone when a club "
         "was turned up."
     ),
-    "bad_drop.maker": "{name} is the maker and cannot drop out.",
-    "bad_drop.club_turned": "{name} cannot drop out: a club was turned up, so everyone plays.",
-    "bad_call": (
+    "bad_drop.maker": gettext_lazy("{name} is the maker and cannot drop out."),
+    "bad_drop.club_turned": gettext_lazy(
+        "{name} cannot drop out: a club was turned up, so everyone plays."
+    ),
+    "bad_call": gettext_lazy(
         "Check trump and the maker: there is a maker exactly when someone ordered up or named "
         "trump."
     ),
-    "bad_call.seat": (
+    "bad_call.seat": gettext_lazy(
         "Check {name}'s call: there is a maker exactly when someone ordered up or named trump."
     ),
-    "bad_call.maker_without_trump": "{name} cannot be the maker of a hand with no trump.",
-    "bad_call.no_maker": (
+    "bad_call.maker_without_trump": gettext_lazy(
+        "{name} cannot be the maker of a hand with no trump."
+    ),
+    "bad_call.no_maker": gettext_lazy(
         "Trump is {trump} but nobody made it: only a turned-up club makes trump without a maker."
     ),
-    "game_over": "The game was already over.",
-    "game_over.after_hand": "The game was already over after hand {previous_hand}.",
+    "game_over": gettext_lazy("The game was already over."),
+    "game_over.after_hand": gettext_lazy("The game was already over after hand {previous_hand}."),
     # -- what only a hand sent card by card can meet (a later hand of a correction) --
-    "not_in_hand": "A card is played by a player who does not hold it.",
-    "not_in_hand.seat": "{name} does not hold {card}.",
-    "must_follow_suit": "A card is played that does not follow suit, though its player could.",
-    "must_follow_suit.seat": "{name} played {card} but could follow suit.",
-    "wrong_number_of_plays": "The number of cards played does not fit the hand.",
-    "wrong_number_of_plays.extra": "The hand has no place for play {play} or any after it.",
-    "wrong_number_of_plays.short": (
+    "not_in_hand": gettext_lazy("A card is played by a player who does not hold it."),
+    "not_in_hand.seat": gettext_lazy("{name} does not hold {card}."),
+    "must_follow_suit": gettext_lazy(
+        "A card is played that does not follow suit, though its player could."
+    ),
+    "must_follow_suit.seat": gettext_lazy("{name} played {card} but could follow suit."),
+    "wrong_number_of_plays": gettext_lazy("The number of cards played does not fit the hand."),
+    "wrong_number_of_plays.extra": gettext_lazy(
+        "The hand has no place for play {play} or any after it."
+    ),
+    "wrong_number_of_plays.short": gettext_lazy(
         "The plays stop before the hand is finished: {name} is to play next."
     ),
-    "bad_card": "Something that is not a card of this game's deck is in the hand.",
-    "bad_card.card": "{card} is not a card of this game's deck.",
-    "bad_card.seat": "{name} was dealt something that is not a card of this game's deck.",
-    "duplicate_card": "A card is dealt twice, or dealt and turned up.",
-    "duplicate_card.card": "{card} is dealt twice, or dealt and turned up.",
-    "bad_deal": "The deal does not fit the game: the wrong number of players or of cards.",
-    "bad_deal.seat": (
+    "bad_card": gettext_lazy("Something that is not a card of this game's deck is in the hand."),
+    "bad_card.card": gettext_lazy("{card} is not a card of this game's deck."),
+    "bad_card.seat": gettext_lazy(
+        "{name} was dealt something that is not a card of this game's deck."
+    ),
+    "duplicate_card": gettext_lazy("A card is dealt twice, or dealt and turned up."),
+    "duplicate_card.card": gettext_lazy("{card} is dealt twice, or dealt and turned up."),
+    "bad_deal": gettext_lazy(
+        "The deal does not fit the game: the wrong number of players or of cards."
+    ),
+    "bad_deal.seat": gettext_lazy(
         "The cards dealt to {name} do not fit the game: every player is dealt the hand's "
         "number of cards."
     ),
-    "bad_discard": (
+    "bad_discard": gettext_lazy(
         "Check the dealer's discard: the dealer discards a card held, exactly when someone "
         "ordered up."
     ),
-    "bad_discard.seat": (
+    "bad_discard.seat": gettext_lazy(
         "Check the discard of {name}, the dealer: the dealer discards a card held, exactly when "
         "someone ordered up."
     ),
     # -- what no form can put right -------------------------------------------------
-    "too_large": "The hand is too large for the rules engine to check.",
-    "invalid": (
+    "too_large": gettext_lazy("The hand is too large for the rules engine to check."),
+    "invalid": gettext_lazy(
         "The hand is not in a shape the rules engine reads: a field is missing, unknown or of "
         "the wrong kind."
     ),
@@ -114,10 +139,10 @@ TEMPLATES: Final[Mapping[str, str]] = {
 """The page's sentence for each engine refusal, by ``code`` or
 ``code.situation``; placeholders are filled by :func:`engine_message`."""
 
-UNKNOWN_CODE: Final = "The rules do not allow this hand ({description})."
+UNKNOWN_CODE: Final = gettext_lazy("The rules do not allow this hand ({description}).")
 """For a code newer than :data:`TEMPLATES`: the code itself, in words."""
 
-LATER_HAND: Final = "With this change, hand {hand} no longer fits. {reason}"
+LATER_HAND: Final = gettext_lazy("With this change, hand {hand} no longer fits. {reason}")
 """A correction that a later hand of the game no longer fits (``hand``
 counted from 1); ``reason`` is that hand's refusal."""
 
@@ -172,7 +197,7 @@ def engine_message(error: games.RecordError, facts: HandFacts) -> str:
             pass
     general = TEMPLATES.get(error.code)
     if general is not None:
-        return general
+        return str(general)
     return UNKNOWN_CODE.format(description=error.code.replace("_", " "))
 
 
@@ -238,12 +263,12 @@ class _Refusal:
             # The hand before this one, counted from 1, is this one's index.
             "previous_hand": error.hand if error.hand else None,
             "cards": self.facts.cards,
-            "cards_dealt": _counted(self.facts.cards, "card"),
+            "cards_dealt": _cards(self.facts.cards),
             "bid": self.bid(),
             "took": self.took(),
-            "took_tricks": _counted(self.took(), "trick"),
+            "took_tricks": _tricks(self.took()),
             "total": self.total(),
-            "trump": None if entered.trump is None else entered.trump.word,
+            "trump": None if entered.trump is None else suit_label(entered.trump).word,
         }
         return {key: value for key, value in values.items() if value is not None}
 
@@ -252,18 +277,28 @@ def _at(values: Sequence[int | None], seat: int | None) -> int | None:
     return values[seat] if seat is not None and seat < len(values) else None
 
 
-def _counted(number: int | None, noun: str) -> str | None:
+def _cards(number: int | None) -> str | None:
+    """``1 card``, ``5 cards``; ``None`` for an unknown number."""
+    if number is None:
+        return None
+    return ngettext("%(count)s card", "%(count)s cards", number) % {"count": number}
+
+
+def _tricks(number: int | None) -> str | None:
     """``1 trick``, ``2 tricks``; ``None`` for an unknown number."""
     if number is None:
         return None
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+    return ngettext("%(count)s trick", "%(count)s tricks", number) % {"count": number}
 
 
 def _card_words(code: str) -> str:
     """A card as the sheet draws it (``A♠``), or the text given, quoted,
     when it is no card at all."""
     found = games.Card.parse(code)
-    return card_label(found).text if found is not None else f"“{code}”"
+    if found is not None:
+        return card_label(found).text
+    # Translators: something typed where a card was expected, quoted as your language quotes.
+    return _("“%(text)s”") % {"text": code}
 
 
 def _bad_bid(refusal: _Refusal) -> str:
@@ -385,6 +420,103 @@ def _situation(refusal: _Refusal) -> str:
 # -- a league's rule options, refused at a table size it seats ------------------------
 
 
+# The sentences of a league's options refused at a table size, whole sentences each
+# (the reason in brackets changes the word order around it in other languages):
+# by why a table of that size is drawn (plain, drawn already, drawn by a round's
+# number of players) and whether the rule options are fixed. Counted by the cards.
+_FEWER_THAN_LARGEST: Final = {
+    ("plain", False): ngettext_lazy(
+        "With %(players)s at a table, at most %(limit)s card can be dealt, "
+        "fewer than this league's largest hand of %(value)s.",
+        "With %(players)s at a table, at most %(limit)s cards can be dealt, "
+        "fewer than this league's largest hand of %(value)s.",
+        "limit",
+    ),
+    ("plain", True): ngettext_lazy(
+        "With %(players)s at a table, at most %(limit)s card can be dealt, "
+        "fewer than this league's largest hand of %(value)s "
+        "(its rule options are fixed once hands are played).",
+        "With %(players)s at a table, at most %(limit)s cards can be dealt, "
+        "fewer than this league's largest hand of %(value)s "
+        "(its rule options are fixed once hands are played).",
+        "limit",
+    ),
+    ("drawn", False): ngettext_lazy(
+        "With %(players)s at a table (a table of %(players)s is drawn already), "
+        "at most %(limit)s card can be dealt, fewer than this league's largest hand of %(value)s.",
+        "With %(players)s at a table (a table of %(players)s is drawn already), "
+        "at most %(limit)s cards can be dealt, fewer than this league's largest hand of "
+        "%(value)s.",
+        "limit",
+    ),
+    ("drawn", True): ngettext_lazy(
+        "With %(players)s at a table (a table of %(players)s is drawn already), "
+        "at most %(limit)s card can be dealt, fewer than this league's largest hand of %(value)s "
+        "(its rule options are fixed once hands are played).",
+        "With %(players)s at a table (a table of %(players)s is drawn already), "
+        "at most %(limit)s cards can be dealt, fewer than this league's largest hand of "
+        "%(value)s (its rule options are fixed once hands are played).",
+        "limit",
+    ),
+    ("round", False): ngettext_lazy(
+        "With %(players)s at a table (a round of %(present)s players draws one, even with "
+        "tables of %(size)s by preference), at most %(limit)s card can be dealt, fewer than "
+        "this league's largest hand of %(value)s.",
+        "With %(players)s at a table (a round of %(present)s players draws one, even with "
+        "tables of %(size)s by preference), at most %(limit)s cards can be dealt, fewer than "
+        "this league's largest hand of %(value)s.",
+        "limit",
+    ),
+    ("round", True): ngettext_lazy(
+        "With %(players)s at a table (a round of %(present)s players draws one, even with "
+        "tables of %(size)s by preference), at most %(limit)s card can be dealt, fewer than "
+        "this league's largest hand of %(value)s (its rule options are fixed once hands are "
+        "played).",
+        "With %(players)s at a table (a round of %(present)s players draws one, even with "
+        "tables of %(size)s by preference), at most %(limit)s cards can be dealt, fewer than "
+        "this league's largest hand of %(value)s (its rule options are fixed once hands are "
+        "played).",
+        "limit",
+    ),
+}
+_CHOOSE: Final = {
+    (True, True): gettext_lazy(
+        "Choose a preferred table size of %(fits_at)s or a largest hand of %(limit)s or "
+        "fewer first."
+    ),
+    (True, False): gettext_lazy("Choose a preferred table size of %(fits_at)s."),
+    (False, True): gettext_lazy("Choose a largest hand of %(limit)s or fewer first."),
+}
+"""What the organiser may change: by (a table size fits, the options may change)."""
+_AT_MOST: Final = {
+    "plain": ngettext_lazy(
+        "With %(players)s at a table, at most %(limit)s card can be dealt: "
+        "choose %(limit)s or fewer, or leave it empty for the full game.",
+        "With %(players)s at a table, at most %(limit)s cards can be dealt: "
+        "choose %(limit)s or fewer, or leave it empty for the full game.",
+        "limit",
+    ),
+    "drawn": ngettext_lazy(
+        "With %(players)s at a table (a table of %(players)s is drawn already), at most "
+        "%(limit)s card can be dealt: choose %(limit)s or fewer, or leave it empty for the "
+        "full game.",
+        "With %(players)s at a table (a table of %(players)s is drawn already), at most "
+        "%(limit)s cards can be dealt: choose %(limit)s or fewer, or leave it empty for the "
+        "full game.",
+        "limit",
+    ),
+    "round": ngettext_lazy(
+        "With %(players)s at a table (a round of %(present)s players draws one, even with "
+        "tables of %(size)s by preference), at most %(limit)s card can be dealt: choose "
+        "%(limit)s or fewer, or leave it empty for the full game.",
+        "With %(players)s at a table (a round of %(present)s players draws one, even with "
+        "tables of %(size)s by preference), at most %(limit)s cards can be dealt: choose "
+        "%(limit)s or fewer, or leave it empty for the full game.",
+        "limit",
+    ),
+}
+
+
 def option_message(
     error: fixtures.OptionsRefused, *, table_size: int, options_fixed: bool = False
 ) -> str:
@@ -395,38 +527,37 @@ def option_message(
     whether hands are played, so that only the table size can give."""
     if error.code == fixtures.OPTION_INVALID:
         if error.option == "max_cards" and error.limit is not None:
-            return (
-                f"The largest hand is at least 1 card: choose 1 to {error.limit}, "
+            return _(
+                "The largest hand is at least 1 card: choose 1 to %(limit)s, "
                 "or leave it empty for the full game."
-            )
+            ) % {"limit": error.limit}
         return sentence(error.message)
     players, limit, value = error.players, error.limit, error.value
     if players is None or limit is None:  # no size named: the service's words
         return sentence(error.message)
-    why = ""
+    why = "plain"
     if error.present is None:
-        why = f" (a table of {players} is drawn already)"
+        why = "drawn"
     elif players > table_size:
-        why = (
-            f" (a round of {error.present} players draws one, even with tables of "
-            f"{table_size} by preference)"
-        )
-    seats = f"With {players} at a table{why}, at most {_counted(limit, 'card')} can be dealt"
+        why = "round"
+    facts = {
+        "players": players,
+        "limit": limit,
+        "value": value,
+        "present": error.present,
+        "size": table_size,
+        "fits_at": error.fits_at,
+    }
     if error.code == fixtures.TABLE_SIZE_OPTIONS:
-        ways = []
-        if error.fits_at is not None:
-            ways.append(f"a preferred table size of {error.fits_at}")
-        if not options_fixed:
-            ways.append(f"a largest hand of {limit} or fewer first")
-        choose = f" Choose {' or '.join(ways)}." if ways else ""
-        fixed = " (its rule options are fixed once hands are played)" if options_fixed else ""
-        return f"{seats}, fewer than this league's largest hand of {value}{fixed}.{choose}"
+        first = _FEWER_THAN_LARGEST[(why, options_fixed)] % facts
+        ways = (error.fits_at is not None, not options_fixed)
+        return f"{first} {_CHOOSE[ways] % facts}" if any(ways) else first
     also = (
-        f" A preferred table size of {error.fits_at} would take {value}."
+        " " + _("A preferred table size of %(fits_at)s would take %(value)s.") % facts
         if error.fits_at is not None
         else ""
     )
-    return f"{seats}: choose {limit} or fewer, or leave it empty for the full game.{also}"
+    return f"{_AT_MOST[why] % facts}{also}"
 
 
 def sentence(message: str) -> str:

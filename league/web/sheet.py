@@ -13,6 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
+
 import games
 from league.models import AuditEntry, Confirmation, Game, Hand, Table
 from league.selectors import tables as tables_selectors
@@ -27,6 +31,22 @@ _SYMBOLS: Final = {
 }
 """The engine names suits in words only; the sheet also draws them."""
 
+# The suits in the page's language. Card codes stay as they are; these are the
+# words a screen reader hears and a form lists (league/card_names.py will hold
+# them for the whole site once it is merged).
+_SUIT_WORDS: Final = {
+    games.Suit.CLUBS: pgettext_lazy("card suit", "clubs"),
+    games.Suit.DIAMONDS: pgettext_lazy("card suit", "diamonds"),
+    games.Suit.HEARTS: pgettext_lazy("card suit", "hearts"),
+    games.Suit.SPADES: pgettext_lazy("card suit", "spades"),
+}
+_SUIT_CHOICE_WORDS: Final = {
+    games.Suit.CLUBS: pgettext_lazy("card suit, in a list", "Clubs"),
+    games.Suit.DIAMONDS: pgettext_lazy("card suit, in a list", "Diamonds"),
+    games.Suit.HEARTS: pgettext_lazy("card suit, in a list", "Hearts"),
+    games.Suit.SPADES: pgettext_lazy("card suit, in a list", "Spades"),
+}
+
 
 @dataclass(frozen=True)
 class SuitLabel:
@@ -40,17 +60,24 @@ class SuitLabel:
     @property
     def choice(self) -> str:
         """The suit in a list to choose from: ``♠ Spades``."""
-        return f"{self.symbol} {self.word.capitalize()}"
+        return f"{self.symbol} {_SUIT_CHOICE_WORDS[games.Suit(self.code)]}"
 
 
 def suit_label(suit: games.Suit | str) -> SuitLabel:
-    """The label of a suit, given as the engine's suit or its one-letter code."""
+    """The label of a suit, given as the engine's suit or its one-letter code,
+    in the language of the request."""
     suit = games.Suit(suit)
-    return SuitLabel(code=suit.value, symbol=_SYMBOLS[suit], word=suit.word, red=suit.is_red)
+    return SuitLabel(
+        code=suit.value, symbol=_SYMBOLS[suit], word=str(_SUIT_WORDS[suit]), red=suit.is_red
+    )
 
 
-SUIT_CHOICES: Final = [(label.code, label.choice) for label in map(suit_label, games.Suit)]
-"""The four suits as form choices, in the engine's order."""
+SUIT_CHOICES: Final = [
+    (suit.value, format_lazy("{} {}", _SYMBOLS[suit], _SUIT_CHOICE_WORDS[suit]))
+    for suit in games.Suit
+]
+"""The four suits as form choices, in the engine's order; lazy, so that each
+request lists them in its own language."""
 
 
 @dataclass(frozen=True)
@@ -63,17 +90,29 @@ class CardLabel:
     red: bool
 
 
-_RANKS: Final = {11: ("J", "jack"), 12: ("Q", "queen"), 13: ("K", "king"), 14: ("A", "ace")}
-"""Court cards and aces by the engine's rank; other suited ranks are shown as numbers."""
+_RANKS: Final = {
+    11: ("J", pgettext_lazy("card rank", "jack")),
+    12: ("Q", pgettext_lazy("card rank", "queen")),
+    13: ("K", pgettext_lazy("card rank", "king")),
+    14: ("A", pgettext_lazy("card rank", "ace")),
+}
+"""Court cards and aces by the engine's rank; other suited ranks are shown as
+numbers. The letters are the cards' own (as printed on them), the words the page's."""
 
 
 def card_label(card: games.Card) -> CardLabel:
-    if card.suit is None:  # a Bluke: its code tells which one
-        name = "Hi Bluke" if card.code == "BH" else "Lo Bluke"
+    if card.suit is None:  # a Bluke: its code tells which one; "Bluke" is a proper name
+        if card.code == "BH":
+            name = pgettext("card name", "Hi Bluke")
+        else:
+            name = pgettext("card name", "Lo Bluke")
         return CardLabel(text=name, words=name, red=False)
     shown, word = _RANKS.get(card.rank, (str(card.rank), str(card.rank)))
     suit = suit_label(card.suit)
-    return CardLabel(text=f"{shown}{suit.symbol}", words=f"{word} of {suit.word}", red=suit.red)
+    # Translators: a card for screen readers, e.g. "ace of spades"; the rank and
+    # the suit come translated.
+    words = pgettext("card", "%(rank)s of %(suit)s") % {"rank": word, "suit": suit.word}
+    return CardLabel(text=f"{shown}{suit.symbol}", words=words, red=suit.red)
 
 
 # -- the sheet -------------------------------------------------------------------
@@ -88,8 +127,19 @@ class BuckPenalty:
     still in took none)."""
     points: int
 
+    @property
+    def word(self) -> str:
+        """The reason in the page's language (``reason`` stays the code)."""
+        if self.reason == "euchred":
+            return pgettext("Buck Euchre penalty", "euchred")
+        return pgettext("Buck Euchre penalty", "bucked")
+
     def __str__(self) -> str:
-        return f"{self.reason} +{self.points}"
+        # Translators: a Buck Euchre penalty on the sheet, e.g. "euchred +5".
+        return pgettext("Buck Euchre penalty", "%(reason)s +%(points)s") % {
+            "reason": self.word,
+            "points": self.points,
+        }
 
 
 def buck_penalty(*, points: int, tricks: int, dropped: bool, maker: bool) -> BuckPenalty | None:
@@ -192,10 +242,19 @@ class SheetPlayer:
         if self.place is None:
             return ""
         place = self.place
-        suffix = (
-            "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-        )
-        return f"{place}{suffix}"
+        # Translators: a finishing place at the foot of the sheet: "1st", "2nd", "3rd",
+        # "4th". Write each as your language writes an ordinal ("%(place)s." in Czech).
+        if 10 <= place % 100 <= 20:
+            ordinal = pgettext("finishing place", "%(place)sth")
+        elif place % 10 == 1:
+            ordinal = pgettext("finishing place", "%(place)sst")
+        elif place % 10 == 2:
+            ordinal = pgettext("finishing place", "%(place)snd")
+        elif place % 10 == 3:
+            ordinal = pgettext("finishing place", "%(place)srd")
+        else:
+            ordinal = pgettext("finishing place", "%(place)sth")
+        return ordinal % {"place": place}
 
 
 SHORT_NAME_MAX: Final = 6
@@ -230,7 +289,7 @@ def short_names(names: list[str]) -> list[str]:
         shown = [rule(name) for name in names]
         if len(set(shown)) == len(shown) and all(0 < len(s) <= SHORT_NAME_MAX for s in shown):
             return shown
-    return [f"Seat {seat}" for seat in range(1, len(names) + 1)]
+    return [_("Seat %(number)s") % {"number": seat} for seat in range(1, len(names) + 1)]
 
 
 SheetPage = dict[str, Any]
@@ -313,11 +372,14 @@ def confirmation_words(table: Table, names: list[str]) -> ConfirmationWords | No
         return None
 
     def player(seat: int | None) -> str | None:
-        return f"{_name(names, seat)} (seat {seat + 1})" if seat is not None else None
+        if seat is None:
+            return None
+        return _("%(name)s (seat %(number)s)") % {"name": _name(names, seat), "number": seat + 1}
 
     by = player(table.confirmation_seat)
     if by is None and table.confirmation == Confirmation.CONFIRMED:
-        by = "an organiser"
+        # Translators: who confirmed a game: "Confirmed by an organiser".
+        by = _("an organiser")
     return ConfirmationWords(
         state=table.confirmation,
         label=str(Confirmation(table.confirmation).label),
@@ -375,8 +437,9 @@ def _call(hand: Hand, names: list[str]) -> str:
     """Who made trump in a Buck Euchre hand: a trump without a maker is a
     turned-up club (which is trump with no one making it)."""
     if hand.maker is not None:
-        return f"made by {names[hand.maker]}"
-    return "club turned up" if hand.trump else "nobody made it"
+        # Translators: Buck Euchre: who made trump in a hand.
+        return _("made by %(name)s") % {"name": names[hand.maker]}
+    return _("club turned up") if hand.trump else _("nobody made it")
 
 
 def _played_tricks(hand: Hand, names: list[str], rules: games.Rules) -> list[SheetTrick] | None:
@@ -416,6 +479,8 @@ class HandChange:
 
     number: int
     verb: str
+    heading: str
+    """``Hand 3 corrected``, in the page's language."""
     actor: str
     at: datetime.datetime
     via: str
@@ -431,6 +496,11 @@ HISTORY_ACTIONS: Final = {
     AuditEntry.Action.HAND_CORRECTED: "corrected",
     AuditEntry.Action.HAND_DELETED: "deleted",
 }
+_HISTORY_HEADINGS: Final = {
+    AuditEntry.Action.HAND_CORRECTED: pgettext_lazy("sheet history", "Hand %(number)s corrected"),
+    AuditEntry.Action.HAND_DELETED: pgettext_lazy("sheet history", "Hand %(number)s deleted"),
+}
+"""A change's heading, a whole sentence each: the verb's place differs between languages."""
 """The changes the sheet's history lists: those that undo what was entered."""
 
 
@@ -444,6 +514,8 @@ def sheet_history(*, table: Table, names: list[str]) -> list[HandChange]:
         HandChange(
             number=entry.hand_number or 0,
             verb=HISTORY_ACTIONS[AuditEntry.Action(entry.action)],
+            heading=_HISTORY_HEADINGS[AuditEntry.Action(entry.action)]
+            % {"number": (entry.hand_number or 0) + 1},
             actor=_actor(entry, names),
             at=entry.at,
             via=str(AuditEntry.Via(entry.via).label),
@@ -458,8 +530,11 @@ def _actor(entry: AuditEntry, names: list[str]) -> str:
     """Who made a change, in the history's words: a login, a seat by its
     word through the table link, or a command."""
     if entry.seat is not None:
-        return f"{_name(names, entry.seat)} (seat {entry.seat + 1}, by the table link)"
-    return entry.actor_name or "a command on the server"
+        return _("%(name)s (seat %(number)s, by the table link)") % {
+            "name": _name(names, entry.seat),
+            "number": entry.seat + 1,
+        }
+    return entry.actor_name or _("a command on the server")
 
 
 def _hand_words(hand: Any, names: list[str], *, bluke: bool) -> HandWords | None:
@@ -467,29 +542,53 @@ def _hand_words(hand: Any, names: list[str], *, bluke: bool) -> HandWords | None
     spades trump`` then ``Ann bid 3, took 2: -5 (total 40)``."""
     if not hand:
         return None
-    trump = f"{games.Suit(hand['trump']).word} trump" if hand["trump"] else "no trump"
-    cards = f"{hand['cards']} card{'s' if hand['cards'] != 1 else ''}"
-    facts = [cards, trump, f"{_name(names, hand['dealer'])} deals"]
+    if hand["trump"]:
+        trump = _("%(suit)s trump") % {"suit": suit_label(hand["trump"]).word}
+    else:
+        trump = _("no trump")
+    cards = ngettext("%(count)s card", "%(count)s cards", hand["cards"]) % {"count": hand["cards"]}
+    facts = [cards, trump, _("%(name)s deals") % {"name": _name(names, hand["dealer"])}]
     if not bluke:
         maker = hand["maker"]
-        facts.append(f"made by {_name(names, maker)}" if maker is not None else "nobody made it")
+        facts.append(
+            _("made by %(name)s") % {"name": _name(names, maker)}
+            if maker is not None
+            else _("nobody made it")
+        )
     lines = []
     for seat in hand["seats"]:
         name = _name(names, seat["seat"])
+        # the points keep their sign (+5, -3) and stay digits: they are short integers
+        facts_of = {
+            "name": name,
+            "bid": seat["bid"],
+            "tricks": seat["tricks"],
+            "points": f"{seat['points']:+d}",
+            "total": seat["total"],
+        }
         if bluke:
-            did = f"bid {seat['bid']}, took {seat['tricks']}"
+            line = _("%(name)s bid %(bid)s, took %(tricks)s: %(points)s (total %(total)s)")
         elif seat["seat"] in hand["drops"]:
-            did = "dropped"
+            line = _("%(name)s dropped: %(points)s (total %(total)s)")
         else:
             is_maker = seat["seat"] == hand["maker"]
-            maker = " as maker" if is_maker else ""
             penalty = buck_penalty(
                 points=seat["points"], tricks=seat["tricks"], dropped=False, maker=is_maker
             )
-            did = f"took {seat['tricks']}{maker}" + (f", {penalty.reason}" if penalty else "")
-        lines.append(f"{name} {did}: {seat['points']:+d} (total {seat['total']})")
+            facts_of["penalty"] = penalty.word if penalty else ""
+            if is_maker and penalty:
+                line = _(
+                    "%(name)s took %(tricks)s as maker, %(penalty)s: %(points)s (total %(total)s)"
+                )
+            elif is_maker:
+                line = _("%(name)s took %(tricks)s as maker: %(points)s (total %(total)s)")
+            elif penalty:
+                line = _("%(name)s took %(tricks)s, %(penalty)s: %(points)s (total %(total)s)")
+            else:
+                line = _("%(name)s took %(tricks)s: %(points)s (total %(total)s)")
+        lines.append(line % facts_of)
     return HandWords(summary=", ".join(facts), lines=lines)
 
 
 def _name(names: list[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+    return names[seat] if 0 <= seat < len(names) else _("seat %(number)s") % {"number": seat + 1}

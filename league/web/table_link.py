@@ -25,6 +25,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import access, ratelimits
@@ -38,7 +40,9 @@ P = ParamSpec("P")
 SEAT_KEY: Final = "table-link-seat:{}"
 """The session key of the seat a browser said it is, for one link (a new
 link, even for the same table, asks again)."""
-SAY_WHO: Final = "Say which seat you are first: what you enter is recorded as that seat's."
+SAY_WHO: Final = gettext_lazy(
+    "Say which seat you are first: what you enter is recorded as that seat's."
+)
 
 
 def link_page(
@@ -104,7 +108,7 @@ def link_seat(request: HttpRequest, route: Route) -> HttpResponse:
         seat = -1
     if not 0 <= seat < route.table.players:
         return entry.sheet_response(
-            request, route, status=400, seat_error="Choose the seat you are sitting in."
+            request, route, status=400, seat_error=_("Choose the seat you are sitting in.")
         )
     assert route.token is not None
     request.session[_seat_key(route.token)] = seat

@@ -41,6 +41,8 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.http import parse_etags, urlencode
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from league import access
@@ -218,7 +220,9 @@ def _check_in(page: _Tonight) -> HttpResponse:
     except ServiceError as error:
         return page.refused("attendance", error)
     return page.done(
-        f"{player.name} is checked in: plays from round {row.from_round}.", "attendance"
+        _("%(name)s is checked in: plays from round %(number)s.")
+        % {"name": player.name, "number": row.from_round},
+        "attendance",
     )
 
 
@@ -234,8 +238,15 @@ def _leave(page: _Tonight) -> HttpResponse:
     except ServiceError as error:
         return page.refused("attendance", error)
     if row is None:
-        return page.done(f"{player.name} is off the list: they had not played yet.", "attendance")
-    return page.done(f"{player.name} leaves: their last round is {row.until_round}.", "attendance")
+        return page.done(
+            _("%(name)s is off the list: they had not played yet.") % {"name": player.name},
+            "attendance",
+        )
+    return page.done(
+        _("%(name)s leaves: their last round is %(number)s.")
+        % {"name": player.name, "number": row.until_round},
+        "attendance",
+    )
 
 
 def _guest(page: _Tonight) -> HttpResponse:
@@ -249,7 +260,8 @@ def _guest(page: _Tonight) -> HttpResponse:
     except ServiceError as error:
         return page.refused("guest", error)
     return page.done(
-        f"Guest {row.player.name} is added and checked in: plays from round {row.from_round}.",
+        _("Guest %(name)s is added and checked in: plays from round %(number)s.")
+        % {"name": row.player.name, "number": row.from_round},
         "attendance",
     )
 
@@ -260,7 +272,7 @@ def _draw(page: _Tonight, *, fresh_seed: bool) -> HttpResponse:
     form = DrawForm(page.request.POST)
     panel = page.panel_of(form)
     if panel is None:
-        return page.refused("page", "That round is not one of this event.")
+        return page.refused("page", _("That round is not one of this event."))
     panel.draw_form = form
     if not form.is_valid():
         return page.refused("draw", _first_error(form), panel=panel)
@@ -281,12 +293,12 @@ def _publish(page: _Tonight) -> HttpResponse:
     form = DrawForm(page.request.POST)
     panel = page.panel_of(form)
     if panel is None:
-        return page.refused("page", "That round is not one of this event.")
+        return page.refused("page", _("That round is not one of this event."))
     panel.draw_form = form
     if not form.is_valid():
         return page.refused("draw", _first_error(form), panel=panel)
     if form.cleaned_data["seed"] is None:
-        return page.refused("draw", "Draw a preview first, then publish it.", panel=panel)
+        return page.refused("draw", _("Draw a preview first, then publish it."), panel=panel)
     number = panel.view.round.number
     try:
         draw = seating_service.round_seating_commit(
@@ -300,8 +312,11 @@ def _publish(page: _Tonight) -> HttpResponse:
             return page.refused(
                 "draw",
                 Conflict(
-                    f"round {number} has been published meanwhile: these are its tables. "
-                    "Draw it again to replace them"
+                    _(
+                        "Round %(number)s has been published meanwhile: these are its tables. "
+                        "Draw it again to replace them."
+                    )
+                    % {"number": number}
                 ),
                 panel=panel,
             )
@@ -310,9 +325,18 @@ def _publish(page: _Tonight) -> HttpResponse:
         return page.refused("draw", error, panel=panel)
     tables = len(draw.tables)
     out = len(draw.seating.sit_out)
-    sitting = f", {out} sitting out" if out else ""
+    if out:
+        # Translators: the tables are counted in the sentence after this one.
+        text = ngettext(
+            "Round %(number)s is published: %(tables)s, %(out)s sitting out.",
+            "Round %(number)s is published: %(tables)s, %(out)s sitting out.",
+            out,
+        )
+    else:
+        text = _("Round %(number)s is published: %(tables)s.")
+    counted = ngettext("%(count)s table", "%(count)s tables", tables) % {"count": tables}
     return page.done(
-        f"Round {number} is published: {tables} table{'s' if tables != 1 else ''}{sitting}.",
+        text % {"number": number, "tables": counted, "out": out},
         f"round-{number}",
     )
 
@@ -324,7 +348,7 @@ def _adjust(page: _Tonight, kind: str) -> HttpResponse:
     )
     panel = page.panel_of(form)
     if panel is None:
-        return page.refused("page", "That round is not one of this event.")
+        return page.refused("page", _("That round is not one of this event."))
     number = panel.view.round.number
     if isinstance(form, SwapForm):
         panel.swap_form = form
@@ -332,22 +356,30 @@ def _adjust(page: _Tonight, kind: str) -> HttpResponse:
         panel.move_form = form
     if not form.is_valid():
         return page.refused(kind, _first_error(form), panel=panel)
-    names = {player.pk: player.name for player, _ in panel.view.players}
+    names = {player.pk: player.name for player, _where in panel.view.players}
     data = form.cleaned_data
     try:
         if isinstance(form, SwapForm):
             seating_service.round_seating_adjust(
                 round=panel.view.round, swap=(data["first"], data["second"])
             )
-            text = f"{names.get(data['first'])} and {names.get(data['second'])} swapped places"
+            text = _("%(first)s and %(second)s swapped places in round %(number)s.") % {
+                "first": names.get(data["first"]),
+                "second": names.get(data["second"]),
+                "number": number,
+            }
         else:
             seating_service.round_seating_adjust(
                 round=panel.view.round, move=(data["player"], data["table"])
             )
-            text = f"{names.get(data['player'])} moved to table {data['table']}"
+            text = _("%(name)s moved to table %(table)s in round %(number)s.") % {
+                "name": names.get(data["player"]),
+                "table": data["table"],
+                "number": number,
+            }
     except ServiceError as error:
         return page.refused(kind, error, panel=panel)
-    return page.done(f"{text} in round {number}.", f"round-{number}")
+    return page.done(text, f"round-{number}")
 
 
 def _revoke_link(page: _Tonight) -> HttpResponse:
@@ -363,12 +395,13 @@ def _revoke_link(page: _Tonight) -> HttpResponse:
         None,
     )
     if found is None:
-        return page.refused("page", "That table is not one of this event.")
+        return page.refused("page", _("That table is not one of this event."))
     round_, table = found
     table.round = round_
     links.table_link_revoke(table=table)
     return page.done(
-        f"The link of round {round_.number}, table {table.number} no longer works.",
+        _("The link of round %(round)s, table %(table)s no longer works.")
+        % {"round": round_.number, "table": table.number},
         f"round-{round_.number}",
     )
 
@@ -380,15 +413,23 @@ def _check_in_coming(page: _Tonight) -> HttpResponse:
     except ServiceError as error:
         return page.refused("replies", error)
     if not rows:
-        return page.done("Everyone who said they are coming is on the list already.", "replies")
+        return page.done(_("Everyone who said they are coming is on the list already."), "replies")
     names = ", ".join(row.player.name for row in rows)
-    return page.done(f"Checked in {len(rows)} who said they are coming: {names}.", "replies")
+    return page.done(
+        ngettext(
+            "Checked in %(count)s who said they are coming: %(names)s.",
+            "Checked in %(count)s who said they are coming: %(names)s.",
+            len(rows),
+        )
+        % {"count": len(rows), "names": names},
+        "replies",
+    )
 
 
 def _new_room_key(page: _Tonight) -> HttpResponse:
     """A new private address for the room screen: the old one stops working."""
     clubs.event_room_key(event=page.event, renew=True)
-    return page.done("The room screen has a new address for the TV.", "room-tv")
+    return page.done(_("The room screen has a new address for the TV."), "room-tv")
 
 
 POSTS: dict[str, Callable[[_Tonight], HttpResponse]] = {
@@ -421,7 +462,7 @@ def event_tonight(request: HttpRequest, event_id: int) -> HttpResponse:
         return page.render()
     post = POSTS.get(request.POST.get("action", ""))
     if post is None:
-        return page.refused("page", "The page sent an unknown request; nothing was changed.")
+        return page.refused("page", _("The page sent an unknown request; nothing was changed."))
     return post(page)
 
 
@@ -506,7 +547,8 @@ def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
 def _room_parts(event: Event, tag: str) -> dict[str, str]:
     """The room screen's live part for ``tag``: drawn once, kept in the cache
     (:data:`ROOM_PARTS_SECONDS`); a cache that fails only costs the drawing."""
-    key = f"live-room:{tag}"
+    # one drawing a language: the same tables read in each of the site's languages
+    key = f"live-room:{get_language()}:{tag}"
     try:
         parts: dict[str, str] | None = cache.get(key)
     except Exception as error:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from league.models import Player
 from league.seating import Method
@@ -27,7 +29,7 @@ class PlayerForm(forms.Form):
 
     player = forms.ModelChoiceField(
         queryset=Player.objects.all(),
-        error_messages={"invalid_choice": "That player does not exist."},
+        error_messages={"invalid_choice": gettext_lazy("That player does not exist.")},
     )
 
 
@@ -35,9 +37,9 @@ class GuestForm(forms.Form):
     """A guest, added by name as a new player of the club and checked in."""
 
     name = forms.CharField(
-        label="Guest's name",
+        label=gettext_lazy("Guest's name"),
         max_length=100,
-        error_messages={"required": "Enter the guest's name."},
+        error_messages={"required": gettext_lazy("Enter the guest's name.")},
     )
 
 
@@ -54,47 +56,61 @@ class DrawForm(RoundForm):
     ``replace`` draws again a round that has tables but no hands."""
 
     method = forms.ChoiceField(
-        label="Method",
+        label=pgettext_lazy("seating draw method", "Method"),
         choices=[(str(method), str(method).capitalize()) for method in METHOD_MEANINGS],
         initial=str(Method.BALANCED),
         widget=forms.RadioSelect,
     )
     seed = forms.IntegerField(
-        label="Seed (optional)",
+        label=gettext_lazy("Seed (optional)"),
         required=False,
         min_value=0,
         max_value=MAX_SEED,
-        help_text="The same seed and players give the same draw; leave blank for a new one.",
+        help_text=gettext_lazy(
+            "The same seed and players give the same draw; leave blank for a new one."
+        ),
         error_messages={
-            "invalid": "The seed is a whole number.",
-            "min_value": "The seed is 0 or more.",
+            "invalid": gettext_lazy("The seed is a whole number."),
+            "min_value": gettext_lazy("The seed is 0 or more."),
         },
     )
     replace = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["seed"].error_messages["max_value"] = f"The seed is at most {MAX_SEED}."
+        self.fields["seed"].error_messages["max_value"] = _("The seed is at most %(most)s.") % {
+            "most": MAX_SEED
+        }
 
 
 class SwapForm(RoundForm):
     """Swap two players of a drawn round (seated or sitting out)."""
 
-    first = forms.IntegerField(label="Swap", error_messages={"required": "Choose a player."})
-    second = forms.IntegerField(label="with", error_messages={"required": "Choose a player."})
+    first = forms.IntegerField(
+        label=gettext_lazy("Swap"), error_messages={"required": gettext_lazy("Choose a player.")}
+    )
+    second = forms.IntegerField(
+        label=pgettext_lazy("swap a player with", "with"),
+        error_messages={"required": gettext_lazy("Choose a player.")},
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         first, second = data.get("first"), data.get("second")
         if first is not None and first == second:
-            self.add_error("second", "Choose two different players.")
+            self.add_error("second", _("Choose two different players."))
         return data
 
 
 class MoveForm(RoundForm):
     """Move one player of a drawn round to another of its tables."""
 
-    player = forms.IntegerField(label="Move", error_messages={"required": "Choose a player."})
+    player = forms.IntegerField(
+        label=pgettext_lazy("move a player", "Move"),
+        error_messages={"required": gettext_lazy("Choose a player.")},
+    )
     table = forms.IntegerField(
-        label="to table", min_value=1, error_messages={"required": "Choose a table."}
+        label=gettext_lazy("to table"),
+        min_value=1,
+        error_messages={"required": gettext_lazy("Choose a table.")},
     )

@@ -13,6 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
+from typing import TYPE_CHECKING
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from league import seating, standings
 from league.models import Event, Game, Player, Reply, Round, Table
@@ -23,6 +27,9 @@ from league.selectors.replies import ReplyLine
 from league.selectors.tonight import RoundView
 from league.services.replies import ReplyWindow, reply_window
 from league.services.seating import Draw
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
 # -- a draw's preview ----------------------------------------------------------------
 
@@ -101,34 +108,67 @@ def _meetings_tonight(
 
 
 def _repeat_words(a: Player, b: Player, tonight: list[int], repeat: seating.Repeat[int]) -> str:
-    """ "Ann and Bob met in round 1, and twice at earlier game nights." """
+    """ "Ann and Bob met in round 1, and twice at earlier game nights."
+
+    Each "when" is a phrase of its own ("in rounds 1 and 2", "twice at earlier
+    game nights"); the sentence around them is one message, so that a
+    language puts them where it needs."""
     parts = []
     if tonight:
         numbers = [str(n) for n in tonight]
-        listed = numbers[0] if len(numbers) == 1 else f"{', '.join(numbers[:-1])} and {numbers[-1]}"
-        parts.append(f"in round{'s' if len(numbers) > 1 else ''} {listed}")
+        listed = (
+            numbers[0]
+            if len(numbers) == 1
+            else _("%(numbers)s and %(last)s")
+            % {"numbers": ", ".join(numbers[:-1]), "last": numbers[-1]}
+        )
+        parts.append(
+            ngettext("in round %(rounds)s", "in rounds %(rounds)s", len(numbers))
+            % {"rounds": listed}
+        )
     elif repeat.tonight:
-        parts.append(_times(repeat.tonight) + " earlier tonight")
+        parts.append(_("%(times)s earlier tonight") % {"times": _times(repeat.tonight)})
     if repeat.earlier_events == 1:
-        parts.append("once at an earlier game night")
+        parts.append(_("once at an earlier game night"))
     elif repeat.earlier_events:
-        parts.append(f"{_times(repeat.earlier_events)} at earlier game nights")
-    return f"{a.name} and {b.name} met {', and '.join(parts)}."
+        parts.append(
+            _("%(times)s at earlier game nights") % {"times": _times(repeat.earlier_events)}
+        )
+    when = parts[0]
+    if len(parts) > 1:
+        # Translators: two phrases of when a pair met:
+        # "in round 1, and twice at earlier game nights".
+        when = _("%(first)s, and %(second)s") % {"first": parts[0], "second": parts[1]}
+    # Translators: e.g. "Ann and Bob met in round 1, and twice at earlier game nights."
+    return _("%(a)s and %(b)s met %(when)s.") % {"a": a.name, "b": b.name, "when": when}
 
 
 def _times(count: int) -> str:
-    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+    if count == 1:
+        return pgettext("how many times", "once")
+    if count == 2:
+        return pgettext("how many times", "twice")
+    return ngettext("%(count)s time", "%(count)s times", count) % {"count": count}
 
 
-METHOD_MEANINGS: Mapping[str, str] = {
-    seating.Method.BALANCED: "the fewest repeat meetings (the usual choice)",
-    seating.Method.RANDOM: "a fair random draw; repeats are shown but not avoided",
-    seating.Method.SWISS: (
+METHOD_MEANINGS: Mapping[str, StrPromise] = {
+    seating.Method.BALANCED: gettext_lazy("the fewest repeat meetings (the usual choice)"),
+    seating.Method.RANDOM: gettext_lazy("a fair random draw; repeats are shown but not avoided"),
+    seating.Method.SWISS: gettext_lazy(
         "players sit with those near them in tonight's standing, then the league's"
     ),
-    seating.Method.RATING: "players grouped strictly by the league's rating order",
+    seating.Method.RATING: gettext_lazy("players grouped strictly by the league's rating order"),
 }
 """Each seating method in a line, in the order the draw form offers them."""
+
+METHOD_NAMES: Mapping[str, StrPromise] = {
+    seating.Method.BALANCED: pgettext_lazy("seating draw method", "balanced"),
+    seating.Method.RANDOM: pgettext_lazy("seating draw method", "random"),
+    seating.Method.SWISS: pgettext_lazy("seating draw method", "swiss"),
+    seating.Method.RATING: pgettext_lazy("seating draw method", "rating"),
+}
+"""Each seating method's name in the page's language (the value posted stays
+the method's own)."""
 
 
 # -- the room screen -----------------------------------------------------------------

@@ -210,11 +210,11 @@ def test_a_table_s_progress_on_the_night_s_pages_in_each_language() -> None:
     assert progress_of(entering, league).text == f"entering, hand 2 of {hands}"
     assert progress_of(disputed, league).text == "disputed"
     with translation.override("cs"):
-        assert progress_of(entering, league).text == f"zapisuje se, rozdání 2 z {hands}"
+        assert progress_of(entering, league).text == f"zapisuje se rozdání 2 z {hands}"
         assert progress_of(disputed, league).text == "rozporováno"
         assert progress_of(Table(hands_played=0), league).text == "nezačato"
     with translation.override("uk"):
-        assert progress_of(entering, league).text == f"вносять, роздача 2 з {hands}"
+        assert progress_of(entering, league).text == f"вносять роздачу 2 з {hands}"
 
 
 BLUKE_4 = seating.TablePolicy("bluke", size=4)

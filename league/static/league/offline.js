@@ -19,7 +19,11 @@
    shown beside the one stored; a hand the rules refuse (422), with the
    engine's reason. Either stays on the phone until the person chooses: keep
    theirs and drop this one, or (a conflict) put this one in its place.
-   No external resources. */
+   No external resources.
+
+   Every word it writes comes from the page, in the page's language
+   (config.words, made by league.web.entry._offline_words): the script
+   fills in their %(name)s placeholders and builds no sentence itself. */
 (function () {
   "use strict";
   var config = readConfig();
@@ -31,6 +35,14 @@
   var DB_NAME = "card-league";
   var STORE = "waiting";
   var sending = false;
+  var WORDS = config.words;
+
+  function say(text, values) {
+    /* A page's word with its %(name)s placeholders filled in. */
+    return String(text).replace(/%\((\w+)\)s/g, function (all, name) {
+      return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : all;
+    });
+  }
 
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/service-worker.js", { scope: "/" }).catch(function () {
@@ -183,7 +195,7 @@
   function settle(hand, answer) {
     /* Keep a hand the server did not take, with what it said. */
     if (answer.status === 401 || answer.status === 403) {
-      hand.problem = { status: answer.status, detail: "this page may not enter hands any more: ask the organiser. The hands stay on this phone." };
+      hand.problem = { status: answer.status, detail: WORDS.forbidden };
       return keep(hand);
     }
     if (answer.status >= 500) {
@@ -243,15 +255,15 @@
   function said(hand, status, problem) {
     /* A refusal in the page's words (the API counts hands from 0; people from 1). */
     if (status === 409 && problem.field === "number") {
-      return "another phone entered hand " + (hand.number + 1) + " first.";
+      return say(WORDS.taken_first, { number: hand.number + 1 });
     }
     if (status === 409 && problem.code === "confirmed") {
-      return "the game is confirmed: the organiser corrects it now.";
+      return WORDS.confirmed;
     }
     return problem.detail;
   }
 
-  var SUITS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  var SUITS = WORDS.suits;
 
   function refresh() {
     /* Hands were stored: the sheet as the server has it now. */
@@ -274,7 +286,7 @@
       Array.prototype.forEach.call(rows, function (row) { row.remove(); });
       list.innerHTML = "";
       badge.hidden = hands.length === 0;
-      badge.textContent = hands.length === 1 ? "1 hand waiting to send" : hands.length + " hands waiting to send";
+      badge.textContent = WORDS.waiting[String(hands.length)] || String(hands.length);
       var totals = config.totals.slice();
       var over = false;
       var body = document.querySelector("table.sheet tbody");
@@ -305,12 +317,15 @@
   function buckSaid(hand, seat, points) {
     var took = hand.record.tricks[seat];
     if ((hand.record.drops || []).indexOf(seat) !== -1) {
-      return "dropped";
+      return WORDS.dropped;
     }
     var maker = hand.record.maker === seat;
-    var said = String(took) + (maker ? "\u2009M" : "");
+    var said = String(took) + (maker ? "\u2009" + WORDS.maker : "");
     var penalty = points[seat] + took;
-    return penalty > 0 ? said + " " + (maker ? "euchred" : "bucked") + " +" + penalty : said;
+    if (penalty <= 0) {
+      return said;
+    }
+    return said + " " + say(WORDS.penalty, { reason: maker ? WORDS.euchred : WORDS.bucked, points: penalty });
   }
 
   function sheetRow(hand, totals, points) {
@@ -321,7 +336,7 @@
     head.className = "hand";
     head.innerHTML = '<span class="number"></span><span class="waiting-mark"></span>';
     head.firstChild.textContent = String(hand.number + 1);
-    head.lastChild.textContent = hand.problem ? "not taken" : "waiting";
+    head.lastChild.textContent = hand.problem ? WORDS.not_taken : WORDS.waiting_mark;
     row.appendChild(head);
     totals.forEach(function (total, seat) {
       var cell = document.createElement("td");
@@ -340,11 +355,15 @@
     var r = hand.record;
     var seats = config.names.map(function (name, seat) {
       if (config.game === "bluke") {
-        return name + " bid " + r.bids[seat] + ", took " + r.tricks[seat];
+        return say(WORDS.bid_took, { name: name, bid: r.bids[seat], tricks: r.tricks[seat] });
       }
-      return name + ((r.drops || []).indexOf(seat) !== -1 ? " dropped" : " took " + r.tricks[seat]);
+      if ((r.drops || []).indexOf(seat) !== -1) {
+        return say(WORDS.name_dropped, { name: name });
+      }
+      return say(WORDS.name_took, { name: name, tricks: r.tricks[seat] });
     });
-    return (r.trump ? (SUITS[r.trump] || r.trump) + " trump" : "no trump") + ": " + seats.join("; ");
+    var trump = r.trump ? say(WORDS.trump, { suit: SUITS[r.trump] || r.trump }) : WORDS.no_trump;
+    return say(WORDS.hand_words, { trump: trump, seats: seats.join("; ") });
   }
 
   function problemItem(hand) {
@@ -352,22 +371,22 @@
     item.className = "waiting-problem";
     var title = document.createElement("p");
     title.className = "refusal";
-    title.textContent = "Hand " + (hand.number + 1) + " was not taken: " + hand.problem.detail;
+    title.textContent = say(WORDS.not_taken_title, { number: hand.number + 1, detail: hand.problem.detail });
     item.appendChild(title);
     var mine = document.createElement("p");
-    mine.textContent = "Yours, kept on this phone: " + words(hand) + ".";
+    mine.textContent = say(WORDS.yours, { hand: words(hand) });
     item.appendChild(mine);
     if (hand.problem.status === 409) {
       var theirs = document.createElement("p");
       theirs.className = "theirs";
-      theirs.textContent = "Stored (entered by another phone): reading the sheet…";
+      theirs.textContent = WORDS.theirs_reading;
       item.appendChild(theirs);
-      stored(hand.number).then(function (text) { theirs.textContent = "Stored (entered by another phone): " + text + "."; });
+      stored(hand.number).then(function (text) { theirs.textContent = say(WORDS.theirs, { hand: text }); });
     }
     var discard = document.createElement("button");
     discard.type = "button";
     discard.className = "secondary";
-    discard.textContent = hand.problem.status === 409 ? "Keep the stored one, drop mine" : "Drop mine";
+    discard.textContent = hand.problem.status === 409 ? WORDS.keep_stored : WORDS.drop_mine;
     discard.addEventListener("click", function () {
       drop(hand.key).then(show).then(send);
     });
@@ -375,7 +394,7 @@
     if (hand.problem.status === 409 && config.sheet_api) {
       var replace = document.createElement("button");
       replace.type = "button";
-      replace.textContent = "Put mine in its place";
+      replace.textContent = WORDS.put_mine;
       replace.addEventListener("click", function () { putInPlace(hand); });
       item.appendChild(replace);
     }
@@ -388,7 +407,7 @@
       .then(function (sheet) {
         var hand = sheet.hands.filter(function (h) { return h.number === number; })[0];
         if (!hand) {
-          return "not found";
+          return WORDS.not_found;
         }
         return words({ record: {
           trump: hand.trump,
@@ -396,7 +415,7 @@
           tricks: hand.seats.map(function (s) { return s.tricks; }),
           drops: hand.drops,
         } });
-      }, function () { return "unknown while the connection is down"; });
+      }, function () { return WORDS.unknown_offline; });
   }
 
   function authOnly() {
@@ -444,13 +463,14 @@
     var dealer = (config.first_dealer + next) % config.players;
     var cards = config.game === "bluke" ? config.schedule[next] : 5;
     form.elements.namedItem("number").value = String(next);
-    section.querySelector("h2").firstChild.textContent = "Hand " + (next + 1) + " ";
-    section.querySelector("h2 .sub").textContent = cards + (cards === 1 ? " card" : " cards") + " each, " + config.names[dealer] + " deals";
+    section.querySelector("h2").firstChild.textContent = say(WORDS.hand, { number: next + 1 }) + " ";
+    var each = WORDS.cards_each[String(cards)] || String(cards);
+    section.querySelector("h2 .sub").textContent = say(each, { dealer: config.names[dealer] });
     var submit = form.querySelector("button[type=submit]");
-    submit.textContent = "Save hand " + (next + 1);
+    submit.textContent = say(WORDS.save_hand, { hand_shown: next + 1 });
     var jump = document.getElementById("enter-next");
     if (jump) {
-      jump.textContent = "Enter hand " + (next + 1);
+      jump.textContent = say(WORDS.enter_hand, { number: next + 1 });
     }
     var rows = Array.prototype.slice.call(form.querySelectorAll(".seat-row"));
     var holder = rows.length ? rows[0].parentNode : null;
@@ -461,10 +481,10 @@
         holder.appendChild(row); // bidding and leading go round from the dealer's left
         var notes = [];
         if (seat === dealer) {
-          notes.push("dealer");
+          notes.push(WORDS.dealer);
         }
         if (k === 1 && config.game === "bluke") {
-          notes.push("leads");
+          notes.push(WORDS.leads);
         }
         var note = row.querySelector(".note");
         if (note) {
