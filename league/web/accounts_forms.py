@@ -15,6 +15,7 @@ from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.contrib.sites.shortcuts import get_current_site
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _l
 
 from league.errors import ServiceError
 from league.models import Membership, Player
@@ -22,8 +23,11 @@ from league.services import accounts as account_services
 from league.web.form_summary import SummaryItem
 
 ROLE_CHOICES = [
-    (Membership.Role.SCOREKEEPER.value, "Scorekeeper: enters and corrects results"),
-    (Membership.Role.ORGANISER.value, "Organiser: runs the club, its people and its game nights"),
+    (Membership.Role.SCOREKEEPER.value, _l("Scorekeeper: enters and corrects results")),
+    (
+        Membership.Role.ORGANISER.value,
+        _l("Organiser: runs the club, its people and its game nights"),
+    ),
 ]
 """The roles an organiser gives, explained (scorekeeper first: the usual one)."""
 
@@ -54,7 +58,7 @@ class InviteForm(AccountsForm):
 
     username = forms.CharField(
         max_length=150,
-        help_text=(
+        help_text=_l(
             "The login they have, or a new one for them: letters, digits and @ . + - _ only."
         ),
         widget=forms.TextInput(
@@ -62,21 +66,21 @@ class InviteForm(AccountsForm):
         ),
     )
     email = forms.CharField(
-        label="Email (optional)",
+        label=_l("Email (optional)"),
         required=False,
         max_length=254,
-        help_text="If given, the link is emailed there too.",
+        help_text=_l("If given, the link is emailed there too."),
         widget=forms.EmailInput(attrs={"autocomplete": "off"}),
     )
     role = forms.ChoiceField(
         choices=ROLE_CHOICES, initial=Membership.Role.SCOREKEEPER, widget=forms.RadioSelect
     )
     player = forms.TypedChoiceField(
-        label="Their player (optional)",
+        label=_l("Their player (optional)"),
         coerce=int,
         required=False,
         empty_value=None,
-        help_text="Link the login to the club's player of that name, if they play.",
+        help_text=_l("Link the login to the club's player of that name, if they play."),
     )
 
     def __init__(
@@ -113,7 +117,7 @@ class ApiTokenForm(AccountsForm):
 
     name = forms.CharField(
         max_length=100,
-        help_text="What the token is for, e.g. “results laptop”; to tell your tokens apart.",
+        help_text=_l("What the token is for, e.g. “results laptop”; to tell your tokens apart."),
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 

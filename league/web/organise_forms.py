@@ -54,10 +54,16 @@ BLUKE_LEAD_CHOICES = [
 
 MEMBER, GUEST = "member", "guest"
 
+VISIBILITY_CHOICES = [
+    (Visibility.PUBLIC.value, _l("Anyone")),
+    (Visibility.MEMBERS.value, _l("The club's members only")),
+]
+"""Who sees a club's results, in the page's language (the model's labels are English)."""
+
 NUMBER_ATTRS = {"inputmode": "numeric", "autocomplete": "off", "class": "number"}
 
 
-def _worded(message: str | Promise, **values: object) -> str:
+def worded(message: str | Promise, **values: object) -> str:
     """``message % values`` in the language of the page that shows it: a form's
     help and errors are made once, at import, before any page has a language."""
     return lazy(lambda: str(message) % values, str)()
@@ -151,10 +157,7 @@ class ClubForm(SetupForm):
         },
     )
     visibility = forms.ChoiceField(
-        choices=[
-            (Visibility.PUBLIC, _l("Anyone")),
-            (Visibility.MEMBERS, _l("The club's members only")),
-        ],
+        choices=VISIBILITY_CHOICES,
         label=_l("Who sees the club's players, results and ratings"),
         initial=Visibility.PUBLIC,
         widget=forms.RadioSelect,
@@ -259,7 +262,7 @@ class LeagueForm(SetupForm):
         label=_l("Largest hand (cards)"),
         # every Bluke league's rounds seat 5 at one table when exactly 5 come
         widget=number_input(low=1, high=games.bluke.max_hand_size(5), placeholder=_l("full")),
-        help_text=_worded(
+        help_text=worded(
             _l(
                 "Leave empty for the full game: 13 cards down to 1 and back up (25 hands) at "
                 "up to four players, fewer cards at bigger tables (52 ÷ players). "
@@ -341,7 +344,7 @@ class LeagueForm(SetupForm):
         error_messages={
             "invalid": _l("Enter the minutes as a whole number."),
             "min_value": _l("Enter 0 minutes or more."),
-            "max_value": _worded(
+            "max_value": worded(
                 _l("Enter at most %(most)d minutes (a day)."), most=REPLIES_CLOSE_MINUTES_MAX
             ),
         },
@@ -517,7 +520,7 @@ class PlayersPasteForm(SetupForm):
         widget=forms.Textarea(attrs={"rows": 8, "autocomplete": "off", "spellcheck": "false"}),
         max_length=MAX_PASTED * (MAX_NAME + 2),
         help_text=_l(
-            _worded(
+            worded(
                 _l(
                     "Paste from a spreadsheet or a list: up to %(most)d names. "
                     "Blank lines are left out."
@@ -527,7 +530,7 @@ class PlayersPasteForm(SetupForm):
         ),
         error_messages={
             "required": _l("Paste at least one name."),
-            "max_length": _worded(
+            "max_length": worded(
                 _l("That is more than %(most)d names can be: paste fewer at a time."),
                 most=MAX_PASTED,
             ),
@@ -726,14 +729,14 @@ class EventForm(SetupForm):
         min_value=1,
         max_value=MAX_ROUNDS,
         widget=number_input(low=1, high=MAX_ROUNDS),
-        help_text=_worded(
+        help_text=worded(
             _l("1 to %(most)d: each round players are drawn to new tables."), most=MAX_ROUNDS
         ),
         error_messages={
             "required": _l("Enter the number of rounds."),
             "invalid": _l("Enter the number of rounds as a whole number."),
-            "min_value": _worded(_l("A game night has 1 to %(most)d rounds."), most=MAX_ROUNDS),
-            "max_value": _worded(_l("A game night has 1 to %(most)d rounds."), most=MAX_ROUNDS),
+            "min_value": worded(_l("A game night has 1 to %(most)d rounds."), most=MAX_ROUNDS),
+            "max_value": worded(_l("A game night has 1 to %(most)d rounds."), most=MAX_ROUNDS),
         },
     )
 

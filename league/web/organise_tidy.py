@@ -22,6 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext_lazy as _l
 from django.views.decorators.http import require_http_methods
 
 from league.errors import ServiceError
@@ -297,11 +298,11 @@ class MergeForm(forms.Form):
 
     into = forms.TypedChoiceField(
         coerce=int,
-        label="The player to keep",
-        help_text="The same person, entered before under this name or another.",
+        label=_l("The player to keep"),
+        help_text=_l("The same person, entered before under this name or another."),
         error_messages={
-            "required": "Choose the player to keep.",
-            "invalid_choice": "Choose the player to keep from the list.",
+            "required": _l("Choose the player to keep."),
+            "invalid_choice": _l("Choose the player to keep from the list."),
         },
     )
 

@@ -26,6 +26,8 @@ from django.db.models.functions import RowNumber
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _l
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import webhook_delivery
@@ -47,20 +49,22 @@ class WebhookForm(SetupForm):
     url = forms.CharField(
         max_length=500,
         strip=False,  # a line break around the URL is refused by the service, not dropped
-        label="URL",
-        help_text="Where the league sends the events, for instance "
-        "https://example.org/league-hook. It must be reachable from the internet.",
-        error_messages={"required": "Enter the URL to send the events to."},
+        label=_l("URL"),
+        help_text=_l(
+            "Where the league sends the events, for instance "
+            "https://example.org/league-hook. It must be reachable from the internet."
+        ),
+        error_messages={"required": _l("Enter the URL to send the events to.")},
         widget=forms.URLInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
     events = forms.MultipleChoiceField(
         choices=[(event.value, event.label) for event in SUBSCRIBABLE],
-        label="Events",
+        label=_l("Events"),
         initial=[event.value for event in SUBSCRIBABLE],
         widget=forms.CheckboxSelectMultiple,
         error_messages={
-            "required": "Choose at least one event.",
-            "invalid_choice": "Choose events from the list.",
+            "required": _l("Choose at least one event."),
+            "invalid_choice": _l("Choose events from the list."),
         },
     )
 
@@ -165,8 +169,12 @@ def webhook_switch(request: HttpRequest, endpoint: WebhookEndpoint) -> None:
     """Turn an endpoint off, or on again (clearing why it was disabled)."""
     turn_on = request.POST.get("active") == "on"
     webhook_endpoints.webhook_endpoint_update(endpoint=endpoint, active=turn_on)
-    state = "on: events are sent to it again" if turn_on else "off: nothing is sent to it"
-    messages.success(request, f"The endpoint {endpoint.url} is {state}.")
+    done = (
+        _("The endpoint %(url)s is on: events are sent to it again.")
+        if turn_on
+        else _("The endpoint %(url)s is off: nothing is sent to it.")
+    )
+    messages.success(request, done % {"url": endpoint.url})
 
 
 @endpoint_action
@@ -175,16 +183,18 @@ def webhook_ping(request: HttpRequest, endpoint: WebhookEndpoint) -> None:
     try:
         webhook_endpoints.webhook_ping(endpoint=endpoint)
     except ServiceError as error:
-        messages.error(request, f"No ping was sent: {error.message}.")
+        messages.error(request, _("No ping was sent: %(why)s.") % {"why": error.message})
     else:
-        messages.success(request, f"A test ping is on its way to {endpoint.url}.")
+        messages.success(
+            request, _("A test ping is on its way to %(url)s.") % {"url": endpoint.url}
+        )
 
 
 @endpoint_action
 def webhook_delete(request: HttpRequest, endpoint: WebhookEndpoint) -> None:
     """Delete an endpoint and its deliveries."""
     webhook_endpoints.webhook_endpoint_delete(endpoint=endpoint)
-    messages.success(request, f"The endpoint {endpoint.url} is deleted.")
+    messages.success(request, _("The endpoint %(url)s is deleted.") % {"url": endpoint.url})
 
 
 urlpatterns: list[URLPattern] = [

@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _l
 
 from league.errors import ServiceError
 from league.models import League
@@ -53,38 +54,42 @@ class SeasonForm(SetupForm):
 
     scoring = forms.ChoiceField(
         choices=[
-            (TODAYS_ORDER, "By wins, then average place (no points)"),
-            (POINTS, "By points for places"),
+            (TODAYS_ORDER, _l("By wins, then average place (no points)")),
+            (POINTS, _l("By points for places")),
         ],
-        label="How the season is ranked",
+        label=_l("How the season is ranked"),
         widget=forms.RadioSelect,
         error_messages={
-            "required": "Choose how the season is ranked.",
-            "invalid_choice": "Choose one of the two ways from the list.",
+            "required": _l("Choose how the season is ranked."),
+            "invalid_choice": _l("Choose one of the two ways from the list."),
         },
     )
     best_nights = forms.IntegerField(
         required=False,
         min_value=1,
-        label="Nights that count",
-        widget=number_input(low=1, placeholder="all"),
-        help_text="Only each player's best nights count, a night's points being the sum of "
-        "its games. Leave empty to count every night.",
+        label=_l("Nights that count"),
+        widget=number_input(low=1, placeholder=_l("all")),
+        help_text=_l(
+            "Only each player's best nights count, a night's points being the sum of "
+            "its games. Leave empty to count every night."
+        ),
         error_messages={
-            "invalid": "Enter the nights as a whole number, or leave it empty.",
-            "min_value": "Count 1 night at least, or leave it empty to count every night.",
+            "invalid": _l("Enter the nights as a whole number, or leave it empty."),
+            "min_value": _l("Count 1 night at least, or leave it empty to count every night."),
         },
     )
     min_games = forms.IntegerField(
         required=False,
         min_value=0,
-        label="Games to qualify",
+        label=_l("Games to qualify"),
         widget=number_input(low=0),
-        help_text="Players with fewer complete games are listed under “not yet qualified”, "
-        "after everyone qualified. 0: everyone qualifies.",
+        help_text=_l(
+            "Players with fewer complete games are listed under “not yet qualified”, "
+            "after everyone qualified. 0: everyone qualifies."
+        ),
         error_messages={
-            "invalid": "Enter the games as a whole number.",
-            "min_value": "Enter 0 games or more.",
+            "invalid": _l("Enter the games as a whole number."),
+            "min_value": _l("Enter 0 games or more."),
         },
     )
 
@@ -112,8 +117,8 @@ class SeasonForm(SetupForm):
                     decimal_places=4,
                     widget=decimal_input(place, size),
                     error_messages={
-                        "invalid": "Enter the points as a number, such as 2 or 2.5.",
-                        "max_digits": "Enter at most 12 digits.",
+                        "invalid": _l("Enter the points as a number, such as 2 or 2.5."),
+                        "max_digits": _l("Enter at most 12 digits."),
                         "max_decimal_places": "Enter at most 4 decimals.",
                         "max_whole_digits": "Enter a smaller number.",
                     },
@@ -201,28 +206,30 @@ class FinalForm(SetupForm):
     SERVICE_FIELDS = {"seed": "players"}
 
     players = forms.IntegerField(
-        label="Players in the final",
+        label=_l("Players in the final"),
         widget=number_input(low=3, high=64),
-        help_text="The best qualified players of the season, seated at final tables by "
-        "their standing: the top table holds the best.",
+        help_text=_l(
+            "The best qualified players of the season, seated at final tables by "
+            "their standing: the top table holds the best."
+        ),
         error_messages={
-            "required": "Enter how many players play the final.",
-            "invalid": "Enter the players as a whole number.",
+            "required": _l("Enter how many players play the final."),
+            "invalid": _l("Enter the players as a whole number."),
         },
     )
     name = forms.CharField(
         max_length=100,
         required=False,
-        label="Name",
+        label=_l("Name"),
         initial="Final",
         error_messages={"max_length": "Keep the name to 100 characters."},
     )
     date = forms.DateField(
-        label="Date",
+        label=_l("Date"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         error_messages={
-            "required": "Enter the final's date.",
-            "invalid": "Enter the date as on a calendar, such as 2026-12-01.",
+            "required": _l("Enter the final's date."),
+            "invalid": _l("Enter the date as on a calendar, such as 2026-12-01."),
         },
     )
     seed = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=0)
