@@ -16,23 +16,19 @@ from typing import Any, Final
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
 from league.errors import ServiceError
 from league.models import League
-from league.season import SEAT_SIZES, SIZE_WORDS, SeasonJson
+from league.season import SEAT_SIZES, SeasonJson
 from league.web.organise_forms import SetupForm, number_input, sentence
+from league.web.season_words import place_words, size_words
 
 TODAYS_ORDER, POINTS = "order", "points"
 
 SUGGESTED: Final = {3: [3, 1, 0], 4: [4, 2, 1, 0], 5: [5, 3, 2, 1, 0], 6: [6, 4, 3, 2, 1, 0]}
 """Points for places offered to a league without a format yet."""
-
-PLACE_WORDS: Final = {1: "1st", 2: "2nd", 3: "3rd"}
-
-
-def place_words(place: int) -> str:
-    return PLACE_WORDS.get(place, f"{place}th")
 
 
 def decimal_input(place: int, size: int) -> forms.TextInput:
@@ -42,7 +38,8 @@ def decimal_input(place: int, size: int) -> forms.TextInput:
             "inputmode": "decimal",
             "autocomplete": "off",
             "class": "number points",
-            "aria-label": f"Points for {place_words(place)} place at a table of {size}",
+            "aria-label": _("Points for %(place)s place at a table of %(size)d")
+            % {"place": place_words(place), "size": size},
         }
     )
 
@@ -112,15 +109,15 @@ class SeasonForm(SetupForm):
             for place in range(1, size + 1):
                 self.fields[self.points_name(size, place)] = forms.DecimalField(
                     required=False,
-                    label=f"{place_words(place)}",
+                    label=place_words(place),
                     max_digits=12,
                     decimal_places=4,
                     widget=decimal_input(place, size),
                     error_messages={
                         "invalid": _l("Enter the points as a number, such as 2 or 2.5."),
                         "max_digits": _l("Enter at most 12 digits."),
-                        "max_decimal_places": "Enter at most 4 decimals.",
-                        "max_whole_digits": "Enter a smaller number.",
+                        "max_decimal_places": _l("Enter at most 4 decimals."),
+                        "max_whole_digits": _l("Enter a smaller number."),
                     },
                 )
 
@@ -138,7 +135,7 @@ class SeasonForm(SetupForm):
             rows.append(
                 {
                     "size": size,
-                    "words": SIZE_WORDS.get(size, str(size)),
+                    "words": size_words(size),
                     "fields": fields,
                     "errors": errors,
                     "first_id": fields[0].auto_id,
@@ -157,8 +154,11 @@ class SeasonForm(SetupForm):
                 if name not in self.errors and data.get(name) is None:
                     self.add_error(
                         name,
-                        f"Enter the points for {place_words(place)} place at a table of "
-                        f"{size} (0 for none).",
+                        _(
+                            "Enter the points for %(place)s place at a table of %(size)d "
+                            "(0 for none)."
+                        )
+                        % {"place": place_words(place), "size": size},
                     )
         return data
 
@@ -222,7 +222,7 @@ class FinalForm(SetupForm):
         required=False,
         label=_l("Name"),
         initial="Final",
-        error_messages={"max_length": "Keep the name to 100 characters."},
+        error_messages={"max_length": _l("Keep the name to 100 characters.")},
     )
     date = forms.DateField(
         label=_l("Date"),
@@ -237,7 +237,7 @@ class FinalForm(SetupForm):
     def __init__(
         self, data: Mapping[str, object] | None = None, *, players: int | None = None
     ) -> None:
-        initial: dict[str, object] = {"date": timezone.localdate(), "name": "Final"}
+        initial: dict[str, object] = {"date": timezone.localdate(), "name": _("Final")}
         if players is not None:
             initial["players"] = players
         super().__init__(data, initial=initial)
