@@ -15,6 +15,7 @@ from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.contrib.sites.shortcuts import get_current_site
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
 from league.errors import ServiceError
@@ -109,7 +110,9 @@ class RoleForm(AccountsForm):
     def __init__(self, data: Mapping[str, object] | None = None, *, membership: Membership) -> None:
         super().__init__(data, prefix=f"m{membership.pk}", initial={"role": membership.role})
         self.membership = membership
-        self.fields["role"].label = f"Role of {membership.user.get_username()}"
+        self.fields["role"].label = _("Role of %(login)s") % {
+            "login": membership.user.get_username()
+        }
 
 
 class ApiTokenForm(AccountsForm):

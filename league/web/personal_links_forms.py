@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
 from league.mails import PERSONAL_LINK_MAILS_AT_ONCE
@@ -43,10 +44,12 @@ class PlayersForm(forms.Form):
         chosen = data.get("players") or []
         most = PERSONAL_LINK_MAILS_AT_ONCE if data.get("action") == "mail" else MAX_LINKS_AT_ONCE
         if len(chosen) > most:
-            what = "mailed" if data.get("action") == "mail" else "made or revoked"
-            self.add_error(
-                "players", f"At most {most} links are {what} at once: choose fewer players."
+            message = (
+                _("At most %(most)d links are mailed at once: choose fewer players.")
+                if data.get("action") == "mail"
+                else _("At most %(most)d links are made or revoked at once: choose fewer players.")
             )
+            self.add_error("players", message % {"most": most})
         return data
 
 
