@@ -47,8 +47,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -66,10 +65,10 @@ from league.web.role_words import role_words
 
 logger = logging.getLogger(__name__)
 
-LAST_ORGANISER = _l(
+LAST_ORGANISER = gettext_lazy(
     "%(name)s is the club's only organiser: give someone else the organiser role first."
 )
-TOO_MANY_INVITATIONS = _l(
+TOO_MANY_INVITATIONS = gettext_lazy(
     "You have made many invitations in the last hour: make the next one a little later."
 )
 

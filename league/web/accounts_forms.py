@@ -16,7 +16,7 @@ from django.contrib.auth import forms as auth_forms
 from django.contrib.sites.shortcuts import get_current_site
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 
 from league.errors import ServiceError
 from league.models import Membership, Player
@@ -24,10 +24,10 @@ from league.services import accounts as account_services
 from league.web.form_summary import SummaryItem
 
 ROLE_CHOICES = [
-    (Membership.Role.SCOREKEEPER.value, _l("Scorekeeper: enters and corrects results")),
+    (Membership.Role.SCOREKEEPER.value, gettext_lazy("Scorekeeper: enters and corrects results")),
     (
         Membership.Role.ORGANISER.value,
-        _l("Organiser: runs the club, its people and its game nights"),
+        gettext_lazy("Organiser: runs the club, its people and its game nights"),
     ),
 ]
 """The roles an organiser gives, explained (scorekeeper first: the usual one)."""
@@ -59,7 +59,7 @@ class InviteForm(AccountsForm):
 
     username = forms.CharField(
         max_length=150,
-        help_text=_l(
+        help_text=gettext_lazy(
             "The login they have, or a new one for them: letters, digits and @ . + - _ only."
         ),
         widget=forms.TextInput(
@@ -67,21 +67,21 @@ class InviteForm(AccountsForm):
         ),
     )
     email = forms.CharField(
-        label=_l("Email (optional)"),
+        label=gettext_lazy("Email (optional)"),
         required=False,
         max_length=254,
-        help_text=_l("If given, the link is emailed there too."),
+        help_text=gettext_lazy("If given, the link is emailed there too."),
         widget=forms.EmailInput(attrs={"autocomplete": "off"}),
     )
     role = forms.ChoiceField(
         choices=ROLE_CHOICES, initial=Membership.Role.SCOREKEEPER, widget=forms.RadioSelect
     )
     player = forms.TypedChoiceField(
-        label=_l("Their player (optional)"),
+        label=gettext_lazy("Their player (optional)"),
         coerce=int,
         required=False,
         empty_value=None,
-        help_text=_l("Link the login to the club's player of that name, if they play."),
+        help_text=gettext_lazy("Link the login to the club's player of that name, if they play."),
     )
 
     def __init__(
@@ -120,7 +120,9 @@ class ApiTokenForm(AccountsForm):
 
     name = forms.CharField(
         max_length=100,
-        help_text=_l("What the token is for, e.g. “results laptop”; to tell your tokens apart."),
+        help_text=gettext_lazy(
+            "What the token is for, e.g. “results laptop”; to tell your tokens apart."
+        ),
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.functional import Promise, lazy
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 
 import games
 from league.errors import Conflict, ServiceError
@@ -48,15 +48,15 @@ MAX_ROUNDS = 20
 
 LEAD_TRUMP, LEAD_FREE = "trump", "free"
 BLUKE_LEAD_CHOICES = [
-    (LEAD_TRUMP, _l("A led Bluke calls for trumps")),
-    (LEAD_FREE, _l("A led Bluke calls for nothing")),
+    (LEAD_TRUMP, gettext_lazy("A led Bluke calls for trumps")),
+    (LEAD_FREE, gettext_lazy("A led Bluke calls for nothing")),
 ]
 
 MEMBER, GUEST = "member", "guest"
 
 VISIBILITY_CHOICES = [
-    (Visibility.PUBLIC.value, _l("Anyone")),
-    (Visibility.MEMBERS.value, _l("The club's members only")),
+    (Visibility.PUBLIC.value, gettext_lazy("Anyone")),
+    (Visibility.MEMBERS.value, gettext_lazy("The club's members only")),
 ]
 """Who sees a club's results, in the page's language (the model's labels are English)."""
 
@@ -119,7 +119,7 @@ class SetupForm(forms.Form):
 
 # -- clubs ------------------------------------------------------------------------------
 
-NUL_IN_TEXT = _l(
+NUL_IN_TEXT = gettext_lazy(
     "Take out the invisible control character (NUL) that came with the text: type it "
     "again, or paste it as plain text."
 )
@@ -131,43 +131,47 @@ class ClubForm(SetupForm):
 
     name = forms.CharField(
         max_length=100,
-        label=_l("Name"),
-        help_text=_l("As members will see it, for instance “Riverside Card Club”."),
+        label=gettext_lazy("Name"),
+        help_text=gettext_lazy("As members will see it, for instance “Riverside Card Club”."),
         error_messages={
-            "required": _l("Enter the club's name."),
-            "max_length": _l("Make the name at most 100 characters (it has %(show_value)d)."),
+            "required": gettext_lazy("Enter the club's name."),
+            "max_length": gettext_lazy(
+                "Make the name at most 100 characters (it has %(show_value)d)."
+            ),
             "null_characters_not_allowed": NUL_IN_TEXT,
         },
     )
     slug = forms.SlugField(
         required=False,
         max_length=100,
-        label=_l("Short name (optional)"),
-        help_text=_l(
+        label=gettext_lazy("Short name (optional)"),
+        help_text=gettext_lazy(
             "Letters a-z, digits and hyphens, for the names of the club's files, such as "
             "its calendar. Left empty, it is made from the name."
         ),
         error_messages={
-            "invalid": _l(
+            "invalid": gettext_lazy(
                 "Use only letters a-z, digits, hyphens and underscores in the short name, "
                 "for instance riverside-cards."
             ),
-            "max_length": _l("Make the short name at most 100 characters (it has %(show_value)d)."),
+            "max_length": gettext_lazy(
+                "Make the short name at most 100 characters (it has %(show_value)d)."
+            ),
             "null_characters_not_allowed": NUL_IN_TEXT,
         },
     )
     visibility = forms.ChoiceField(
         choices=VISIBILITY_CHOICES,
-        label=_l("Who sees the club's players, results and ratings"),
+        label=gettext_lazy("Who sees the club's players, results and ratings"),
         initial=Visibility.PUBLIC,
         widget=forms.RadioSelect,
-        help_text=_l(
+        help_text=gettext_lazy(
             "Members are those with a role in the club and the logins linked to its players. "
             "You can change this later on the club's privacy page."
         ),
         error_messages={
-            "required": _l("Choose who sees the club's results."),
-            "invalid_choice": _l("Choose anyone or the club's members only."),
+            "required": gettext_lazy("Choose who sees the club's results."),
+            "invalid_choice": gettext_lazy("Choose anyone or the club's members only."),
         },
     )
 
@@ -233,37 +237,41 @@ class LeagueForm(SetupForm):
 
     name = forms.CharField(
         max_length=100,
-        label=_l("Name"),
-        help_text=_l("As members will see it, for instance “Thursday Bluke 2026”."),
-        error_messages={"required": _l("Enter the league's name.")},
+        label=gettext_lazy("Name"),
+        help_text=gettext_lazy("As members will see it, for instance “Thursday Bluke 2026”."),
+        error_messages={"required": gettext_lazy("Enter the league's name.")},
     )
     game = forms.ChoiceField(
         choices=Game.choices,
-        label=_l("Game"),
+        label=gettext_lazy("Game"),
         widget=forms.RadioSelect,
         error_messages={
-            "required": _l("Choose the game."),
-            "invalid_choice": _l("Choose Bluke or Buck Euchre."),
+            "required": gettext_lazy("Choose the game."),
+            "invalid_choice": gettext_lazy("Choose Bluke or Buck Euchre."),
         },
     )
     bluke_lead = forms.ChoiceField(
         choices=BLUKE_LEAD_CHOICES,
-        label=_l("When a Bluke is led"),
+        label=gettext_lazy("When a Bluke is led"),
         initial=LEAD_TRUMP,
-        help_text=_l(
+        help_text=gettext_lazy(
             "Calls for trumps: whoever holds a trump must play one (or a Bluke). "
             "Calls for nothing: the others may play any card. "
             "In a hand without trump a led Bluke calls for nothing either way."
         ),
-        error_messages={"invalid_choice": _l("Choose what a led Bluke calls for from the list.")},
+        error_messages={
+            "invalid_choice": gettext_lazy("Choose what a led Bluke calls for from the list.")
+        },
     )
     max_cards = forms.IntegerField(
         required=False,
-        label=_l("Largest hand (cards)"),
+        label=gettext_lazy("Largest hand (cards)"),
         # every Bluke league's rounds seat 5 at one table when exactly 5 come
-        widget=number_input(low=1, high=games.bluke.max_hand_size(5), placeholder=_l("full")),
+        widget=number_input(
+            low=1, high=games.bluke.max_hand_size(5), placeholder=gettext_lazy("full")
+        ),
         help_text=worded(
-            _l(
+            gettext_lazy(
                 "Leave empty for the full game: 13 cards down to 1 and back up (25 hands) at "
                 "up to four players, fewer cards at bigger tables (52 ÷ players). "
                 "A number shortens every game: 3 plays hands of 3, 2, 1, 2, 3 cards. "
@@ -276,76 +284,77 @@ class LeagueForm(SetupForm):
             at_six=games.bluke.max_hand_size(6),
         ),
         error_messages={
-            "invalid": _l("Enter the largest hand as a whole number, or leave it empty.")
+            "invalid": gettext_lazy("Enter the largest hand as a whole number, or leave it empty.")
         },
     )
     table_size = forms.IntegerField(
-        label=_l("Preferred table size"),
+        label=gettext_lazy("Preferred table size"),
         initial=4,
         widget=number_input(low=3, high=6),
-        help_text=_l(
+        help_text=gettext_lazy(
             "Bluke: 3 to 6 players a table when a round is drawn. "
             "Buck Euchre is always played four to a table."
         ),
         error_messages={
-            "required": _l("Enter the preferred table size."),
-            "invalid": _l("Enter the table size as a whole number."),
+            "required": gettext_lazy("Enter the preferred table size."),
+            "invalid": gettext_lazy("Enter the table size as a whole number."),
         },
     )
     table_spill = forms.ChoiceField(
         choices=TableSpill.choices,
-        label=_l("When the players do not divide evenly"),
+        label=gettext_lazy("When the players do not divide evenly"),
         initial=TableSpill.SMALLER,
         widget=forms.RadioSelect,
-        help_text=_l(
+        help_text=gettext_lazy(
             "Bluke: the players left over make some tables one smaller, or some one larger, "
             "than the preferred size. (Buck Euchre's leftovers sit the round out.)"
         ),
         error_messages={
-            "required": _l("Choose what happens to the players left over."),
-            "invalid_choice": _l("Choose smaller or larger tables."),
+            "required": gettext_lazy("Choose what happens to the players left over."),
+            "invalid_choice": gettext_lazy("Choose smaller or larger tables."),
         },
     )
 
     results_confirmation = forms.ChoiceField(
         choices=[
-            (ResultsConfirmation.NONE, _l("Results count at once")),
+            (ResultsConfirmation.NONE, gettext_lazy("Results count at once")),
             (
                 ResultsConfirmation.PLAYER,
-                _l("A second player confirms results entered at the table"),
+                gettext_lazy("A second player confirms results entered at the table"),
             ),
         ],
-        label=_l("Results entered at the table"),
+        label=gettext_lazy("Results entered at the table"),
         initial=ResultsConfirmation.NONE,
         widget=forms.RadioSelect,
-        help_text=_l(
+        help_text=gettext_lazy(
             "With a table link the players enter their own results on a phone. "
             "A second player confirming: a game entered that way counts in the standings "
             "once a player of another seat (or an organiser) says it is right. "
             "Results entered by a scorekeeper or organiser always count at once."
         ),
         error_messages={
-            "required": _l("Choose whether a second player confirms results."),
-            "invalid_choice": _l("Choose one of the two ways from the list."),
+            "required": gettext_lazy("Choose whether a second player confirms results."),
+            "invalid_choice": gettext_lazy("Choose one of the two ways from the list."),
         },
     )
     replies_close_minutes = forms.IntegerField(
         required=False,
-        label=_l("Players' replies close (minutes before the start)"),
+        label=gettext_lazy("Players' replies close (minutes before the start)"),
         initial=REPLIES_CLOSE_MINUTES_DEFAULT,
         min_value=0,
         max_value=REPLIES_CLOSE_MINUTES_MAX,
         widget=number_input(low=0, high=REPLIES_CLOSE_MINUTES_MAX),
-        help_text=_l(
+        help_text=gettext_lazy(
             "Players answer “coming” or “not coming” with their own link until this many "
             "minutes before a night's start time, and never after its first round is drawn "
             "(a night without a start time: until its first draw). Empty: 60."
         ),
         error_messages={
-            "invalid": _l("Enter the minutes as a whole number."),
-            "min_value": _l("Enter 0 minutes or more."),
+            "invalid": gettext_lazy("Enter the minutes as a whole number."),
+            "min_value": gettext_lazy("Enter 0 minutes or more."),
             "max_value": worded(
-                _l("Enter at most %(most)d minutes (a day)."), most=REPLIES_CLOSE_MINUTES_MAX
+                gettext_lazy("Enter at most %(most)d minutes (a day)."),
+                most=REPLIES_CLOSE_MINUTES_MAX,
             ),
         },
     )
@@ -463,21 +472,23 @@ class PlayerAddForm(SetupForm):
 
     name = forms.CharField(
         max_length=100,
-        label=_l("Name"),
-        help_text=_l("As it will appear on score sheets; every player of the club has their own."),
-        error_messages={"required": _l("Enter the player's name.")},
+        label=gettext_lazy("Name"),
+        help_text=gettext_lazy(
+            "As it will appear on score sheets; every player of the club has their own."
+        ),
+        error_messages={"required": gettext_lazy("Enter the player's name.")},
     )
     kind = forms.ChoiceField(
         choices=[
-            (MEMBER, _l("Member of the club")),
-            (GUEST, _l("Guest (a visitor, until an organiser keeps them)")),
+            (MEMBER, gettext_lazy("Member of the club")),
+            (GUEST, gettext_lazy("Guest (a visitor, until an organiser keeps them)")),
         ],
-        label=_l("Member or guest"),
+        label=gettext_lazy("Member or guest"),
         initial=MEMBER,
         widget=forms.RadioSelect,
         error_messages={
-            "required": _l("Choose member or guest."),
-            "invalid_choice": _l("Choose member or guest."),
+            "required": gettext_lazy("Choose member or guest."),
+            "invalid_choice": gettext_lazy("Choose member or guest."),
         },
     )
 
@@ -516,12 +527,12 @@ class PlayersPasteForm(SetupForm):
     is added while there is one."""
 
     names = forms.CharField(
-        label=_l("Names, one a line"),
+        label=gettext_lazy("Names, one a line"),
         widget=forms.Textarea(attrs={"rows": 8, "autocomplete": "off", "spellcheck": "false"}),
         max_length=MAX_PASTED * (MAX_NAME + 2),
-        help_text=_l(
+        help_text=gettext_lazy(
             worded(
-                _l(
+                gettext_lazy(
                     "Paste from a spreadsheet or a list: up to %(most)d names. "
                     "Blank lines are left out."
                 ),
@@ -529,21 +540,21 @@ class PlayersPasteForm(SetupForm):
             )
         ),
         error_messages={
-            "required": _l("Paste at least one name."),
+            "required": gettext_lazy("Paste at least one name."),
             "max_length": worded(
-                _l("That is more than %(most)d names can be: paste fewer at a time."),
+                gettext_lazy("That is more than %(most)d names can be: paste fewer at a time."),
                 most=MAX_PASTED,
             ),
         },
     )
     kind = forms.ChoiceField(
-        choices=[(MEMBER, _l("Members of the club")), (GUEST, _l("Guests"))],
-        label=_l("Add them as"),
+        choices=[(MEMBER, gettext_lazy("Members of the club")), (GUEST, gettext_lazy("Guests"))],
+        label=gettext_lazy("Add them as"),
         initial=MEMBER,
         widget=forms.RadioSelect,
         error_messages={
-            "required": _l("Choose members or guests."),
-            "invalid_choice": _l("Choose members or guests."),
+            "required": gettext_lazy("Choose members or guests."),
+            "invalid_choice": gettext_lazy("Choose members or guests."),
         },
     )
     confirmed = forms.CharField(required=False, widget=forms.HiddenInput)
@@ -628,20 +639,20 @@ class PlayerEditForm(SetupForm):
 
     name = forms.CharField(
         max_length=100,
-        label=_l("Name"),
-        error_messages={"required": _l("Enter the player's name.")},
+        label=gettext_lazy("Name"),
+        error_messages={"required": gettext_lazy("Enter the player's name.")},
     )
     keep = forms.BooleanField(
         required=False,
-        label=_l("Keep as a member of the club"),
-        help_text=_l(
+        label=gettext_lazy("Keep as a member of the club"),
+        help_text=gettext_lazy(
             "This player was added as a guest. Ticked, they become a member: this cannot be undone."
         ),
     )
     user = forms.ChoiceField(
         required=False,
-        label=_l("One of the club's logins"),
-        help_text=_l("The login of the person who plays as this player."),
+        label=gettext_lazy("One of the club's logins"),
+        help_text=gettext_lazy("The login of the person who plays as this player."),
     )
 
     def __init__(
@@ -663,7 +674,7 @@ class PlayerEditForm(SetupForm):
         field = self.fields["user"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [
-            (NO_LOGIN, _l("No login")),
+            (NO_LOGIN, gettext_lazy("No login")),
             *((key, user.get_username()) for key, user in self.logins.items()),
         ]
         if not player.is_guest:
@@ -695,48 +706,55 @@ class EventForm(SetupForm):
 
     name = forms.CharField(
         max_length=100,
-        label=_l("Name"),
-        help_text=_l("For instance “Club night” or “Week 3”."),
-        error_messages={"required": _l("Enter the game night's name.")},
+        label=gettext_lazy("Name"),
+        help_text=gettext_lazy("For instance “Club night” or “Week 3”."),
+        error_messages={"required": gettext_lazy("Enter the game night's name.")},
     )
     date = forms.DateField(
-        label=_l("Date"),
+        label=gettext_lazy("Date"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-        help_text=_l("Pick the date, or type it as year-month-day, for instance 2026-09-03."),
+        help_text=gettext_lazy(
+            "Pick the date, or type it as year-month-day, for instance 2026-09-03."
+        ),
         error_messages={
-            "required": _l("Enter the date of the game night."),
-            "invalid": _l("Enter the date as year-month-day, for instance 2026-09-03."),
+            "required": gettext_lazy("Enter the date of the game night."),
+            "invalid": gettext_lazy("Enter the date as year-month-day, for instance 2026-09-03."),
         },
     )
     start_time = forms.TimeField(
         required=False,
-        label=_l("Start time (optional)"),
+        label=gettext_lazy("Start time (optional)"),
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-        help_text=_l("24-hour clock, for instance 19:30."),
+        help_text=gettext_lazy("24-hour clock, for instance 19:30."),
         error_messages={
-            "invalid": _l("Enter the start time as hours:minutes, for instance 19:30.")
+            "invalid": gettext_lazy("Enter the start time as hours:minutes, for instance 19:30.")
         },
     )
     venue = forms.CharField(
         required=False,
         max_length=200,
-        label=_l("Venue (optional)"),
-        help_text=_l("Where the club meets that night."),
+        label=gettext_lazy("Venue (optional)"),
+        help_text=gettext_lazy("Where the club meets that night."),
     )
     rounds = forms.IntegerField(
-        label=_l("Number of rounds"),
+        label=gettext_lazy("Number of rounds"),
         initial=1,
         min_value=1,
         max_value=MAX_ROUNDS,
         widget=number_input(low=1, high=MAX_ROUNDS),
         help_text=worded(
-            _l("1 to %(most)d: each round players are drawn to new tables."), most=MAX_ROUNDS
+            gettext_lazy("1 to %(most)d: each round players are drawn to new tables."),
+            most=MAX_ROUNDS,
         ),
         error_messages={
-            "required": _l("Enter the number of rounds."),
-            "invalid": _l("Enter the number of rounds as a whole number."),
-            "min_value": worded(_l("A game night has 1 to %(most)d rounds."), most=MAX_ROUNDS),
-            "max_value": worded(_l("A game night has 1 to %(most)d rounds."), most=MAX_ROUNDS),
+            "required": gettext_lazy("Enter the number of rounds."),
+            "invalid": gettext_lazy("Enter the number of rounds as a whole number."),
+            "min_value": worded(
+                gettext_lazy("A game night has 1 to %(most)d rounds."), most=MAX_ROUNDS
+            ),
+            "max_value": worded(
+                gettext_lazy("A game night has 1 to %(most)d rounds."), most=MAX_ROUNDS
+            ),
         },
     )
 

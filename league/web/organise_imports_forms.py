@@ -25,7 +25,7 @@ from django.utils.datastructures import MultiValueDict
 from django.utils.formats import number_format
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 
 from league.import_files.results import ImportFormat
 from league.models import Club, League
@@ -54,8 +54,8 @@ then takes 5 to 15 s (``benchmarks/imports.py``: 10 ms a table of one hand, abou
 
 PLAYERS, RESULTS = "players", "results"
 WHAT_CHOICES = [
-    (PLAYERS, _l("Players: a CSV file with a column “name”")),
-    (RESULTS, _l("Results of a league: its games CSV, or JSON Lines of game records")),
+    (PLAYERS, gettext_lazy("Players: a CSV file with a column “name”")),
+    (RESULTS, gettext_lazy("Results of a league: its games CSV, or JSON Lines of game records")),
 ]
 
 FORMATS: Final = {".csv": ImportFormat.CSV, ".jsonl": ImportFormat.JSON_LINES}
@@ -82,26 +82,26 @@ class ImportForm(SetupForm):
 
     what = forms.ChoiceField(
         choices=WHAT_CHOICES,
-        label=_l("The file holds"),
+        label=gettext_lazy("The file holds"),
         widget=forms.RadioSelect,
         initial=RESULTS,
         error_messages={
-            "required": _l("Choose what the file holds."),
-            "invalid_choice": _l("Choose players or results."),
+            "required": gettext_lazy("Choose what the file holds."),
+            "invalid_choice": gettext_lazy("Choose players or results."),
         },
     )
     league = forms.ModelChoiceField(
         queryset=League.objects.none(),
         required=False,
-        label=_l("League"),
-        empty_label=_l("Choose the league"),
-        help_text=_l("Results only: the league whose games the file holds."),
-        error_messages={"invalid_choice": _l("Choose one of the club's leagues.")},
+        label=gettext_lazy("League"),
+        empty_label=gettext_lazy("Choose the league"),
+        help_text=gettext_lazy("Results only: the league whose games the file holds."),
+        error_messages={"invalid_choice": gettext_lazy("Choose one of the club's leagues.")},
     )
     file = forms.FileField(
-        label=_l("File"),
+        label=gettext_lazy("File"),
         help_text=worded(
-            _l(
+            gettext_lazy(
                 "A CSV file (.csv), UTF-8, with a header row, as the “Every hand of every game” "
                 "download (CSV) writes it; or for results JSON Lines (.jsonl). At most 1 MB, "
                 "and %(rows)s rows of results (%(games)s games; JSON Lines: "
@@ -113,9 +113,9 @@ class ImportForm(SetupForm):
             players=_grouped(MAX_PLAYER_ROWS),
         ),
         error_messages={
-            "required": _l("Choose the file to import."),
-            "empty": _l("The file is empty."),
-            "invalid": _l("Choose a file."),
+            "required": gettext_lazy("Choose the file to import."),
+            "empty": gettext_lazy("The file is empty."),
+            "invalid": gettext_lazy("Choose a file."),
         },
     )
 

@@ -23,8 +23,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from league.errors import ServiceError
@@ -35,7 +34,7 @@ from league.services import clubs, fixtures
 from league.web.access import club_page_refusal
 from league.web.organise_forms import sentence
 
-RACED = _l("Another change got there first; nothing was changed. Look again and retry.")
+RACED = gettext_lazy("Another change got there first; nothing was changed. Look again and retry.")
 
 
 def _games(number: int) -> str:
@@ -375,11 +374,11 @@ class MergeForm(forms.Form):
 
     into = forms.TypedChoiceField(
         coerce=int,
-        label=_l("The player to keep"),
-        help_text=_l("The same person, entered before under this name or another."),
+        label=gettext_lazy("The player to keep"),
+        help_text=gettext_lazy("The same person, entered before under this name or another."),
         error_messages={
-            "required": _l("Choose the player to keep."),
-            "invalid_choice": _l("Choose the player to keep from the list."),
+            "required": gettext_lazy("Choose the player to keep."),
+            "invalid_choice": gettext_lazy("Choose the player to keep from the list."),
         },
     )
 

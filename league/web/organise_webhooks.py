@@ -27,7 +27,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import webhook_delivery
@@ -49,22 +49,22 @@ class WebhookForm(SetupForm):
     url = forms.CharField(
         max_length=500,
         strip=False,  # a line break around the URL is refused by the service, not dropped
-        label=_l("URL"),
-        help_text=_l(
+        label=gettext_lazy("URL"),
+        help_text=gettext_lazy(
             "Where the league sends the events, for instance "
             "https://example.org/league-hook. It must be reachable from the internet."
         ),
-        error_messages={"required": _l("Enter the URL to send the events to.")},
+        error_messages={"required": gettext_lazy("Enter the URL to send the events to.")},
         widget=forms.URLInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
     events = forms.MultipleChoiceField(
         choices=[(event.value, event.label) for event in SUBSCRIBABLE],
-        label=_l("Events"),
+        label=gettext_lazy("Events"),
         initial=[event.value for event in SUBSCRIBABLE],
         widget=forms.CheckboxSelectMultiple,
         error_messages={
-            "required": _l("Choose at least one event."),
-            "invalid_choice": _l("Choose events from the list."),
+            "required": gettext_lazy("Choose at least one event."),
+            "invalid_choice": gettext_lazy("Choose events from the list."),
         },
     )
 

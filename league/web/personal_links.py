@@ -29,7 +29,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from league import mails
@@ -42,7 +42,7 @@ from league.web.access import club_page_refusal
 from league.web.personal_links_forms import MailForm, PlayersForm
 from league.web.qr import qr_svg
 
-TOO_MANY_MAILS = _l(
+TOO_MANY_MAILS = gettext_lazy(
     "You have mailed many links in the last hour: nothing was made or sent. "
     "Mail the next ones a little later, or print cards."
 )

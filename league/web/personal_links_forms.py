@@ -9,7 +9,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 
 from league.mails import PERSONAL_LINK_MAILS_AT_ONCE
 from league.services.replies import MAX_LINKS_AT_ONCE
@@ -24,13 +24,13 @@ class PlayersForm(forms.Form):
     players = forms.TypedMultipleChoiceField(
         coerce=int,
         error_messages={
-            "required": _l("Choose at least one player."),
-            "invalid_choice": _l("A player chosen is not one of the club's."),
+            "required": gettext_lazy("Choose at least one player."),
+            "invalid_choice": gettext_lazy("A player chosen is not one of the club's."),
         },
     )
     action = forms.ChoiceField(
         choices=[(action, action) for action in LINK_ACTIONS],
-        error_messages={"invalid_choice": _l("The page sent an unknown request.")},
+        error_messages={"invalid_choice": gettext_lazy("The page sent an unknown request.")},
     )
 
     def __init__(self, *args: Any, player_ids: list[int], **kwargs: Any) -> None:
@@ -57,11 +57,11 @@ class MailForm(forms.Form):
     """The address to mail one player's new link to."""
 
     email = forms.EmailField(
-        label=_l("Email address"),
+        label=gettext_lazy("Email address"),
         max_length=254,
-        help_text=_l("The player's own address: the mail holds their link."),
+        help_text=gettext_lazy("The player's own address: the mail holds their link."),
         error_messages={
-            "required": _l("Enter the address to mail the link to."),
-            "invalid": _l("Enter an email address, like ada@example.org."),
+            "required": gettext_lazy("Enter the address to mail the link to."),
+            "invalid": gettext_lazy("Enter an email address, like ada@example.org."),
         },
     )

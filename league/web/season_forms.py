@@ -17,7 +17,7 @@ from typing import Any, Final
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 
 from league.errors import ServiceError
 from league.models import League
@@ -51,42 +51,44 @@ class SeasonForm(SetupForm):
 
     scoring = forms.ChoiceField(
         choices=[
-            (TODAYS_ORDER, _l("By wins, then average place (no points)")),
-            (POINTS, _l("By points for places")),
+            (TODAYS_ORDER, gettext_lazy("By wins, then average place (no points)")),
+            (POINTS, gettext_lazy("By points for places")),
         ],
-        label=_l("How the season is ranked"),
+        label=gettext_lazy("How the season is ranked"),
         widget=forms.RadioSelect,
         error_messages={
-            "required": _l("Choose how the season is ranked."),
-            "invalid_choice": _l("Choose one of the two ways from the list."),
+            "required": gettext_lazy("Choose how the season is ranked."),
+            "invalid_choice": gettext_lazy("Choose one of the two ways from the list."),
         },
     )
     best_nights = forms.IntegerField(
         required=False,
         min_value=1,
-        label=_l("Nights that count"),
-        widget=number_input(low=1, placeholder=_l("all")),
-        help_text=_l(
+        label=gettext_lazy("Nights that count"),
+        widget=number_input(low=1, placeholder=gettext_lazy("all")),
+        help_text=gettext_lazy(
             "Only each player's best nights count, a night's points being the sum of "
             "its games. Leave empty to count every night."
         ),
         error_messages={
-            "invalid": _l("Enter the nights as a whole number, or leave it empty."),
-            "min_value": _l("Count 1 night at least, or leave it empty to count every night."),
+            "invalid": gettext_lazy("Enter the nights as a whole number, or leave it empty."),
+            "min_value": gettext_lazy(
+                "Count 1 night at least, or leave it empty to count every night."
+            ),
         },
     )
     min_games = forms.IntegerField(
         required=False,
         min_value=0,
-        label=_l("Games to qualify"),
+        label=gettext_lazy("Games to qualify"),
         widget=number_input(low=0),
-        help_text=_l(
+        help_text=gettext_lazy(
             "Players with fewer complete games are listed under “not yet qualified”, "
             "after everyone qualified. 0: everyone qualifies."
         ),
         error_messages={
-            "invalid": _l("Enter the games as a whole number."),
-            "min_value": _l("Enter 0 games or more."),
+            "invalid": gettext_lazy("Enter the games as a whole number."),
+            "min_value": gettext_lazy("Enter 0 games or more."),
         },
     )
 
@@ -114,10 +116,10 @@ class SeasonForm(SetupForm):
                     decimal_places=4,
                     widget=decimal_input(place, size),
                     error_messages={
-                        "invalid": _l("Enter the points as a number, such as 2 or 2.5."),
-                        "max_digits": _l("Enter at most 12 digits."),
-                        "max_decimal_places": _l("Enter at most 4 decimals."),
-                        "max_whole_digits": _l("Enter a smaller number."),
+                        "invalid": gettext_lazy("Enter the points as a number, such as 2 or 2.5."),
+                        "max_digits": gettext_lazy("Enter at most 12 digits."),
+                        "max_decimal_places": gettext_lazy("Enter at most 4 decimals."),
+                        "max_whole_digits": gettext_lazy("Enter a smaller number."),
                     },
                 )
 
@@ -206,30 +208,30 @@ class FinalForm(SetupForm):
     SERVICE_FIELDS = {"seed": "players"}
 
     players = forms.IntegerField(
-        label=_l("Players in the final"),
+        label=gettext_lazy("Players in the final"),
         widget=number_input(low=3, high=64),
-        help_text=_l(
+        help_text=gettext_lazy(
             "The best qualified players of the season, seated at final tables by "
             "their standing: the top table holds the best."
         ),
         error_messages={
-            "required": _l("Enter how many players play the final."),
-            "invalid": _l("Enter the players as a whole number."),
+            "required": gettext_lazy("Enter how many players play the final."),
+            "invalid": gettext_lazy("Enter the players as a whole number."),
         },
     )
     name = forms.CharField(
         max_length=100,
         required=False,
-        label=_l("Name"),
+        label=gettext_lazy("Name"),
         initial="Final",
-        error_messages={"max_length": _l("Keep the name to 100 characters.")},
+        error_messages={"max_length": gettext_lazy("Keep the name to 100 characters.")},
     )
     date = forms.DateField(
-        label=_l("Date"),
+        label=gettext_lazy("Date"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         error_messages={
-            "required": _l("Enter the final's date."),
-            "invalid": _l("Enter the date as on a calendar, such as 2026-12-01."),
+            "required": gettext_lazy("Enter the final's date."),
+            "invalid": gettext_lazy("Enter the date as on a calendar, such as 2026-12-01."),
         },
     )
     seed = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=0)

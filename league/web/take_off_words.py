@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_lazy, pgettext
 
 from league.models import Player, Table
 from league.services.seat_changes import (
@@ -25,9 +24,9 @@ from league.services.seat_changes import (
 )
 
 WAITING_WORDS = {
-    Waiting.SITTING_OUT: _l("sitting out"),
-    Waiting.NOT_SEATED: _l("here, not seated"),
-    Waiting.ARRIVED_LATE: _l("arrived late"),
+    Waiting.SITTING_OUT: gettext_lazy("sitting out"),
+    Waiting.NOT_SEATED: gettext_lazy("here, not seated"),
+    Waiting.ARRIVED_LATE: gettext_lazy("arrived late"),
 }
 """Why a candidate is free, in a few words after their name."""
 
