@@ -35,7 +35,7 @@ from django.urls import URLPattern, path
 from django.utils.datastructures import MultiValueDict
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 import games
@@ -356,6 +356,18 @@ def _steps(item: ResultsImport) -> list[Step]:
             state = "next"
         steps.append(Step(text, state))
     return steps
+
+
+def state_words(state: str) -> str:
+    """A background import's state in lower case, in the page's language (the
+    model's labels are English)."""
+    words = {
+        ResultsImport.State.WAITING: pgettext("an import's state", "waiting to start"),
+        ResultsImport.State.RUNNING: pgettext("an import's state", "importing"),
+        ResultsImport.State.DONE: pgettext("an import's state", "imported"),
+        ResultsImport.State.REFUSED: pgettext("an import's state", "nothing imported"),
+    }
+    return words.get(ResultsImport.State(state), state) if state in ResultsImport.State else state
 
 
 def _counted(number: int) -> dict[str, str]:
