@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.functional import Promise, lazy
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 import games
 from league.errors import Conflict, ServiceError
@@ -472,7 +472,7 @@ class PlayerAddForm(SetupForm):
 
     name = forms.CharField(
         max_length=100,
-        label=gettext_lazy("Name"),
+        label=pgettext_lazy("a person's name", "Name"),
         help_text=gettext_lazy(
             "As it will appear on score sheets; every player of the club has their own."
         ),
@@ -639,7 +639,7 @@ class PlayerEditForm(SetupForm):
 
     name = forms.CharField(
         max_length=100,
-        label=gettext_lazy("Name"),
+        label=pgettext_lazy("a person's name", "Name"),
         error_messages={"required": gettext_lazy("Enter the player's name.")},
     )
     keep = forms.BooleanField(
