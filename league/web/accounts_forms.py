@@ -16,7 +16,7 @@ from django.contrib.auth import forms as auth_forms
 from django.contrib.sites.shortcuts import get_current_site
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from league.errors import ServiceError
 from league.models import Membership, Player
@@ -59,6 +59,7 @@ class InviteForm(AccountsForm):
 
     username = forms.CharField(
         max_length=150,
+        label=gettext_lazy("Username"),
         help_text=gettext_lazy(
             "The login they have, or a new one for them: letters, digits and @ . + - _ only."
         ),
@@ -74,7 +75,10 @@ class InviteForm(AccountsForm):
         widget=forms.EmailInput(attrs={"autocomplete": "off"}),
     )
     role = forms.ChoiceField(
-        choices=ROLE_CHOICES, initial=Membership.Role.SCOREKEEPER, widget=forms.RadioSelect
+        choices=ROLE_CHOICES,
+        label=gettext_lazy("Role"),
+        initial=Membership.Role.SCOREKEEPER,
+        widget=forms.RadioSelect,
     )
     player = forms.TypedChoiceField(
         label=gettext_lazy("Their player (optional)"),
@@ -92,7 +96,7 @@ class InviteForm(AccountsForm):
         player_field = self.fields["player"]
         assert isinstance(player_field, forms.ChoiceField)
         player_field.choices = [
-            ("", "None"),
+            ("", pgettext("no player chosen", "None")),
             *((player.pk, player.name) for player in free_players),
         ]
 
@@ -105,7 +109,12 @@ class InviteForm(AccountsForm):
 class RoleForm(AccountsForm):
     """One login's role in the club; a form a row, told apart by its prefix."""
 
-    role = forms.ChoiceField(choices=Membership.Role.choices)
+    role = forms.ChoiceField(
+        choices=[
+            (Membership.Role.ORGANISER.value, pgettext_lazy("club role", "Organiser")),
+            (Membership.Role.SCOREKEEPER.value, pgettext_lazy("club role", "Scorekeeper")),
+        ]
+    )
 
     def __init__(self, data: Mapping[str, object] | None = None, *, membership: Membership) -> None:
         super().__init__(data, prefix=f"m{membership.pk}", initial={"role": membership.role})
@@ -120,6 +129,7 @@ class ApiTokenForm(AccountsForm):
 
     name = forms.CharField(
         max_length=100,
+        label=pgettext_lazy("a token's name", "Name"),
         help_text=gettext_lazy(
             "What the token is for, e.g. “results laptop”; to tell your tokens apart."
         ),

@@ -301,7 +301,10 @@ class LeagueForm(SetupForm):
         },
     )
     table_spill = forms.ChoiceField(
-        choices=TableSpill.choices,
+        choices=[
+            (TableSpill.SMALLER.value, gettext_lazy("Tables of one fewer")),
+            (TableSpill.LARGER.value, gettext_lazy("Tables of one more")),
+        ],
         label=gettext_lazy("When the players do not divide evenly"),
         initial=TableSpill.SMALLER,
         widget=forms.RadioSelect,
