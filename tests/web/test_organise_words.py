@@ -4,6 +4,9 @@ counts with the language's plural forms and writes numbers as it writes them
 (Czech 1,5 and 20 000); asked for in nothing (or English), it reads as before.
 """
 
+# Ukrainian words are Cyrillic by design: not letters mistaken for Latin ones.
+# ruff: noqa: RUF001
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -13,6 +16,8 @@ import pytest
 from django.contrib.auth.models import AbstractUser
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
+from django.utils.formats import date_format
 
 from league.models import League
 from tests.support.markup import text
@@ -323,3 +328,13 @@ def test_roles_are_worded_in_the_language(setup: ClubSetup) -> None:
     assert "Організатор" in ukrainian
     czech = shown(setup, page, "cs")
     assert "Zapisovatel" in czech
+
+
+def test_dates_are_written_as_the_language_writes_them(setup: ClubSetup) -> None:
+    page = PAGES["manage"]
+    day = setup.event.date
+    assert f"{day.day} {day:%b} {day.year}" in shown(setup, page, None)  # as before: 3 Dec 2026
+    with translation.override("cs"):
+        czech_date = date_format(day, "DATE_FORMAT")
+    assert czech_date.startswith(f"{day.day}. ")  # Czech: 3. prosince 2026
+    assert czech_date in shown(setup, page, "cs")
