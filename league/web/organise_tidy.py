@@ -168,7 +168,7 @@ def event_delete(request: HttpRequest, event_id: int) -> HttpResponse:
         what=_("%(name)s, %(date)s, of %(league)s")
         % {
             "name": event.name,
-            "date": date_format(event.date, "l j F Y"),
+            "date": date_format(event.date, "l j E Y"),
             "league": event.league.name,
         },
         goes=[
@@ -255,7 +255,7 @@ def round_delete(request: HttpRequest, round_id: int) -> HttpResponse:
         title=_("Delete round %(number)d of %(name)s")
         % {"number": round_.number, "name": event.name},
         what=_("Round %(number)d of %(name)s (%(date)s)")
-        % {"number": round_.number, "name": event.name, "date": date_format(event.date, "j F Y")},
+        % {"number": round_.number, "name": event.name, "date": date_format(event.date, "j E Y")},
         goes=goes,
         refusal=refused,
         back=back,
