@@ -50,6 +50,15 @@ def season_shown(league: League, *, count_nights: bool = True) -> SeasonShown:
     )
 
 
+def season_night_count(league: League) -> int:
+    """The game nights of the league's season, finals aside (no query for a league
+    of :func:`league.selectors.leagues.league_for_page`, which counts them)."""
+    nights = getattr(league, "season_nights", None)
+    if nights is None:
+        nights = Event.objects.filter(league=league, is_final=False).count()
+    return int(nights)
+
+
 def league_final(*, league: League) -> Event | None:
     """The league's final night, ``None`` before it is made (one query)."""
     return Event.objects.filter(league=league, is_final=True).first()

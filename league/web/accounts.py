@@ -46,6 +46,8 @@ from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -59,17 +61,15 @@ from league.services.clubs import membership_remove, membership_set
 from league.users import login_of
 from league.web.access import club_page_refusal
 from league.web.accounts_forms import ApiTokenForm, InviteForm, PasswordResetForm, RoleForm
+from league.web.role_words import role_words
 
 logger = logging.getLogger(__name__)
 
-LAST_ORGANISER = "{name} is the club's only organiser: give someone else the organiser role first."
-TOO_MANY_INVITATIONS = (
-    "You have made many invitations in the last hour: make the next one a little later."
+LAST_ORGANISER = gettext_lazy(
+    "%(name)s is the club's only organiser: give someone else the organiser role first."
 )
-TOO_MANY_RESETS = (
-    "Many links were asked for lately, from here or for this address. A link sent "
-    "before works for {days} day{plural}: look for it in your email (and its spam "
-    "folder), or ask again in an hour."
+TOO_MANY_INVITATIONS = gettext_lazy(
+    "You have made many invitations in the last hour: make the next one a little later."
 )
 
 
@@ -195,7 +195,7 @@ class _PeoplePage:
         fresh = _PeoplePage(self.request, self.club)
         shown = InvitationShown(
             username=invitation.username,
-            role=invitation.get_role_display(),
+            role=role_words(invitation.role),
             link=link,
             email=email,
             emailed=emailed,
@@ -211,7 +211,8 @@ class _PeoplePage:
             account_services.invitation_withdraw(invitation=invitation, by=self.request.user)
         messages.success(
             self.request,
-            f"The invitation of {invitation.username} is withdrawn: its link no longer works.",
+            _("The invitation of %(login)s is withdrawn: its link no longer works.")
+            % {"login": invitation.username},
         )
         return redirect("club-people", club_id=self.club.pk)
 
@@ -228,13 +229,19 @@ class _PeoplePage:
         try:
             if role is None:
                 membership_remove(membership=membership)
-                done = f"{name} no longer has a role in {self.club.name}; their login stays."
+                done = _("%(name)s no longer has a role in %(club)s; their login stays.") % {
+                    "name": name,
+                    "club": self.club.name,
+                }
             else:
                 membership_set(club=self.club, user=membership.user, role=role)
-                label = Membership.Role(role).label.lower()
-                done = f"{name} is now {'an' if label[0] in 'aeiou' else 'a'} {label}."
+                done = (
+                    _("%(name)s is now an organiser.")
+                    if role == Membership.Role.ORGANISER
+                    else _("%(name)s is now a scorekeeper.")
+                ) % {"name": name}
         except Conflict:  # the only refusal of both: the club's last organiser
-            form.add_error("role", LAST_ORGANISER.format(name=name))
+            form.add_error("role", LAST_ORGANISER % {"name": name})
             return self.render(row_form=form, status=409)
         messages.success(self.request, done)
         if membership.user_id == self.request.user.pk and role != Membership.Role.ORGANISER:
@@ -324,7 +331,9 @@ def invitation_answer(request: HttpRequest, invitation_id: int) -> HttpResponse:
             messages.success(request, _accepted_message(accepted))
         elif action == "decline":
             account_services.invitation_decline(invitation=found, by=login_of(request.user))
-            messages.success(request, f"You declined the invitation of {found.club.name}.")
+            messages.success(
+                request, _("You declined the invitation of %(club)s.") % {"club": found.club.name}
+            )
         else:
             raise BadRequest("accept or decline")
     except NotFound:
@@ -336,10 +345,13 @@ def invitation_answer(request: HttpRequest, invitation_id: int) -> HttpResponse:
 
 def _accepted_message(accepted: account_services.InvitationAccepted) -> str:
     membership = accepted.membership
-    label = membership.get_role_display().lower()
-    done = f"You are now {'an' if label[0] in 'aeiou' else 'a'} {label} of {membership.club.name}."
+    done = (
+        _("You are now an organiser of %(club)s.")
+        if membership.role == Membership.Role.ORGANISER
+        else _("You are now a scorekeeper of %(club)s.")
+    ) % {"club": membership.club.name}
     if accepted.player is not None:
-        done += f" You play as {accepted.player.name}."
+        done += " " + _("You play as %(name)s.") % {"name": accepted.player.name}
     return done
 
 
@@ -401,7 +413,11 @@ def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     """Revoke one of one's own tokens (anyone else's is a 404)."""
     token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
     account_services.api_token_revoke(token=token, by=request.user)
-    messages.success(request, f"The token “{token.name}” (…{token.last_four}) is revoked.")
+    messages.success(
+        request,
+        _("The token “%(name)s” (…%(last_four)s) is revoked.")
+        % {"name": token.name, "last_four": token.last_four},
+    )
     return redirect("api-tokens")
 
 
@@ -419,7 +435,19 @@ class PasswordResetView(auth_views.PasswordResetView):
     def form_valid(self, form: Form) -> HttpResponse:
         if password_reset_over_limit(self.request, email=form.cleaned_data["email"]):
             days = _link_days()
-            form.add_error(None, TOO_MANY_RESETS.format(days=days, plural="s" if days > 1 else ""))
+            form.add_error(
+                None,
+                ngettext(
+                    "Many links were asked for lately, from here or for this address. A link "
+                    "sent before works for %(days)d day: look for it in your email (and its spam "
+                    "folder), or ask again in an hour.",
+                    "Many links were asked for lately, from here or for this address. A link "
+                    "sent before works for %(days)d days: look for it in your email (and its "
+                    "spam folder), or ask again in an hour.",
+                    days,
+                )
+                % {"days": days},
+            )
             return self.render_to_response(self.get_context_data(form=form), status=429)
         return super().form_valid(form)
 

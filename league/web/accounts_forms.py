@@ -15,6 +15,8 @@ from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.contrib.sites.shortcuts import get_current_site
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from league.errors import ServiceError
 from league.models import Membership, Player
@@ -22,8 +24,11 @@ from league.services import accounts as account_services
 from league.web.form_summary import SummaryItem
 
 ROLE_CHOICES = [
-    (Membership.Role.SCOREKEEPER.value, "Scorekeeper: enters and corrects results"),
-    (Membership.Role.ORGANISER.value, "Organiser: runs the club, its people and its game nights"),
+    (Membership.Role.SCOREKEEPER.value, gettext_lazy("Scorekeeper: enters and corrects results")),
+    (
+        Membership.Role.ORGANISER.value,
+        gettext_lazy("Organiser: runs the club, its people and its game nights"),
+    ),
 ]
 """The roles an organiser gives, explained (scorekeeper first: the usual one)."""
 
@@ -54,7 +59,8 @@ class InviteForm(AccountsForm):
 
     username = forms.CharField(
         max_length=150,
-        help_text=(
+        label=gettext_lazy("Username"),
+        help_text=gettext_lazy(
             "The login they have, or a new one for them: letters, digits and @ . + - _ only."
         ),
         widget=forms.TextInput(
@@ -62,21 +68,24 @@ class InviteForm(AccountsForm):
         ),
     )
     email = forms.CharField(
-        label="Email (optional)",
+        label=gettext_lazy("Email (optional)"),
         required=False,
         max_length=254,
-        help_text="If given, the link is emailed there too.",
+        help_text=gettext_lazy("If given, the link is emailed there too."),
         widget=forms.EmailInput(attrs={"autocomplete": "off"}),
     )
     role = forms.ChoiceField(
-        choices=ROLE_CHOICES, initial=Membership.Role.SCOREKEEPER, widget=forms.RadioSelect
+        choices=ROLE_CHOICES,
+        label=gettext_lazy("Role"),
+        initial=Membership.Role.SCOREKEEPER,
+        widget=forms.RadioSelect,
     )
     player = forms.TypedChoiceField(
-        label="Their player (optional)",
+        label=gettext_lazy("Their player (optional)"),
         coerce=int,
         required=False,
         empty_value=None,
-        help_text="Link the login to the club's player of that name, if they play.",
+        help_text=gettext_lazy("Link the login to the club's player of that name, if they play."),
     )
 
     def __init__(
@@ -87,7 +96,7 @@ class InviteForm(AccountsForm):
         player_field = self.fields["player"]
         assert isinstance(player_field, forms.ChoiceField)
         player_field.choices = [
-            ("", "None"),
+            ("", pgettext("no player chosen", "None")),
             *((player.pk, player.name) for player in free_players),
         ]
 
@@ -100,12 +109,19 @@ class InviteForm(AccountsForm):
 class RoleForm(AccountsForm):
     """One login's role in the club; a form a row, told apart by its prefix."""
 
-    role = forms.ChoiceField(choices=Membership.Role.choices)
+    role = forms.ChoiceField(
+        choices=[
+            (Membership.Role.ORGANISER.value, pgettext_lazy("club role", "Organiser")),
+            (Membership.Role.SCOREKEEPER.value, pgettext_lazy("club role", "Scorekeeper")),
+        ]
+    )
 
     def __init__(self, data: Mapping[str, object] | None = None, *, membership: Membership) -> None:
         super().__init__(data, prefix=f"m{membership.pk}", initial={"role": membership.role})
         self.membership = membership
-        self.fields["role"].label = f"Role of {membership.user.get_username()}"
+        self.fields["role"].label = _("Role of %(login)s") % {
+            "login": membership.user.get_username()
+        }
 
 
 class ApiTokenForm(AccountsForm):
@@ -113,7 +129,10 @@ class ApiTokenForm(AccountsForm):
 
     name = forms.CharField(
         max_length=100,
-        help_text="What the token is for, e.g. “results laptop”; to tell your tokens apart.",
+        label=pgettext_lazy("a token's name", "Name"),
+        help_text=gettext_lazy(
+            "What the token is for, e.g. “results laptop”; to tell your tokens apart."
+        ),
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 

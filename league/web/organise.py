@@ -22,9 +22,12 @@ from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.defaultfilters import pluralize
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from league import access
@@ -53,7 +56,9 @@ from league.web.organise_forms import (
 )
 from league.web.search import search_of
 
-RACED = "Another change got there first; nothing was saved. Check the form and save again."
+RACED = gettext_lazy(
+    "Another change got there first; nothing was saved. Check the form and save again."
+)
 
 T = TypeVar("T")
 
@@ -117,8 +122,11 @@ def club_create(request: HttpRequest) -> HttpResponse:
                 organiser=login_of(request.user),
             ),
             said=lambda club: (
-                f"The club “{club.name}” is started and you are its organiser. "
-                "Next, make its first league."
+                _(
+                    "The club “%(name)s” is started and you are its organiser. "
+                    "Next, make its first league."
+                )
+                % {"name": club.name}
             ),
             then=lambda club: redirect("club-manage", club_id=club.pk),
         )
@@ -176,7 +184,7 @@ def league_create(request: HttpRequest, club_id: int) -> HttpResponse:
                 results_confirmation=data["results_confirmation"],
                 replies_close_minutes=data["replies_close_minutes"],
             ),
-            said=lambda league: f"The league “{league.name}” is set up.",
+            said=lambda league: _("The league “%(name)s” is set up.") % {"name": league.name},
             then=lambda _: redirect("club-manage", club_id=club.pk),
         )
         if done is not None:
@@ -212,7 +220,7 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
                 results_confirmation=data["results_confirmation"],
                 replies_close_minutes=data["replies_close_minutes"],
             ),
-            said=lambda updated: f"The league “{updated.name}” is saved.",
+            said=lambda updated: _("The league “%(name)s” is saved.") % {"name": updated.name},
             then=lambda _: redirect("club-manage", club_id=league.club_id),
             raced=(),  # an IntegrityError here was never taken for a race lost
         )
@@ -237,7 +245,28 @@ PASTE = "paste"
 
 def either(names: list[str]) -> str:
     """Names as a question lists them: "Ada", "Ada or Adam", "Ada, Adam or Adaa"."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    if len(names) == 1:
+        return names[0]
+    # Translators: the end of a list of names in a question, "Ada, Adam or Adaa".
+    return _("%(names)s or %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def linked_names(close: list[tuple[int, str]]) -> str:
+    """The club's players close to a name, each linked to its edit page, as a
+    sentence lists them: "Ada", "Ada and Adam", "Ada, Adam and Adaa" (safe HTML)."""
+    links = [
+        format_html('<a href="{}">{}</a>', reverse("player-edit", kwargs={"player_id": pk}), name)
+        for pk, name in close
+    ]
+    if len(links) == 1:
+        return links[0]
+    # Translators: the end of a list of names in a sentence, "Ada, Adam and Adaa".
+    joined = escape(_("%(names)s and %(last)s")) % {
+        "names": ", ".join(links[:-1]),
+        "last": links[-1],
+    }
+    # safe: the words are escaped, and each link is made by format_html
+    return mark_safe(joined)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -257,7 +286,7 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
     posted = request.POST if request.method == "POST" else None
     # the club's names are read for a form sent, not to show the page
     names = clubs_selectors.club_names(club=club) if posted is not None else []
-    taken = {key: name for _, name, key in names}
+    taken = {key: name for _pk, name, key in names}
     pasting = posted is not None and f"{PASTE}-names" in posted
     form = PlayerAddForm(None if pasting else posted)
     paste = PlayersPasteForm(posted if pasting else None, prefix=PASTE, taken=taken)
@@ -279,8 +308,12 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
                 form.add_error(None, RACED)
                 close = []
             else:
-                kind = "a guest" if player.is_guest else "a member"
-                messages.success(request, f"{player.name} is added as {kind}.")
+                added_as = (
+                    _("%(name)s is added as a guest.")
+                    if player.is_guest
+                    else _("%(name)s is added as a member.")
+                )
+                messages.success(request, added_as % {"name": player.name})
                 return redirect("club-players", club_id=club.pk)
     if paste.is_bound and paste.is_valid():
         close_lines = [
@@ -304,7 +337,13 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
             else:
                 shown = ", ".join(player.name for player in added)
                 messages.success(
-                    request, f"{len(added)} player{pluralize(len(added))} added: {shown}."
+                    request,
+                    ngettext(
+                        "%(count)d player added: %(names)s.",
+                        "%(count)d players added: %(names)s.",
+                        len(added),
+                    )
+                    % {"count": len(added), "names": shown},
                 )
                 return redirect("club-players", club_id=club.pk)
     search = search_of(request)
@@ -316,9 +355,10 @@ def club_players(request: HttpRequest, club_id: int) -> HttpResponse:
             "paste": paste,
             "summary": summary_of(form) + summary_of(paste),
             "close": close,
-            "close_names": either([name for _, name in close]) if close else "",
+            "close_names": either([name for _pk, name in close]) if close else "",
+            "close_links": linked_names(close) if close else "",
             "close_lines": [
-                (pasted, either([n for _, n in found])) for pasted, found in close_lines
+                (pasted, either([n for _pk, n in found])) for pasted, found in close_lines
             ],
             "club": club,
             "query": search.text,
@@ -350,7 +390,7 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
                 user=data["login"],
                 is_guest=False if data.get("keep") else None,
             ),
-            said=lambda updated: f"{updated.name} is saved.",
+            said=lambda updated: _("%(name)s is saved.") % {"name": updated.name},
             then=lambda _: redirect("club-players", club_id=player.club_id),
         )
         if done is not None:
@@ -384,7 +424,7 @@ def event_create(request: HttpRequest, league_id: int) -> HttpResponse:
                 venue=data["venue"],
                 rounds=data["rounds"],
             ),
-            said=lambda event: f"The game night “{event.name}” is set up.",
+            said=lambda event: _("The game night “%(name)s” is set up.") % {"name": event.name},
             then=lambda _: redirect("club-manage", club_id=league.club_id),
             raced=(),  # an IntegrityError here was never taken for a race lost
         )
@@ -445,7 +485,9 @@ def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
             except IntegrityError:
                 form.add_error(None, RACED)
             else:
-                messages.success(request, f"The game night “{updated.name}” is saved.")
+                messages.success(
+                    request, _("The game night “%(name)s” is saved.") % {"name": updated.name}
+                )
                 return redirect("club-manage", club_id=league.club_id)
     return _form_page(
         request,
@@ -463,10 +505,22 @@ def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
 def _rounds_kept_message(blocked: list[int]) -> str:
     """Why the rounds asked for are too few: the rounds above it that have tables."""
     if len(blocked) == 1:
-        which = f"Round {blocked[0]} has tables"
-    else:
-        which = f"Rounds {', '.join(map(str, blocked[:-1]))} and {blocked[-1]} have tables"
-    return f"{which}, so this game night keeps at least {max(blocked)} rounds."
+        return ngettext(
+            "Round %(round)d has tables, so this game night keeps at least %(count)d round.",
+            "Round %(round)d has tables, so this game night keeps at least %(count)d rounds.",
+            max(blocked),
+        ) % {"round": blocked[0], "count": max(blocked)}
+    return ngettext(
+        "Rounds %(rounds)s and %(last)d have tables, "
+        "so this game night keeps at least %(count)d round.",
+        "Rounds %(rounds)s and %(last)d have tables, "
+        "so this game night keeps at least %(count)d rounds.",
+        max(blocked),
+    ) % {
+        "rounds": ", ".join(map(str, blocked[:-1])),
+        "last": blocked[-1],
+        "count": max(blocked),
+    }
 
 
 def _remove_rounds_after(event: Event, number: int) -> None:

@@ -17,7 +17,10 @@ from typing import Any, Final
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
+from django.utils.functional import Promise, lazy
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 import games
 from league.errors import Conflict, ServiceError
@@ -45,19 +48,33 @@ MAX_ROUNDS = 20
 
 LEAD_TRUMP, LEAD_FREE = "trump", "free"
 BLUKE_LEAD_CHOICES = [
-    (LEAD_TRUMP, "A led Bluke calls for trumps"),
-    (LEAD_FREE, "A led Bluke calls for nothing"),
+    (LEAD_TRUMP, gettext_lazy("A led Bluke calls for trumps")),
+    (LEAD_FREE, gettext_lazy("A led Bluke calls for nothing")),
 ]
 
 MEMBER, GUEST = "member", "guest"
 
+VISIBILITY_CHOICES = [
+    (Visibility.PUBLIC.value, gettext_lazy("Anyone")),
+    (Visibility.MEMBERS.value, gettext_lazy("The club's members only")),
+]
+"""Who sees a club's results, in the page's language (the model's labels are English)."""
+
 NUMBER_ATTRS = {"inputmode": "numeric", "autocomplete": "off", "class": "number"}
 
 
-def number_input(*, low: int, high: int | None = None, placeholder: str = "") -> forms.NumberInput:
+def worded(message: str | Promise, **values: object) -> str:
+    """``message % values`` in the language of the page that shows it: a form's
+    help and errors are made once, at import, before any page has a language."""
+    return lazy(lambda: str(message) % values, str)()
+
+
+def number_input(
+    *, low: int, high: int | None = None, placeholder: str | Promise = ""
+) -> forms.NumberInput:
     """A whole-number input with the range as the browser's hint; the
     ``placeholder`` says what an optional number left empty means."""
-    attrs: dict[str, str | int] = {**NUMBER_ATTRS, "min": low}
+    attrs: dict[str, str | int | Promise] = {**NUMBER_ATTRS, "min": low}
     if placeholder:
         attrs["placeholder"] = placeholder
     if high is not None:
@@ -102,7 +119,7 @@ class SetupForm(forms.Form):
 
 # -- clubs ------------------------------------------------------------------------------
 
-NUL_IN_TEXT = (
+NUL_IN_TEXT = gettext_lazy(
     "Take out the invisible control character (NUL) that came with the text: type it "
     "again, or paste it as plain text."
 )
@@ -114,46 +131,47 @@ class ClubForm(SetupForm):
 
     name = forms.CharField(
         max_length=100,
-        label="Name",
-        help_text="As members will see it, for instance “Riverside Card Club”.",
+        label=gettext_lazy("Name"),
+        help_text=gettext_lazy("As members will see it, for instance “Riverside Card Club”."),
         error_messages={
-            "required": "Enter the club's name.",
-            "max_length": "Make the name at most 100 characters (it has %(show_value)d).",
+            "required": gettext_lazy("Enter the club's name."),
+            "max_length": gettext_lazy(
+                "Make the name at most 100 characters (it has %(show_value)d)."
+            ),
             "null_characters_not_allowed": NUL_IN_TEXT,
         },
     )
     slug = forms.SlugField(
         required=False,
         max_length=100,
-        label="Short name (optional)",
-        help_text=(
+        label=gettext_lazy("Short name (optional)"),
+        help_text=gettext_lazy(
             "Letters a-z, digits and hyphens, for the names of the club's files, such as "
             "its calendar. Left empty, it is made from the name."
         ),
         error_messages={
-            "invalid": (
+            "invalid": gettext_lazy(
                 "Use only letters a-z, digits, hyphens and underscores in the short name, "
                 "for instance riverside-cards."
             ),
-            "max_length": "Make the short name at most 100 characters (it has %(show_value)d).",
+            "max_length": gettext_lazy(
+                "Make the short name at most 100 characters (it has %(show_value)d)."
+            ),
             "null_characters_not_allowed": NUL_IN_TEXT,
         },
     )
     visibility = forms.ChoiceField(
-        choices=[
-            (Visibility.PUBLIC, "Anyone"),
-            (Visibility.MEMBERS, "The club's members only"),
-        ],
-        label="Who sees the club's players, results and ratings",
+        choices=VISIBILITY_CHOICES,
+        label=gettext_lazy("Who sees the club's players, results and ratings"),
         initial=Visibility.PUBLIC,
         widget=forms.RadioSelect,
-        help_text=(
+        help_text=gettext_lazy(
             "Members are those with a role in the club and the logins linked to its players. "
             "You can change this later on the club's privacy page."
         ),
         error_messages={
-            "required": "Choose who sees the club's results.",
-            "invalid_choice": "Choose anyone or the club's members only.",
+            "required": gettext_lazy("Choose who sees the club's results."),
+            "invalid_choice": gettext_lazy("Choose anyone or the club's members only."),
         },
     )
 
@@ -175,19 +193,30 @@ class ClubForm(SetupForm):
         if error.code == clubs.SLUG_NEEDED:
             self.add_error(
                 "slug",
-                "The name has no letter a-z or digit to make a short name of: type one, "
-                "for instance riverside-cards.",
+                _(
+                    "The name has no letter a-z or digit to make a short name of: type one, "
+                    "for instance riverside-cards."
+                ),
             )
         elif isinstance(error, Conflict) and error.field == "name":
             self.add_error(
                 "name",
-                "There is a club of that name already (capitals aside): choose another "
-                "name, or ask its organisers to invite you.",
+                _(
+                    "There is a club of that name already (capitals aside): choose another "
+                    "name, or ask its organisers to invite you."
+                ),
             )
         elif isinstance(error, Conflict) and error.field == "slug":
             typed = self.cleaned_data.get("slug")
-            made = f" “{typed}”" if typed else f", made from the name, “{self.slug_wanted()}”"
-            self.add_error("slug", f"Another club has the short name{made}: type a different one.")
+            message = (
+                _("Another club has the short name “%(slug)s”: type a different one.")
+                if typed
+                else _(
+                    "Another club has the short name, made from the name, “%(slug)s”: "
+                    "type a different one."
+                )
+            )
+            self.add_error("slug", message % {"slug": typed or self.slug_wanted()})
         else:
             super().add_service_error(error, field=field)
 
@@ -208,109 +237,128 @@ class LeagueForm(SetupForm):
 
     name = forms.CharField(
         max_length=100,
-        label="Name",
-        help_text="As members will see it, for instance “Thursday Bluke 2026”.",
-        error_messages={"required": "Enter the league's name."},
+        label=gettext_lazy("Name"),
+        help_text=gettext_lazy("As members will see it, for instance “Thursday Bluke 2026”."),
+        error_messages={"required": gettext_lazy("Enter the league's name.")},
     )
     game = forms.ChoiceField(
         choices=Game.choices,
-        label="Game",
+        label=gettext_lazy("Game"),
         widget=forms.RadioSelect,
         error_messages={
-            "required": "Choose the game.",
-            "invalid_choice": "Choose Bluke or Buck Euchre.",
+            "required": gettext_lazy("Choose the game."),
+            "invalid_choice": gettext_lazy("Choose Bluke or Buck Euchre."),
         },
     )
     bluke_lead = forms.ChoiceField(
         choices=BLUKE_LEAD_CHOICES,
-        label="When a Bluke is led",
+        label=gettext_lazy("When a Bluke is led"),
         initial=LEAD_TRUMP,
-        help_text=(
+        help_text=gettext_lazy(
             "Calls for trumps: whoever holds a trump must play one (or a Bluke). "
             "Calls for nothing: the others may play any card. "
             "In a hand without trump a led Bluke calls for nothing either way."
         ),
-        error_messages={"invalid_choice": "Choose what a led Bluke calls for from the list."},
+        error_messages={
+            "invalid_choice": gettext_lazy("Choose what a led Bluke calls for from the list.")
+        },
     )
     max_cards = forms.IntegerField(
         required=False,
-        label="Largest hand (cards)",
+        label=gettext_lazy("Largest hand (cards)"),
         # every Bluke league's rounds seat 5 at one table when exactly 5 come
-        widget=number_input(low=1, high=games.bluke.max_hand_size(5), placeholder="full"),
-        help_text=(
-            "Leave empty for the full game: 13 cards down to 1 and back up (25 hands) at "
-            "up to four players, fewer cards at bigger tables (52 ÷ players). "
-            "A number shortens every game: 3 plays hands of 3, 2, 1, 2, 3 cards. "
-            "It must suit every table a round can draw: at most "
-            f"{games.bluke.max_hand_size(5)} cards when the preferred table size is 3, or 4 "
-            "with tables of one fewer (5 who come play at one table); at most "
-            f"{games.bluke.max_hand_size(6)} otherwise (a round may seat 6)."
+        widget=number_input(
+            low=1, high=games.bluke.max_hand_size(5), placeholder=gettext_lazy("full")
         ),
-        error_messages={"invalid": "Enter the largest hand as a whole number, or leave it empty."},
+        help_text=worded(
+            gettext_lazy(
+                "Leave empty for the full game: 13 cards down to 1 and back up (25 hands) at "
+                "up to four players, fewer cards at bigger tables (52 ÷ players). "
+                "A number shortens every game: 3 plays hands of 3, 2, 1, 2, 3 cards. "
+                "It must suit every table a round can draw: at most "
+                "%(at_five)d cards when the preferred table size is 3, or 4 "
+                "with tables of one fewer (5 who come play at one table); at most "
+                "%(at_six)d otherwise (a round may seat 6)."
+            ),
+            at_five=games.bluke.max_hand_size(5),
+            at_six=games.bluke.max_hand_size(6),
+        ),
+        error_messages={
+            "invalid": gettext_lazy("Enter the largest hand as a whole number, or leave it empty.")
+        },
     )
     table_size = forms.IntegerField(
-        label="Preferred table size",
+        label=gettext_lazy("Preferred table size"),
         initial=4,
         widget=number_input(low=3, high=6),
-        help_text=(
+        help_text=gettext_lazy(
             "Bluke: 3 to 6 players a table when a round is drawn. "
             "Buck Euchre is always played four to a table."
         ),
         error_messages={
-            "required": "Enter the preferred table size.",
-            "invalid": "Enter the table size as a whole number.",
+            "required": gettext_lazy("Enter the preferred table size."),
+            "invalid": gettext_lazy("Enter the table size as a whole number."),
         },
     )
     table_spill = forms.ChoiceField(
-        choices=TableSpill.choices,
-        label="When the players do not divide evenly",
+        choices=[
+            (TableSpill.SMALLER.value, gettext_lazy("Tables of one fewer")),
+            (TableSpill.LARGER.value, gettext_lazy("Tables of one more")),
+        ],
+        label=gettext_lazy("When the players do not divide evenly"),
         initial=TableSpill.SMALLER,
         widget=forms.RadioSelect,
-        help_text=(
+        help_text=gettext_lazy(
             "Bluke: the players left over make some tables one smaller, or some one larger, "
             "than the preferred size. (Buck Euchre's leftovers sit the round out.)"
         ),
         error_messages={
-            "required": "Choose what happens to the players left over.",
-            "invalid_choice": "Choose smaller or larger tables.",
+            "required": gettext_lazy("Choose what happens to the players left over."),
+            "invalid_choice": gettext_lazy("Choose smaller or larger tables."),
         },
     )
 
     results_confirmation = forms.ChoiceField(
         choices=[
-            (ResultsConfirmation.NONE, "Results count at once"),
-            (ResultsConfirmation.PLAYER, "A second player confirms results entered at the table"),
+            (ResultsConfirmation.NONE, gettext_lazy("Results count at once")),
+            (
+                ResultsConfirmation.PLAYER,
+                gettext_lazy("A second player confirms results entered at the table"),
+            ),
         ],
-        label="Results entered at the table",
+        label=gettext_lazy("Results entered at the table"),
         initial=ResultsConfirmation.NONE,
         widget=forms.RadioSelect,
-        help_text=(
+        help_text=gettext_lazy(
             "With a table link the players enter their own results on a phone. "
             "A second player confirming: a game entered that way counts in the standings "
             "once a player of another seat (or an organiser) says it is right. "
             "Results entered by a scorekeeper or organiser always count at once."
         ),
         error_messages={
-            "required": "Choose whether a second player confirms results.",
-            "invalid_choice": "Choose one of the two ways from the list.",
+            "required": gettext_lazy("Choose whether a second player confirms results."),
+            "invalid_choice": gettext_lazy("Choose one of the two ways from the list."),
         },
     )
     replies_close_minutes = forms.IntegerField(
         required=False,
-        label="Players' replies close (minutes before the start)",
+        label=gettext_lazy("Players' replies close (minutes before the start)"),
         initial=REPLIES_CLOSE_MINUTES_DEFAULT,
         min_value=0,
         max_value=REPLIES_CLOSE_MINUTES_MAX,
         widget=number_input(low=0, high=REPLIES_CLOSE_MINUTES_MAX),
-        help_text=(
+        help_text=gettext_lazy(
             "Players answer “coming” or “not coming” with their own link until this many "
             "minutes before a night's start time, and never after its first round is drawn "
             "(a night without a start time: until its first draw). Empty: 60."
         ),
         error_messages={
-            "invalid": "Enter the minutes as a whole number.",
-            "min_value": "Enter 0 minutes or more.",
-            "max_value": f"Enter at most {REPLIES_CLOSE_MINUTES_MAX} minutes (a day).",
+            "invalid": gettext_lazy("Enter the minutes as a whole number."),
+            "min_value": gettext_lazy("Enter 0 minutes or more."),
+            "max_value": worded(
+                gettext_lazy("Enter at most %(most)d minutes (a day)."),
+                most=REPLIES_CLOSE_MINUTES_MAX,
+            ),
         },
     )
 
@@ -339,7 +387,7 @@ class LeagueForm(SetupForm):
         self.options_fixed = options_fixed
         if league is not None:
             self.fields["game"].disabled = True
-            self.fields["game"].help_text = "The game of a league cannot change."
+            self.fields["game"].help_text = _("The game of a league cannot change.")
         if options_fixed or (league is not None and league.game != Game.BLUKE):
             for name in ("bluke_lead", "max_cards"):
                 self.fields[name].disabled = True
@@ -351,10 +399,10 @@ class LeagueForm(SetupForm):
         data = self.cleaned_data
         if self.league is None and data.get("game") == Game.BUCK_EUCHRE:
             if data.get("max_cards") is not None:
-                self.add_error("max_cards", "Buck Euchre has no rule options: leave this empty.")
+                self.add_error("max_cards", _("Buck Euchre has no rule options: leave this empty."))
             if data.get("bluke_lead", LEAD_TRUMP) != LEAD_TRUMP:
                 self.add_error(
-                    "bluke_lead", "Buck Euchre has no rule options: leave this as it is."
+                    "bluke_lead", _("Buck Euchre has no rule options: leave this as it is.")
                 )
         return data
 
@@ -427,21 +475,23 @@ class PlayerAddForm(SetupForm):
 
     name = forms.CharField(
         max_length=100,
-        label="Name",
-        help_text="As it will appear on score sheets; every player of the club has their own.",
-        error_messages={"required": "Enter the player's name."},
+        label=pgettext_lazy("a person's name", "Name"),
+        help_text=gettext_lazy(
+            "As it will appear on score sheets; every player of the club has their own."
+        ),
+        error_messages={"required": gettext_lazy("Enter the player's name.")},
     )
     kind = forms.ChoiceField(
         choices=[
-            (MEMBER, "Member of the club"),
-            (GUEST, "Guest (a visitor, until an organiser keeps them)"),
+            (MEMBER, gettext_lazy("Member of the club")),
+            (GUEST, gettext_lazy("Guest (a visitor, until an organiser keeps them)")),
         ],
-        label="Member or guest",
+        label=gettext_lazy("Member or guest"),
         initial=MEMBER,
         widget=forms.RadioSelect,
         error_messages={
-            "required": "Choose member or guest.",
-            "invalid_choice": "Choose member or guest.",
+            "required": gettext_lazy("Choose member or guest."),
+            "invalid_choice": gettext_lazy("Choose member or guest."),
         },
     )
 
@@ -480,26 +530,34 @@ class PlayersPasteForm(SetupForm):
     is added while there is one."""
 
     names = forms.CharField(
-        label="Names, one a line",
+        label=gettext_lazy("Names, one a line"),
         widget=forms.Textarea(attrs={"rows": 8, "autocomplete": "off", "spellcheck": "false"}),
         max_length=MAX_PASTED * (MAX_NAME + 2),
-        help_text=(
-            f"Paste from a spreadsheet or a list: up to {MAX_PASTED} names. "
-            "Blank lines are left out."
+        help_text=gettext_lazy(
+            worded(
+                gettext_lazy(
+                    "Paste from a spreadsheet or a list: up to %(most)d names. "
+                    "Blank lines are left out."
+                ),
+                most=MAX_PASTED,
+            )
         ),
         error_messages={
-            "required": "Paste at least one name.",
-            "max_length": f"That is more than {MAX_PASTED} names can be: paste fewer at a time.",
+            "required": gettext_lazy("Paste at least one name."),
+            "max_length": worded(
+                gettext_lazy("That is more than %(most)d names can be: paste fewer at a time."),
+                most=MAX_PASTED,
+            ),
         },
     )
     kind = forms.ChoiceField(
-        choices=[(MEMBER, "Members of the club"), (GUEST, "Guests")],
-        label="Add them as",
+        choices=[(MEMBER, gettext_lazy("Members of the club")), (GUEST, gettext_lazy("Guests"))],
+        label=gettext_lazy("Add them as"),
         initial=MEMBER,
         widget=forms.RadioSelect,
         error_messages={
-            "required": "Choose members or guests.",
-            "invalid_choice": "Choose members or guests.",
+            "required": gettext_lazy("Choose members or guests."),
+            "invalid_choice": gettext_lazy("Choose members or guests."),
         },
     )
     confirmed = forms.CharField(required=False, widget=forms.HiddenInput)
@@ -531,18 +589,29 @@ class PlayersPasteForm(SetupForm):
                 name = " ".join(name.split())  # as the one name's field keeps it
             key = name_key(name)
             if problem is not None:
-                problems.append(f"Line {number}: {sentence(problem)}")
+                problems.append(
+                    _("Line %(line)d: %(problem)s") % {"line": number, "problem": sentence(problem)}
+                )
             elif key in seen:
-                problems.append(f"Line {number}: “{name}” is on line {seen[key]} already.")
+                problems.append(
+                    _("Line %(line)d: “%(name)s” is on line %(first)d already.")
+                    % {"line": number, "name": name, "first": seen[key]}
+                )
             elif key in self.taken:
-                problems.append(f"Line {number}: The club has “{self.taken[key]}” already.")
+                problems.append(
+                    _("Line %(line)d: The club has “%(name)s” already.")
+                    % {"line": number, "name": self.taken[key]}
+                )
             else:
                 seen[key] = number
                 pasted.append(PastedName(line=number, name=name))
         if not pasted and not problems:
-            problems.append("Paste at least one name.")
+            problems.append(_("Paste at least one name."))
         if len(pasted) > MAX_PASTED:
-            problems.append(f"That is {len(pasted)} names: paste at most {MAX_PASTED} at a time.")
+            problems.append(
+                _("That is %(count)d names: paste at most %(most)d at a time.")
+                % {"count": len(pasted), "most": MAX_PASTED}
+            )
         if problems:
             raise forms.ValidationError(problems)
         self.pasted = pasted
@@ -573,20 +642,20 @@ class PlayerEditForm(SetupForm):
 
     name = forms.CharField(
         max_length=100,
-        label="Name",
-        error_messages={"required": "Enter the player's name."},
+        label=pgettext_lazy("a person's name", "Name"),
+        error_messages={"required": gettext_lazy("Enter the player's name.")},
     )
     keep = forms.BooleanField(
         required=False,
-        label="Keep as a member of the club",
-        help_text=(
+        label=gettext_lazy("Keep as a member of the club"),
+        help_text=gettext_lazy(
             "This player was added as a guest. Ticked, they become a member: this cannot be undone."
         ),
     )
     user = forms.ChoiceField(
         required=False,
-        label="One of the club's logins",
-        help_text="The login of the person who plays as this player.",
+        label=gettext_lazy("One of the club's logins"),
+        help_text=gettext_lazy("The login of the person who plays as this player."),
     )
 
     def __init__(
@@ -608,7 +677,7 @@ class PlayerEditForm(SetupForm):
         field = self.fields["user"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [
-            (NO_LOGIN, "No login"),
+            (NO_LOGIN, gettext_lazy("No login")),
             *((key, user.get_username()) for key, user in self.logins.items()),
         ]
         if not player.is_guest:
@@ -640,44 +709,55 @@ class EventForm(SetupForm):
 
     name = forms.CharField(
         max_length=100,
-        label="Name",
-        help_text="For instance “Club night” or “Week 3”.",
-        error_messages={"required": "Enter the game night's name."},
+        label=gettext_lazy("Name"),
+        help_text=gettext_lazy("For instance “Club night” or “Week 3”."),
+        error_messages={"required": gettext_lazy("Enter the game night's name.")},
     )
     date = forms.DateField(
-        label="Date",
+        label=gettext_lazy("Date"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-        help_text="Pick the date, or type it as year-month-day, for instance 2026-09-03.",
+        help_text=gettext_lazy(
+            "Pick the date, or type it as year-month-day, for instance 2026-09-03."
+        ),
         error_messages={
-            "required": "Enter the date of the game night.",
-            "invalid": "Enter the date as year-month-day, for instance 2026-09-03.",
+            "required": gettext_lazy("Enter the date of the game night."),
+            "invalid": gettext_lazy("Enter the date as year-month-day, for instance 2026-09-03."),
         },
     )
     start_time = forms.TimeField(
         required=False,
-        label="Start time (optional)",
+        label=gettext_lazy("Start time (optional)"),
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-        help_text="24-hour clock, for instance 19:30.",
-        error_messages={"invalid": "Enter the start time as hours:minutes, for instance 19:30."},
+        help_text=gettext_lazy("24-hour clock, for instance 19:30."),
+        error_messages={
+            "invalid": gettext_lazy("Enter the start time as hours:minutes, for instance 19:30.")
+        },
     )
     venue = forms.CharField(
         required=False,
         max_length=200,
-        label="Venue (optional)",
-        help_text="Where the club meets that night.",
+        label=gettext_lazy("Venue (optional)"),
+        help_text=gettext_lazy("Where the club meets that night."),
     )
     rounds = forms.IntegerField(
-        label="Number of rounds",
+        label=gettext_lazy("Number of rounds"),
         initial=1,
         min_value=1,
         max_value=MAX_ROUNDS,
         widget=number_input(low=1, high=MAX_ROUNDS),
-        help_text=f"1 to {MAX_ROUNDS}: each round players are drawn to new tables.",
+        help_text=worded(
+            gettext_lazy("1 to %(most)d: each round players are drawn to new tables."),
+            most=MAX_ROUNDS,
+        ),
         error_messages={
-            "required": "Enter the number of rounds.",
-            "invalid": "Enter the number of rounds as a whole number.",
-            "min_value": f"A game night has 1 to {MAX_ROUNDS} rounds.",
-            "max_value": f"A game night has 1 to {MAX_ROUNDS} rounds.",
+            "required": gettext_lazy("Enter the number of rounds."),
+            "invalid": gettext_lazy("Enter the number of rounds as a whole number."),
+            "min_value": worded(
+                gettext_lazy("A game night has 1 to %(most)d rounds."), most=MAX_ROUNDS
+            ),
+            "max_value": worded(
+                gettext_lazy("A game night has 1 to %(most)d rounds."), most=MAX_ROUNDS
+            ),
         },
     )
 

@@ -33,6 +33,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path
 from django.utils.datastructures import MultiValueDict
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 import games
@@ -183,9 +186,15 @@ def _unreadable(form: ImportForm, check: ResultsCheck | PlayersCheck) -> bool:
     if isinstance(check, ResultsCheck) and check.summary.new_tables > MAX_GAMES:
         form.add_error(
             "file",
-            f"The file has {check.summary.new_tables:,} games to store; this page imports at "
-            f"most {MAX_GAMES} at a time: split the file, or ask whoever runs the site to "
-            "import it with the import_results command.",
+            _(
+                "The file has %(count)s games to store; this page imports at most %(most)s at "
+                "a time: split the file, or ask whoever runs the site to import it with the "
+                "import_results command."
+            )
+            % {
+                "count": number_format(check.summary.new_tables, force_grouping=True),
+                "most": number_format(MAX_GAMES, force_grouping=True),
+            },
         )
         return True
     return bool(unreadable)
@@ -223,7 +232,7 @@ def club_import_confirm(request: HttpRequest, club_id: int) -> HttpResponse:
         # its limits), or with its hidden fields changed: back to the upload form,
         # which says what is wrong.
         tampered = "digest" in form.errors or "what" in form.errors
-        error = "The page was changed: choose the file and check it again." if tampered else None
+        error = _("The page was changed: choose the file and check it again.") if tampered else None
         if error is None and "file" in form.errors and request.FILES.get("file"):
             error = str(form.errors["file"][0])
         return _form_page(request, club, _again(form, club, error=error))
@@ -254,26 +263,37 @@ def club_import_confirm(request: HttpRequest, club_id: int) -> HttpResponse:
                 league=league, data=data, format=form.format, digest=digest
             )
     except NotThePreviewedFile as error:
-        message = f"{sentence(error.message)} Check this file first."
+        message = _("%(why)s Check this file first.") % {"why": sentence(error.message)}
         return _form_page(request, club, _again(form, club, error=message))
     except ImportRefused as error:
         return _preview(request, club, form, error.check, refused=True)
     except ServiceError as error:
         # another service's refusal: something changed since the check (a table drawn)
-        message = f"{sentence(error.message)} Nothing was imported: check the file again."
+        message = _("%(why)s Nothing was imported: check the file again.") % {
+            "why": sentence(error.message)
+        }
         return _form_page(request, club, _again(form, club, error=message))
     except IntegrityError:
-        return _form_page(request, club, _again(form, club, error=RACED))
+        return _form_page(request, club, _again(form, club, error=str(RACED)))
     if isinstance(done, PlayersCheck):
         count = len(done.new_players)
-        messages.success(request, f"{_count(count, 'player')} imported.")
+        messages.success(
+            request,
+            ngettext("%(count)s player imported.", "%(count)s players imported.", count)
+            % {"count": number_format(count, force_grouping=True)},
+        )
         return redirect("club-players", club_id=club.pk)
     summary = done.summary
     messages.success(
         request,
-        f"Imported into {done.league.name}: {summary.hands} hand{'s' if summary.hands != 1 else ''}"
-        f" at {summary.new_tables} table{'s' if summary.new_tables != 1 else ''}"
-        f" ({len(summary.new_players)} new player{'s' if len(summary.new_players) != 1 else ''}).",
+        # Translators: "Imported into Thursday league: 120 hands at 6 tables (2 new players)."
+        _("Imported into %(league)s: %(hands)s at %(tables)s (%(players)s).")
+        % {
+            "league": done.league.name,
+            "hands": _hands(summary.hands),
+            "tables": _tables(summary.new_tables),
+            "players": _new_players(len(summary.new_players)),
+        },
     )
     return redirect("league", league_id=done.league.pk)
 
@@ -320,10 +340,10 @@ def _steps(item: ResultsImport) -> list[Step]:
     """The import's three steps (waiting, storing, finished), each with its state."""
     states = ResultsImport.State
     texts = [
-        "Waiting to start",
-        f"Checking the file again and storing {_count(item.tables, 'table')} "
-        f"({_count(item.hands, 'hand')})",
-        "Nothing imported" if item.state == states.REFUSED else "Imported",
+        _("Waiting to start"),
+        _("Checking the file again and storing %(tables)s (%(hands)s)")
+        % {"tables": _tables(item.tables), "hands": _hands(item.hands)},
+        _("Nothing imported") if item.state == states.REFUSED else _("Imported"),
     ]
     at = {states.WAITING: 0, states.RUNNING: 1}.get(ResultsImport.State(item.state), 2)
     steps = []
@@ -338,8 +358,33 @@ def _steps(item: ResultsImport) -> list[Step]:
     return steps
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+def state_words(state: str) -> str:
+    """A background import's state in lower case, in the page's language (the
+    model's labels are English)."""
+    words = {
+        ResultsImport.State.WAITING: pgettext("an import's state", "waiting to start"),
+        ResultsImport.State.RUNNING: pgettext("an import's state", "importing"),
+        ResultsImport.State.DONE: pgettext("an import's state", "imported"),
+        ResultsImport.State.REFUSED: pgettext("an import's state", "nothing imported"),
+    }
+    return words.get(ResultsImport.State(state), state) if state in ResultsImport.State else state
+
+
+def _counted(number: int) -> dict[str, str]:
+    """A count for a message, its digits grouped as the page's language groups them."""
+    return {"count": number_format(number, force_grouping=True)}
+
+
+def _hands(number: int) -> str:
+    return ngettext("%(count)s hand", "%(count)s hands", number) % _counted(number)
+
+
+def _tables(number: int) -> str:
+    return ngettext("%(count)s table", "%(count)s tables", number) % _counted(number)
+
+
+def _new_players(number: int) -> str:
+    return ngettext("%(count)s new player", "%(count)s new players", number) % _counted(number)
 
 
 def _again(form: ConfirmForm, club: Club, *, error: str | None = None) -> ImportForm:

@@ -22,10 +22,14 @@ from django import forms
 from django.core.files.uploadedfile import UploadedFile
 from django.db.models import QuerySet
 from django.utils.datastructures import MultiValueDict
+from django.utils.formats import number_format
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from league.import_files.results import ImportFormat
 from league.models import Club, League
-from league.web.organise_forms import SetupForm
+from league.web.organise_forms import SetupForm, worded
 
 MAX_UPLOAD_BYTES: Final = 1024 * 1024
 """The largest file the pages take: 1 MiB, some 18,000 rows of games (about 180
@@ -50,8 +54,8 @@ then takes 5 to 15 s (``benchmarks/imports.py``: 10 ms a table of one hand, abou
 
 PLAYERS, RESULTS = "players", "results"
 WHAT_CHOICES = [
-    (PLAYERS, "Players: a CSV file with a column “name”"),
-    (RESULTS, "Results of a league: its games CSV, or JSON Lines of game records"),
+    (PLAYERS, gettext_lazy("Players: a CSV file with a column “name”")),
+    (RESULTS, gettext_lazy("Results of a league: its games CSV, or JSON Lines of game records")),
 ]
 
 FORMATS: Final = {".csv": ImportFormat.CSV, ".jsonl": ImportFormat.JSON_LINES}
@@ -66,6 +70,10 @@ def file_format(upload: UploadedFile) -> ImportFormat | None:
     return next((found for ending, found in FORMATS.items() if name.endswith(ending)), None)
 
 
+_grouped = lazy(lambda number: number_format(number, force_grouping=True), str)
+"""A number as the page's language groups its digits (1,000; 1 000), when shown."""
+
+
 class ImportForm(SetupForm):
     """What the file holds, the league (for results) and the file."""
 
@@ -74,34 +82,40 @@ class ImportForm(SetupForm):
 
     what = forms.ChoiceField(
         choices=WHAT_CHOICES,
-        label="The file holds",
+        label=gettext_lazy("The file holds"),
         widget=forms.RadioSelect,
         initial=RESULTS,
         error_messages={
-            "required": "Choose what the file holds.",
-            "invalid_choice": "Choose players or results.",
+            "required": gettext_lazy("Choose what the file holds."),
+            "invalid_choice": gettext_lazy("Choose players or results."),
         },
     )
     league = forms.ModelChoiceField(
         queryset=League.objects.none(),
         required=False,
-        label="League",
-        empty_label="Choose the league",
-        help_text="Results only: the league whose games the file holds.",
-        error_messages={"invalid_choice": "Choose one of the club's leagues."},
+        label=gettext_lazy("League"),
+        empty_label=gettext_lazy("Choose the league"),
+        help_text=gettext_lazy("Results only: the league whose games the file holds."),
+        error_messages={"invalid_choice": gettext_lazy("Choose one of the club's leagues.")},
     )
     file = forms.FileField(
-        label="File",
-        help_text=(
-            "A CSV file (.csv), UTF-8, with a header row, as the “Every hand of every game” "
-            "download (CSV) writes it; or for results JSON Lines (.jsonl). At most 1 MB, "
-            f"and {MAX_RESULT_ROWS:,} rows of results ({MAX_GAMES} games; JSON Lines: "
-            f"{MAX_RESULT_LINES} lines) or {MAX_PLAYER_ROWS:,} players."
+        label=gettext_lazy("File"),
+        help_text=worded(
+            gettext_lazy(
+                "A CSV file (.csv), UTF-8, with a header row, as the “Every hand of every game” "
+                "download (CSV) writes it; or for results JSON Lines (.jsonl). At most 1 MB, "
+                "and %(rows)s rows of results (%(games)s games; JSON Lines: "
+                "%(lines)s lines) or %(players)s players."
+            ),
+            rows=_grouped(MAX_RESULT_ROWS),
+            games=_grouped(MAX_GAMES),
+            lines=_grouped(MAX_RESULT_LINES),
+            players=_grouped(MAX_PLAYER_ROWS),
         ),
         error_messages={
-            "required": "Choose the file to import.",
-            "empty": "The file is empty.",
-            "invalid": "Choose a file.",
+            "required": gettext_lazy("Choose the file to import."),
+            "empty": gettext_lazy("The file is empty."),
+            "invalid": gettext_lazy("Choose a file."),
         },
     )
 
@@ -124,12 +138,14 @@ class ImportForm(SetupForm):
         upload: UploadedFile = self.cleaned_data["file"]
         if (upload.size or 0) > MAX_UPLOAD_BYTES:
             raise forms.ValidationError(
-                "The file is larger than 1 MB, the most this page takes: ask whoever runs "
-                "the site to import it with the import_results command."
+                _(
+                    "The file is larger than 1 MB, the most this page takes: ask whoever runs "
+                    "the site to import it with the import_results command."
+                )
             )
         if file_format(upload) is None:
             raise forms.ValidationError(
-                "Choose a CSV file (its name ends .csv) or, for results, JSON Lines (.jsonl)."
+                _("Choose a CSV file (its name ends .csv) or, for results, JSON Lines (.jsonl).")
             )
         return upload
 
@@ -138,9 +154,9 @@ class ImportForm(SetupForm):
         data = self.cleaned_data
         what, upload = data.get("what"), data.get("file")
         if what == RESULTS and data.get("league") is None and "league" not in self.errors:
-            self.add_error("league", "Choose the league the results are for.")
+            self.add_error("league", _("Choose the league the results are for."))
         if what == PLAYERS and upload is not None and file_format(upload) != ImportFormat.CSV:
-            self.add_error("file", "A players file is a CSV file (its name ends .csv).")
+            self.add_error("file", _("A players file is a CSV file (its name ends .csv)."))
         elif what in (PLAYERS, RESULTS) and upload is not None:
             upload.seek(0)
             self._content = upload.read()
@@ -173,20 +189,33 @@ def rows_refusal(data: bytes, what: str, found: ImportFormat | None) -> str | No
     lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
     command = "import_players" if what == PLAYERS else "import_results"
     if what == PLAYERS and lines - 1 > MAX_PLAYER_ROWS:
-        limit = f"this page adds at most {MAX_PLAYER_ROWS:,} players (a row each)"
-        counted = f"{lines - 1:,} rows of players"
+        message = _(
+            "The file has %(count)s rows of players; this page adds at most %(most)s players "
+            "(a row each) at a time: split the file, or ask whoever runs the site to import it "
+            "with the %(command)s command."
+        )
+        count, most = lines - 1, MAX_PLAYER_ROWS
     elif found == ImportFormat.CSV and what == RESULTS and lines - 1 > MAX_RESULT_ROWS:
-        limit = f"this page imports at most {MAX_RESULT_ROWS:,} rows (about 200 games)"
-        counted = f"{lines - 1:,} rows after the header"
+        message = _(
+            "The file has %(count)s rows after the header; this page imports at most %(most)s "
+            "rows (about 200 games) at a time: split the file, or ask whoever runs the site to "
+            "import it with the %(command)s command."
+        )
+        count, most = lines - 1, MAX_RESULT_ROWS
     elif found == ImportFormat.JSON_LINES and lines > MAX_RESULT_LINES:
-        limit = f"this page imports at most {MAX_RESULT_LINES} games (a line each)"
-        counted = f"{lines:,} lines"
+        message = _(
+            "The file has %(count)s lines; this page imports at most %(most)s games "
+            "(a line each) at a time: split the file, or ask whoever runs the site to import it "
+            "with the %(command)s command."
+        )
+        count, most = lines, MAX_RESULT_LINES
     else:
         return None
-    return (
-        f"The file has {counted}; {limit} at a time: split the file, or ask whoever runs "
-        f"the site to import it with the {command} command."
-    )
+    return message % {
+        "count": number_format(count, force_grouping=True),
+        "most": number_format(most, force_grouping=True),
+        "command": command,
+    }
 
 
 class ConfirmForm(ImportForm):
@@ -206,8 +235,8 @@ class ConfirmForm(ImportForm):
         super().__init__(data, files, club=club, **kwargs)
         self.fields["what"].widget = forms.HiddenInput()
         self.fields["league"].widget = forms.HiddenInput()
-        self.fields["file"].label = "The same file again"
-        self.fields["file"].help_text = (
+        self.fields["file"].label = _("The same file again")
+        self.fields["file"].help_text = _(
             "Your browser does not keep the file from the last page: choose it again. "
             "The site imports it only if it is exactly the file checked here."
         )
@@ -215,5 +244,5 @@ class ConfirmForm(ImportForm):
     def clean_digest(self) -> str:
         digest: str = self.cleaned_data["digest"]
         if not _DIGEST.fullmatch(digest):
-            raise forms.ValidationError("The page was changed: check the file again.")
+            raise forms.ValidationError(_("The page was changed: check the file again."))
         return digest

@@ -20,8 +20,10 @@ from django.contrib import messages
 from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.defaultfilters import pluralize
 from django.urls import URLPattern, path, reverse
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from league.errors import ServiceError
@@ -32,21 +34,55 @@ from league.services import clubs, fixtures
 from league.web.access import club_page_refusal
 from league.web.organise_forms import sentence
 
-RACED = "Another change got there first; nothing was changed. Look again and retry."
+RACED = gettext_lazy("Another change got there first; nothing was changed. Look again and retry.")
 
 
-def _counted(number: int, thing: str) -> str:
-    return f"{number} {thing}{pluralize(number)}"
+def _games(number: int) -> str:
+    return ngettext("%(count)d game", "%(count)d games", number) % {"count": number}
 
 
 def _held_by_hands(tables: list[Table]) -> str:
     """Why tables with hands cannot go, as the service words it, in a sentence."""
     held = "; ".join(
-        f"table {t.number} of round {t.round.number} has {_counted(t.hands_played, 'hand')}"
+        ngettext(
+            "table %(table)d of round %(round)d has %(count)d hand",
+            "table %(table)d of round %(round)d has %(count)d hands",
+            t.hands_played,
+        )
+        % {"table": t.number, "round": t.round.number, "count": t.hands_played}
         for t in tables[:3]
     )
-    more = f" (and {len(tables) - 3} more tables)" if len(tables) > 3 else ""
-    return sentence(f"hands are entered: {held}{more}")
+    if len(tables) > 3:
+        more = len(tables) - 3
+        return ngettext(
+            "Hands are entered: %(held)s (and %(count)d more table).",
+            "Hands are entered: %(held)s (and %(count)d more tables).",
+            more,
+        ) % {"held": held, "count": more}
+    return _("Hands are entered: %(held)s.") % {"held": held}
+
+
+def _rounds_and_tables(rounds: int, tables: int) -> str:
+    """A night's rounds, and its tables if it has any, as the delete page lists them."""
+    counted = ngettext("%(count)d round", "%(count)d rounds", rounds) % {"count": rounds}
+    if not tables:
+        return counted
+    return ngettext("%(rounds)s and %(count)d table", "%(rounds)s and %(count)d tables", tables) % {
+        "rounds": counted,
+        "count": tables,
+    }
+
+
+def _nights_checked_in(number: int) -> str:
+    return ngettext(
+        "%(count)d game night checked in", "%(count)d game nights checked in", number
+    ) % {"count": number}
+
+
+def _rounds_sat_out(number: int) -> str:
+    return ngettext("%(count)d round sat out", "%(count)d rounds sat out", number) % {
+        "count": number
+    }
 
 
 def _confirm_page(
@@ -93,7 +129,7 @@ def _done_or_refused(
     except ServiceError as error:
         return None, sentence(error.message)
     except IntegrityError:
-        return None, RACED
+        return None, str(RACED)
     messages.success(request, done)
     return redirect(then), ""
 
@@ -115,7 +151,7 @@ def event_delete(request: HttpRequest, event_id: int) -> HttpResponse:
         done, refused = _done_or_refused(
             request,
             lambda: fixtures.event_delete(event=event),
-            done=f"The game night “{event.name}” is deleted.",
+            done=_("The game night “%(name)s” is deleted.") % {"name": event.name},
             then=reverse("club-manage", kwargs={"club_id": club.pk}),
         )
         if done is not None:
@@ -128,19 +164,25 @@ def event_delete(request: HttpRequest, event_id: int) -> HttpResponse:
     return _confirm_page(
         request,
         club=club,
-        title=f"Delete the game night {event.name}",
-        what=f"{event.name}, {event.date:%A} {event.date.day} {event.date:%B %Y}, "
-        f"of {event.league.name}",
+        title=_("Delete the game night %(name)s") % {"name": event.name},
+        what=_("%(name)s, %(date)s, of %(league)s")
+        % {
+            "name": event.name,
+            "date": date_format(event.date, "l j E Y"),
+            "league": event.league.name,
+        },
         goes=[
-            _counted(len(rounds), "round")
-            + (f" and {_counted(tables, 'table')}" if tables else ""),
-            _counted(attending, "player") + " checked in" if attending else "",
+            _rounds_and_tables(len(rounds), tables),
+            ngettext("%(count)d player checked in", "%(count)d players checked in", attending)
+            % {"count": attending}
+            if attending
+            else "",
         ],
         refusal=refused or (_held_by_hands(held) if held else ""),
         back=back,
-        button=f"Delete {event.name}",
+        button=_("Delete %(name)s") % {"name": event.name},
         crumb_url=back,
-        crumb=f"Edit {event.name}",
+        crumb=_("Edit %(name)s") % {"name": event.name},
         status=status,
     )
 
@@ -162,7 +204,8 @@ def round_delete(request: HttpRequest, round_id: int) -> HttpResponse:
         done, refused = _done_or_refused(
             request,
             lambda: fixtures.round_delete(round=round_),
-            done=f"Round {round_.number} of “{event.name}” is deleted.",
+            done=_("Round %(number)d of “%(name)s” is deleted.")
+            % {"number": round_.number, "name": event.name},
             then=back,
         )
         if done is not None:
@@ -176,28 +219,49 @@ def round_delete(request: HttpRequest, round_id: int) -> HttpResponse:
         if held:
             refused = _held_by_hands(held)
         elif len(rounds) == 1:
-            refused = "It is the night's only round: delete the game night instead."
+            refused = _("It is the night's only round: delete the game night instead.")
         elif drawn := [row.round.number for row in later if row.tables]:
-            refused = f"Round {drawn[-1]} is drawn: delete the later rounds first, last first."
-    goes = [_counted(len(mine.tables), "table") + " and their seats"] if mine.tables else []
+            refused = _("Round %(number)d is drawn: delete the later rounds first, last first.") % {
+                "number": drawn[-1]
+            }
+    goes = (
+        [
+            ngettext(
+                "%(count)d table and their seats",
+                "%(count)d tables and their seats",
+                len(mine.tables),
+            )
+            % {"count": len(mine.tables)}
+        ]
+        if mine.tables
+        else []
+    )
     if later:
         goes.append(
-            f"Round{pluralize(len(later))} {', '.join(str(r.round.number) for r in later)} "
-            f"become{'' if len(later) > 1 else 's'} "
-            f"{', '.join(str(r.round.number - 1) for r in later)}; the players' rounds follow"
+            ngettext(
+                "Round %(rounds)s becomes %(numbers)s; the players' rounds follow",
+                "Rounds %(rounds)s become %(numbers)s; the players' rounds follow",
+                len(later),
+            )
+            % {
+                "rounds": ", ".join(str(r.round.number) for r in later),
+                "numbers": ", ".join(str(r.round.number - 1) for r in later),
+            }
         )
     return _confirm_page(
         request,
         club=club,
         tables=mine.tables,
-        title=f"Delete round {round_.number} of {event.name}",
-        what=f"Round {round_.number} of {event.name} ({event.date.day} {event.date:%B %Y})",
+        title=_("Delete round %(number)d of %(name)s")
+        % {"number": round_.number, "name": event.name},
+        what=_("Round %(number)d of %(name)s (%(date)s)")
+        % {"number": round_.number, "name": event.name, "date": date_format(event.date, "j E Y")},
         goes=goes,
         refusal=refused,
         back=back,
-        button=f"Delete round {round_.number}",
+        button=_("Delete round %(number)d") % {"number": round_.number},
         crumb_url=back,
-        crumb=f"Edit {event.name}",
+        crumb=_("Edit %(name)s") % {"name": event.name},
         status=status,
     )
 
@@ -219,7 +283,8 @@ def table_delete(request: HttpRequest, table_id: int) -> HttpResponse:
         done, refused = _done_or_refused(
             request,
             lambda: fixtures.table_delete(table=table),
-            done=f"Table {table.number} of round {table.round.number} is deleted.",
+            done=_("Table %(table)d of round %(round)d is deleted.")
+            % {"table": table.number, "round": table.round.number},
             then=back,
         )
         if done is not None:
@@ -232,14 +297,19 @@ def table_delete(request: HttpRequest, table_id: int) -> HttpResponse:
     return _confirm_page(
         request,
         club=club,
-        title=f"Delete table {table.number} of round {table.round.number}",
-        what=f"Table {table.number} of round {table.round.number} of {event.name}",
-        goes=[f"Its seats: {', '.join(names)}, who then sit at no table in this round"],
+        title=_("Delete table %(table)d of round %(round)d")
+        % {"table": table.number, "round": table.round.number},
+        what=_("Table %(table)d of round %(round)d of %(name)s")
+        % {"table": table.number, "round": table.round.number, "name": event.name},
+        goes=[
+            _("Its seats: %(names)s, who then sit at no table in this round")
+            % {"names": ", ".join(names)}
+        ],
         refusal=refused,
         back=back,
-        button=f"Delete table {table.number}",
+        button=_("Delete table %(table)d") % {"table": table.number},
         crumb_url=back,
-        crumb=f"Edit {event.name}",
+        crumb=_("Edit %(name)s") % {"name": event.name},
         status=status,
     )
 
@@ -260,7 +330,7 @@ def player_delete(request: HttpRequest, player_id: int) -> HttpResponse:
         done, refused = _done_or_refused(
             request,
             lambda: clubs.player_delete(player=player),
-            done=f"{player.name} is deleted.",
+            done=_("%(name)s is deleted.") % {"name": player.name},
             then=reverse("club-players", kwargs={"club_id": club.pk}),
         )
         if done is not None:
@@ -268,26 +338,33 @@ def player_delete(request: HttpRequest, player_id: int) -> HttpResponse:
         status = 409
     held = tidy_selectors.player_holdings(player=player)
     if not refused and held.games:
-        refused = (
-            f"{player.name} has {_counted(held.games, 'game')}: a player with games cannot be "
-            "deleted. If they were entered twice, merge them into the other; to erase who "
-            "they are, anonymise them."
-        )
+        refused = ngettext(
+            "%(name)s has %(count)d game: a player with games cannot be deleted. If they were "
+            "entered twice, merge them into the other; to erase who they are, anonymise them.",
+            "%(name)s has %(count)d games: a player with games cannot be deleted. If they were "
+            "entered twice, merge them into the other; to erase who they are, anonymise them.",
+            held.games,
+        ) % {"name": player.name, "count": held.games}
     return _confirm_page(
         request,
         club=club,
-        title=f"Delete {player.name}",
-        what=f"{player.name}, {'a guest' if player.is_guest else 'a member'} of {club.name}",
+        title=_("Delete %(name)s") % {"name": player.name},
+        what=(
+            _("%(name)s, a guest of %(club)s")
+            if player.is_guest
+            else _("%(name)s, a member of %(club)s")
+        )
+        % {"name": player.name, "club": club.name},
         goes=[
-            _counted(held.attendance, "game night") + " checked in" if held.attendance else "",
-            _counted(held.sit_outs, "round") + " sat out" if held.sit_outs else "",
-            "the link to their login" if player.user_id else "",
+            _nights_checked_in(held.attendance) if held.attendance else "",
+            _rounds_sat_out(held.sit_outs) if held.sit_outs else "",
+            _("the link to their login") if player.user_id else "",
         ],
         refusal=refused,
         back=back,
-        button=f"Delete {player.name}",
+        button=_("Delete %(name)s") % {"name": player.name},
         crumb_url=back,
-        crumb=f"Edit {player.name}",
+        crumb=_("Edit %(name)s") % {"name": player.name},
         status=status,
     )
 
@@ -297,11 +374,11 @@ class MergeForm(forms.Form):
 
     into = forms.TypedChoiceField(
         coerce=int,
-        label="The player to keep",
-        help_text="The same person, entered before under this name or another.",
+        label=gettext_lazy("The player to keep"),
+        help_text=gettext_lazy("The same person, entered before under this name or another."),
         error_messages={
-            "required": "Choose the player to keep.",
-            "invalid_choice": "Choose the player to keep from the list.",
+            "required": gettext_lazy("Choose the player to keep."),
+            "invalid_choice": gettext_lazy("Choose the player to keep from the list."),
         },
     )
 
@@ -315,13 +392,13 @@ class MergeForm(forms.Form):
         others = [p for p in candidates if p not in close]
 
         def label(p: Player) -> str:
-            return f"{p.name} ({_counted(getattr(p, 'games', 0), 'game')})"
+            return f"{p.name} ({_games(getattr(p, 'games', 0))})"
 
         # a choice, or a group of them: (value, label), (group, [(value, label), ...])
-        choices: list[tuple[object, str | list[tuple[int, str]]]] = [("", "Choose…")]
+        choices: list[tuple[object, str | list[tuple[int, str]]]] = [("", _("Choose…"))]
         if close:
-            choices.append(("Close names", [(p.pk, label(p)) for p in close]))
-        choices.append(("Every other player", [(p.pk, label(p)) for p in others]))
+            choices.append((_("Close names"), [(p.pk, label(p)) for p in close]))
+        choices.append((_("Every other player"), [(p.pk, label(p)) for p in others]))
         field.choices = choices
 
 
@@ -354,9 +431,13 @@ def player_merge(request: HttpRequest, player_id: int) -> HttpResponse:
                 except ServiceError as error:
                     refused, status = sentence(error.message), 409
                 except IntegrityError:
-                    refused, status = RACED, 409
+                    refused, status = str(RACED), 409
                 else:
-                    messages.success(request, f"{player.name} is merged into {kept.name}.")
+                    messages.success(
+                        request,
+                        _("%(name)s is merged into %(kept)s.")
+                        % {"name": player.name, "kept": kept.name},
+                    )
                     return redirect("player-edit", player_id=kept.pk)
     elif form.is_bound:
         status = 400
@@ -381,11 +462,18 @@ def _moved_words(player: Player, moves: clubs.MergeMoves) -> list[str]:
     return [
         words
         for words in (
-            _counted(moves.games, "game") if moves.games else "",
-            _counted(moves.attendance, "game night") + " checked in" if moves.attendance else "",
-            _counted(moves.sit_outs, "round") + " sat out" if moves.sit_outs else "",
-            _counted(moves.invitations, "invitation") + " naming them" if moves.invitations else "",
-            "their login" if moves.login else "",
+            _games(moves.games) if moves.games else "",
+            _nights_checked_in(moves.attendance) if moves.attendance else "",
+            _rounds_sat_out(moves.sit_outs) if moves.sit_outs else "",
+            ngettext(
+                "%(count)d invitation naming them",
+                "%(count)d invitations naming them",
+                moves.invitations,
+            )
+            % {"count": moves.invitations}
+            if moves.invitations
+            else "",
+            _("their login") if moves.login else "",
         )
         if words
     ]

@@ -26,11 +26,13 @@ from django.db.models.functions import RowNumber
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import webhook_delivery
 from league.errors import ServiceError
-from league.models import Club, WebhookDelivery, WebhookEndpoint
+from league.models import Club, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from league.services import webhook_endpoints
 from league.web.access import club_page_refusal
 from league.web.form_summary import summary_of
@@ -41,26 +43,58 @@ DELIVERIES_SHOWN: Final = 5
 """How many of each endpoint's latest deliveries the page lists."""
 
 
+EVENT_WORDS = {
+    WebhookEvent.GAME_COMPLETED: gettext_lazy("A game completed"),
+    WebhookEvent.GAME_CONFIRMED: gettext_lazy("A game confirmed at its table"),
+    WebhookEvent.RESULT_CORRECTED: gettext_lazy("A result corrected"),
+    WebhookEvent.STANDINGS_UPDATED: gettext_lazy("Standings updated"),
+    WebhookEvent.ROUND_SEATED: gettext_lazy("A round seated"),
+    WebhookEvent.PING: gettext_lazy("A test ping"),
+}
+"""The events in the page's language (the model's labels are English, for the API)."""
+
+STATUS_WORDS = {
+    WebhookDelivery.Status.PENDING: gettext_lazy("Pending"),
+    WebhookDelivery.Status.DELIVERED: gettext_lazy("Delivered"),
+    WebhookDelivery.Status.FAILED: gettext_lazy("Failed"),
+}
+"""A delivery's status in the page's language."""
+
+
+def event_words(event: str) -> str:
+    """A delivery's event in the page's language (the value itself if unknown)."""
+    return str(EVENT_WORDS.get(WebhookEvent(event), event)) if event in WebhookEvent else event
+
+
+def status_words(status: str) -> str:
+    """A delivery's status in the page's language."""
+    if status in WebhookDelivery.Status.values:
+        return str(STATUS_WORDS[WebhookDelivery.Status(status)])
+    return status
+
+
 class WebhookForm(SetupForm):
     """A new endpoint: its URL and the events it is sent."""
 
     url = forms.CharField(
         max_length=500,
         strip=False,  # a line break around the URL is refused by the service, not dropped
-        label="URL",
-        help_text="Where the league sends the events, for instance "
-        "https://example.org/league-hook. It must be reachable from the internet.",
-        error_messages={"required": "Enter the URL to send the events to."},
+        label=gettext_lazy("URL"),
+        help_text=gettext_lazy(
+            "Where the league sends the events, for instance "
+            "https://example.org/league-hook. It must be reachable from the internet."
+        ),
+        error_messages={"required": gettext_lazy("Enter the URL to send the events to.")},
         widget=forms.URLInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
     events = forms.MultipleChoiceField(
-        choices=[(event.value, event.label) for event in SUBSCRIBABLE],
-        label="Events",
+        choices=[(event.value, EVENT_WORDS[event]) for event in SUBSCRIBABLE],
+        label=gettext_lazy("Events"),
         initial=[event.value for event in SUBSCRIBABLE],
         widget=forms.CheckboxSelectMultiple,
         error_messages={
-            "required": "Choose at least one event.",
-            "invalid_choice": "Choose events from the list.",
+            "required": gettext_lazy("Choose at least one event."),
+            "invalid_choice": gettext_lazy("Choose events from the list."),
         },
     )
 
@@ -165,8 +199,12 @@ def webhook_switch(request: HttpRequest, endpoint: WebhookEndpoint) -> None:
     """Turn an endpoint off, or on again (clearing why it was disabled)."""
     turn_on = request.POST.get("active") == "on"
     webhook_endpoints.webhook_endpoint_update(endpoint=endpoint, active=turn_on)
-    state = "on: events are sent to it again" if turn_on else "off: nothing is sent to it"
-    messages.success(request, f"The endpoint {endpoint.url} is {state}.")
+    done = (
+        _("The endpoint %(url)s is on: events are sent to it again.")
+        if turn_on
+        else _("The endpoint %(url)s is off: nothing is sent to it.")
+    )
+    messages.success(request, done % {"url": endpoint.url})
 
 
 @endpoint_action
@@ -175,16 +213,18 @@ def webhook_ping(request: HttpRequest, endpoint: WebhookEndpoint) -> None:
     try:
         webhook_endpoints.webhook_ping(endpoint=endpoint)
     except ServiceError as error:
-        messages.error(request, f"No ping was sent: {error.message}.")
+        messages.error(request, _("No ping was sent: %(why)s.") % {"why": error.message})
     else:
-        messages.success(request, f"A test ping is on its way to {endpoint.url}.")
+        messages.success(
+            request, _("A test ping is on its way to %(url)s.") % {"url": endpoint.url}
+        )
 
 
 @endpoint_action
 def webhook_delete(request: HttpRequest, endpoint: WebhookEndpoint) -> None:
     """Delete an endpoint and its deliveries."""
     webhook_endpoints.webhook_endpoint_delete(endpoint=endpoint)
-    messages.success(request, f"The endpoint {endpoint.url} is deleted.")
+    messages.success(request, _("The endpoint %(url)s is deleted.") % {"url": endpoint.url})
 
 
 urlpatterns: list[URLPattern] = [

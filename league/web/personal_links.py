@@ -28,6 +28,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from league import mails
@@ -40,7 +42,7 @@ from league.web.access import club_page_refusal
 from league.web.personal_links_forms import MailForm, PlayersForm
 from league.web.qr import qr_svg
 
-TOO_MANY_MAILS = (
+TOO_MANY_MAILS = gettext_lazy(
     "You have mailed many links in the last hour: nothing was made or sent. "
     "Mail the next ones a little later, or print cards."
 )
@@ -61,7 +63,7 @@ def _url(request: HttpRequest, made: NewPersonalLink) -> str:
 
 def _card(request: HttpRequest, made: NewPersonalLink) -> Card:
     url = _url(request, made)
-    label = f"QR code of {made.link.player.name}'s personal link"
+    label = _("QR code of %(name)s's personal link") % {"name": made.link.player.name}
     return Card(player=made.link.player, url=url, qr=qr_svg(url, label=label))
 
 
@@ -83,7 +85,10 @@ def _mail(request: HttpRequest, made: list[tuple[NewPersonalLink, str]], club: C
 
 def _names(players: list[Player]) -> str:
     names = [player.name for player in players]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    if len(names) == 1:
+        return names[0]
+    # Translators: the end of a list of names in a sentence, "Ada, Adam and Adaa".
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 # -- the club's links --------------------------------------------------------------------
@@ -109,11 +114,11 @@ def club_personal_links(request: HttpRequest, club_id: int) -> HttpResponse:
             line.player for line in chosen if replies.personal_link_revoke(player=line.player)
         ]
         if not revoked:
-            text = "None of those players had a link."
+            text = _("None of those players had a link.")
         elif len(revoked) == 1:
-            text = f"The link of {revoked[0].name} no longer works."
+            text = _("The link of %(name)s no longer works.") % {"name": revoked[0].name}
         else:
-            text = f"The links of {_names(revoked)} no longer work."
+            text = _("The links of %(names)s no longer work.") % {"names": _names(revoked)}
         messages.success(request, text)
         return redirect("club-personal-links", club_id=club.pk)
     if action == "mail":
@@ -141,8 +146,10 @@ def _mail_chosen(
     if not with_address:
         form.add_error(
             "players",
-            "None of those players has a login with an email address: print their cards, "
-            "or mail each one's link from their own page, to an address you type.",
+            _(
+                "None of those players has a login with an email address: print their cards, "
+                "or mail each one's link from their own page, to an address you type."
+            ),
         )
         return _links_page(request, club, lines, form=form, status=400)
     if personal_link_mails_over_limit(request, mails=len(with_address)):
@@ -157,18 +164,24 @@ def _mail_chosen(
     mailed = [line.player for line in with_address if line.player.pk in sent]
     failed = [line.player for line in with_address if line.player.pk not in sent]
     if mailed:
-        messages.success(request, f"Mailed a new link to {_names(mailed)}.")
+        messages.success(request, _("Mailed a new link to %(names)s.") % {"names": _names(mailed)})
     if failed:
         messages.error(
             request,
-            f"The mail to {_names(failed)} could not be sent: their new link was made but "
-            "reaches nobody. Mail it again, or print their cards.",
+            _(
+                "The mail to %(names)s could not be sent: their new link was made but "
+                "reaches nobody. Mail it again, or print their cards."
+            )
+            % {"names": _names(failed)},
         )
     if without:
         messages.info(
             request,
-            f"{_names(without)}: no login with an address, so nothing was made for them. "
-            "Print their cards, or mail from their own page.",
+            _(
+                "%(names)s: no login with an address, so nothing was made for them. "
+                "Print their cards, or mail from their own page."
+            )
+            % {"names": _names(without)},
         )
     return redirect("club-personal-links", club_id=club.pk)
 
@@ -217,7 +230,11 @@ def player_personal_link(request: HttpRequest, player_id: int) -> HttpResponse:
         action = request.POST.get("action", "")
         if action == "revoke":
             had = replies.personal_link_revoke(player=player)
-            text = "The link no longer works." if had else f"{player.name} had no link."
+            text = (
+                _("The link no longer works.")
+                if had
+                else _("%(name)s had no link.") % {"name": player.name}
+            )
             messages.success(request, text)
             return redirect("player-personal-link", player_id=player.pk)
         if action == "make":
@@ -225,17 +242,21 @@ def player_personal_link(request: HttpRequest, player_id: int) -> HttpResponse:
             return _player_page(request, player, mail_form, card=_card(request, new))
         if action != "mail":
             return _player_page(
-                request, player, mail_form, status=400, error="The page sent an unknown request."
+                request, player, mail_form, status=400, error=_("The page sent an unknown request.")
             )
         mail_form = MailForm(request.POST)
         if not mail_form.is_valid():
             return _player_page(request, player, mail_form, status=400)
         if personal_link_mails_over_limit(request, mails=1):
-            return _player_page(request, player, mail_form, status=429, error=TOO_MANY_MAILS)
+            return _player_page(request, player, mail_form, status=429, error=str(TOO_MANY_MAILS))
         new = replies.personal_link_create(player=player, by=request.user)
         email = mail_form.cleaned_data["email"]
         if _mail(request, [(new, email)], player.club):
-            messages.success(request, f"Mailed {player.name} a new link, to {email}.")
+            messages.success(
+                request,
+                _("Mailed %(name)s a new link, to %(email)s.")
+                % {"name": player.name, "email": email},
+            )
             return redirect("player-personal-link", player_id=player.pk)
         return _player_page(
             request,
@@ -243,7 +264,7 @@ def player_personal_link(request: HttpRequest, player_id: int) -> HttpResponse:
             mail_form,
             card=_card(request, new),
             status=200,
-            error="The mail could not be sent. The new link is below: copy it, or print it.",
+            error=_("The mail could not be sent. The new link is below: copy it, or print it."),
         )
     return _player_page(request, player, mail_form)
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from league.mails import PERSONAL_LINK_MAILS_AT_ONCE
 from league.services.replies import MAX_LINKS_AT_ONCE
@@ -22,13 +24,13 @@ class PlayersForm(forms.Form):
     players = forms.TypedMultipleChoiceField(
         coerce=int,
         error_messages={
-            "required": "Choose at least one player.",
-            "invalid_choice": "A player chosen is not one of the club's.",
+            "required": gettext_lazy("Choose at least one player."),
+            "invalid_choice": gettext_lazy("A player chosen is not one of the club's."),
         },
     )
     action = forms.ChoiceField(
         choices=[(action, action) for action in LINK_ACTIONS],
-        error_messages={"invalid_choice": "The page sent an unknown request."},
+        error_messages={"invalid_choice": gettext_lazy("The page sent an unknown request.")},
     )
 
     def __init__(self, *args: Any, player_ids: list[int], **kwargs: Any) -> None:
@@ -42,10 +44,12 @@ class PlayersForm(forms.Form):
         chosen = data.get("players") or []
         most = PERSONAL_LINK_MAILS_AT_ONCE if data.get("action") == "mail" else MAX_LINKS_AT_ONCE
         if len(chosen) > most:
-            what = "mailed" if data.get("action") == "mail" else "made or revoked"
-            self.add_error(
-                "players", f"At most {most} links are {what} at once: choose fewer players."
+            message = (
+                _("At most %(most)d links are mailed at once: choose fewer players.")
+                if data.get("action") == "mail"
+                else _("At most %(most)d links are made or revoked at once: choose fewer players.")
             )
+            self.add_error("players", message % {"most": most})
         return data
 
 
@@ -53,11 +57,11 @@ class MailForm(forms.Form):
     """The address to mail one player's new link to."""
 
     email = forms.EmailField(
-        label="Email address",
+        label=gettext_lazy("Email address"),
         max_length=254,
-        help_text="The player's own address: the mail holds their link.",
+        help_text=gettext_lazy("The player's own address: the mail holds their link."),
         error_messages={
-            "required": "Enter the address to mail the link to.",
-            "invalid": "Enter an email address, like ada@example.org.",
+            "required": gettext_lazy("Enter the address to mail the link to."),
+            "invalid": gettext_lazy("Enter an email address, like ada@example.org."),
         },
     )

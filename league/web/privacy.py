@@ -26,12 +26,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from league.models import Club, League, Membership, Player, Visibility
 from league.selectors import players as players_selectors
 from league.services import clubs
 from league.web.access import club_page_refusal
+from league.web.organise_forms import VISIBILITY_CHOICES
 
 
 def feed_addresses(request: HttpRequest, club: Club, leagues: list[League]) -> list[dict[str, str]]:
@@ -40,7 +42,7 @@ def feed_addresses(request: HttpRequest, club: Club, leagues: list[League]) -> l
     key = clubs.club_feed_key(club=club)
     shown = [
         {
-            "name": f"All of {club.name}'s game nights",
+            "name": _("All of %(club)s's game nights") % {"club": club.name},
             "url": reverse("club-calendar", kwargs={"club_id": club.pk}),
         }
     ]
@@ -64,26 +66,26 @@ def club_privacy(request: HttpRequest, club_id: int) -> HttpResponse:
     if request.method == "POST":
         if request.POST.get("action") == "new_feed_key":
             clubs.club_feed_key(club=club, renew=True)
-            messages.success(request, "The calendar feeds have new private addresses.")
+            messages.success(request, _("The calendar feeds have new private addresses."))
             return redirect("club-privacy", club_id=club.pk)
         visibility = request.POST.get("visibility", "")
         if visibility in Visibility.values:
             clubs.club_update(club=club, visibility=visibility)
             messages.success(
                 request,
-                "Only the club's members see its results now."
+                _("Only the club's members see its results now.")
                 if club.members_only
-                else "Anyone sees the club's results now.",
+                else _("Anyone sees the club's results now."),
             )
             return redirect("club-privacy", club_id=club.pk)
-        error = "Choose who sees the club's results."
+        error = _("Choose who sees the club's results.")
     leagues = list(League.objects.filter(club=club).order_by("name"))
     return render(
         request,
         "league/organise/privacy.html",
         {
             "club": club,
-            "choices": Visibility.choices,
+            "choices": VISIBILITY_CHOICES,
             "error": error,
             "feeds": feed_addresses(request, club, leagues) if club.members_only else [],
         },
@@ -99,11 +101,13 @@ def player_anonymise(request: HttpRequest, player_id: int) -> HttpResponse:
         return refusal
     if request.POST.get("confirm") != "yes":
         messages.error(
-            request, "Nothing changed: tick the box to say you mean to anonymise this player."
+            request, _("Nothing changed: tick the box to say you mean to anonymise this player.")
         )
         return redirect("player-edit", player_id=player.pk)
     done = clubs.player_anonymise(player=player)
-    messages.success(request, f"The player is anonymised: now “{done.name}”, games kept.")
+    messages.success(
+        request, _("The player is anonymised: now “%(name)s”, games kept.") % {"name": done.name}
+    )
     return redirect("club-players", club_id=player.club_id)
 
 

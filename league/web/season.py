@@ -22,9 +22,11 @@ from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from league.errors import ServiceError
+from league.models import League
 from league.selectors import leagues as leagues_selectors
 from league.selectors import seasons as seasons_selectors
 from league.services import finals, fixtures
@@ -33,6 +35,7 @@ from league.web.access import club_page_refusal
 from league.web.form_summary import summary_of
 from league.web.organise import RACED
 from league.web.season_forms import FinalForm, SeasonForm
+from league.web.season_words import season_words
 
 PREVIEW, MAKE = "preview", "make"
 
@@ -53,8 +56,8 @@ def league_season(request: HttpRequest, league_id: int) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"The season format of “{league.name}” is saved; its standings are being "
-                "recomputed.",
+                _("The season format of “%(name)s” is saved; its standings are being recomputed.")
+                % {"name": league.name},
             )
             return redirect("league", league_id=league.pk)
     return render(
@@ -65,7 +68,7 @@ def league_season(request: HttpRequest, league_id: int) -> HttpResponse:
             "summary": summary_of(form),
             "club": league.club,
             "league": league,
-            "shown": seasons_selectors.season_shown(league),
+            "season_words": _shown_words(league, count_nights=True),
             "rows": form.size_rows(),
         },
         status=400 if form.is_bound else 200,
@@ -100,14 +103,15 @@ def league_final(request: HttpRequest, league_id: int) -> HttpResponse:
             if request.POST.get("action") == MAKE and data["seed"] is not None and previewed:
                 final = finals.final_create(**arguments, by=login_of(request.user))
                 messages.success(
-                    request, f"The final “{final.name}” is made: its tables are drawn."
+                    request,
+                    _("The final “%(name)s” is made: its tables are drawn.") % {"name": final.name},
                 )
                 return redirect("league-final", league_id=league.pk)
             preview = finals.final_preview(**arguments)
         except ServiceError as error:
             form.add_service_error(error)
         except IntegrityError:
-            form.add_error(None, RACED)
+            form.add_error(None, str(RACED))
     bound_and_wrong = form.is_bound and bool(form.errors)
     return render(
         request,
@@ -117,11 +121,21 @@ def league_final(request: HttpRequest, league_id: int) -> HttpResponse:
             "form": form,
             "summary": summary_of(form),
             "preview": preview,
-            "season": seasons_selectors.season_shown(league, count_nights=False),
+            "season_words": _shown_words(league, count_nights=False),
             "qualified": seasons_selectors.qualified_count(league),
         },
         status=400 if bound_and_wrong else 200,
     )
+
+
+def _shown_words(league: League, *, count_nights: bool) -> str:
+    """The season format in the page's language, with the nights the season has
+    (as :func:`league.selectors.seasons.season_shown` counts them) when asked."""
+    season = league.season
+    nights = None
+    if season and season.get("best_nights") and count_nights:
+        nights = seasons_selectors.season_night_count(league)
+    return season_words(season, nights=nights, first=league.table_size)
 
 
 urlpatterns: list[URLPattern] = [

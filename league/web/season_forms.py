@@ -16,22 +16,19 @@ from typing import Any, Final
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from league.errors import ServiceError
 from league.models import League
-from league.season import SEAT_SIZES, SIZE_WORDS, SeasonJson
+from league.season import SEAT_SIZES, SeasonJson
 from league.web.organise_forms import SetupForm, number_input, sentence
+from league.web.season_words import place_words, size_words
 
 TODAYS_ORDER, POINTS = "order", "points"
 
 SUGGESTED: Final = {3: [3, 1, 0], 4: [4, 2, 1, 0], 5: [5, 3, 2, 1, 0], 6: [6, 4, 3, 2, 1, 0]}
 """Points for places offered to a league without a format yet."""
-
-PLACE_WORDS: Final = {1: "1st", 2: "2nd", 3: "3rd"}
-
-
-def place_words(place: int) -> str:
-    return PLACE_WORDS.get(place, f"{place}th")
 
 
 def decimal_input(place: int, size: int) -> forms.TextInput:
@@ -41,7 +38,8 @@ def decimal_input(place: int, size: int) -> forms.TextInput:
             "inputmode": "decimal",
             "autocomplete": "off",
             "class": "number points",
-            "aria-label": f"Points for {place_words(place)} place at a table of {size}",
+            "aria-label": _("Points for %(place)s place at a table of %(size)d")
+            % {"place": place_words(place), "size": size},
         }
     )
 
@@ -53,38 +51,44 @@ class SeasonForm(SetupForm):
 
     scoring = forms.ChoiceField(
         choices=[
-            (TODAYS_ORDER, "By wins, then average place (no points)"),
-            (POINTS, "By points for places"),
+            (TODAYS_ORDER, gettext_lazy("By wins, then average place (no points)")),
+            (POINTS, gettext_lazy("By points for places")),
         ],
-        label="How the season is ranked",
+        label=gettext_lazy("How the season is ranked"),
         widget=forms.RadioSelect,
         error_messages={
-            "required": "Choose how the season is ranked.",
-            "invalid_choice": "Choose one of the two ways from the list.",
+            "required": gettext_lazy("Choose how the season is ranked."),
+            "invalid_choice": gettext_lazy("Choose one of the two ways from the list."),
         },
     )
     best_nights = forms.IntegerField(
         required=False,
         min_value=1,
-        label="Nights that count",
-        widget=number_input(low=1, placeholder="all"),
-        help_text="Only each player's best nights count, a night's points being the sum of "
-        "its games. Leave empty to count every night.",
+        label=gettext_lazy("Nights that count"),
+        widget=number_input(low=1, placeholder=gettext_lazy("all")),
+        help_text=gettext_lazy(
+            "Only each player's best nights count, a night's points being the sum of "
+            "its games. Leave empty to count every night."
+        ),
         error_messages={
-            "invalid": "Enter the nights as a whole number, or leave it empty.",
-            "min_value": "Count 1 night at least, or leave it empty to count every night.",
+            "invalid": gettext_lazy("Enter the nights as a whole number, or leave it empty."),
+            "min_value": gettext_lazy(
+                "Count 1 night at least, or leave it empty to count every night."
+            ),
         },
     )
     min_games = forms.IntegerField(
         required=False,
         min_value=0,
-        label="Games to qualify",
+        label=gettext_lazy("Games to qualify"),
         widget=number_input(low=0),
-        help_text="Players with fewer complete games are listed under “not yet qualified”, "
-        "after everyone qualified. 0: everyone qualifies.",
+        help_text=gettext_lazy(
+            "Players with fewer complete games are listed under “not yet qualified”, "
+            "after everyone qualified. 0: everyone qualifies."
+        ),
         error_messages={
-            "invalid": "Enter the games as a whole number.",
-            "min_value": "Enter 0 games or more.",
+            "invalid": gettext_lazy("Enter the games as a whole number."),
+            "min_value": gettext_lazy("Enter 0 games or more."),
         },
     )
 
@@ -107,15 +111,15 @@ class SeasonForm(SetupForm):
             for place in range(1, size + 1):
                 self.fields[self.points_name(size, place)] = forms.DecimalField(
                     required=False,
-                    label=f"{place_words(place)}",
+                    label=place_words(place),
                     max_digits=12,
                     decimal_places=4,
                     widget=decimal_input(place, size),
                     error_messages={
-                        "invalid": "Enter the points as a number, such as 2 or 2.5.",
-                        "max_digits": "Enter at most 12 digits.",
-                        "max_decimal_places": "Enter at most 4 decimals.",
-                        "max_whole_digits": "Enter a smaller number.",
+                        "invalid": gettext_lazy("Enter the points as a number, such as 2 or 2.5."),
+                        "max_digits": gettext_lazy("Enter at most 12 digits."),
+                        "max_decimal_places": gettext_lazy("Enter at most 4 decimals."),
+                        "max_whole_digits": gettext_lazy("Enter a smaller number."),
                     },
                 )
 
@@ -133,7 +137,7 @@ class SeasonForm(SetupForm):
             rows.append(
                 {
                     "size": size,
-                    "words": SIZE_WORDS.get(size, str(size)),
+                    "words": size_words(size),
                     "fields": fields,
                     "errors": errors,
                     "first_id": fields[0].auto_id,
@@ -152,8 +156,11 @@ class SeasonForm(SetupForm):
                 if name not in self.errors and data.get(name) is None:
                     self.add_error(
                         name,
-                        f"Enter the points for {place_words(place)} place at a table of "
-                        f"{size} (0 for none).",
+                        _(
+                            "Enter the points for %(place)s place at a table of %(size)d "
+                            "(0 for none)."
+                        )
+                        % {"place": place_words(place), "size": size},
                     )
         return data
 
@@ -201,28 +208,30 @@ class FinalForm(SetupForm):
     SERVICE_FIELDS = {"seed": "players"}
 
     players = forms.IntegerField(
-        label="Players in the final",
+        label=gettext_lazy("Players in the final"),
         widget=number_input(low=3, high=64),
-        help_text="The best qualified players of the season, seated at final tables by "
-        "their standing: the top table holds the best.",
+        help_text=gettext_lazy(
+            "The best qualified players of the season, seated at final tables by "
+            "their standing: the top table holds the best."
+        ),
         error_messages={
-            "required": "Enter how many players play the final.",
-            "invalid": "Enter the players as a whole number.",
+            "required": gettext_lazy("Enter how many players play the final."),
+            "invalid": gettext_lazy("Enter the players as a whole number."),
         },
     )
     name = forms.CharField(
         max_length=100,
         required=False,
-        label="Name",
+        label=gettext_lazy("Name"),
         initial="Final",
-        error_messages={"max_length": "Keep the name to 100 characters."},
+        error_messages={"max_length": gettext_lazy("Keep the name to 100 characters.")},
     )
     date = forms.DateField(
-        label="Date",
+        label=gettext_lazy("Date"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         error_messages={
-            "required": "Enter the final's date.",
-            "invalid": "Enter the date as on a calendar, such as 2026-12-01.",
+            "required": gettext_lazy("Enter the final's date."),
+            "invalid": gettext_lazy("Enter the date as on a calendar, such as 2026-12-01."),
         },
     )
     seed = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=0)
@@ -230,7 +239,7 @@ class FinalForm(SetupForm):
     def __init__(
         self, data: Mapping[str, object] | None = None, *, players: int | None = None
     ) -> None:
-        initial: dict[str, object] = {"date": timezone.localdate(), "name": "Final"}
+        initial: dict[str, object] = {"date": timezone.localdate(), "name": _("Final")}
         if players is not None:
             initial["players"] = players
         super().__init__(data, initial=initial)

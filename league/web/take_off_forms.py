@@ -8,6 +8,7 @@ for :mod:`league.services.seat_changes` to say.
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from league.models import Player
 from league.services.seating import MAX_SEED
@@ -20,17 +21,19 @@ class TakeOffForm(forms.Form):
     replacement = forms.ModelChoiceField(
         queryset=Player.objects.all(),
         required=False,
-        error_messages={"invalid_choice": "That player does not exist."},
+        error_messages={"invalid_choice": gettext_lazy("That player does not exist.")},
     )
     leaves = forms.TypedChoiceField(
         choices=[("1", "leaves"), ("0", "stays")],
         coerce=lambda value: value == "1",
-        error_messages={"required": "Say whether they leave or stay."},
+        error_messages={"required": gettext_lazy("Say whether they leave or stay.")},
     )
     seed = forms.IntegerField(
         required=False,
         min_value=0,
         max_value=MAX_SEED,
         widget=forms.HiddenInput,
-        error_messages={"invalid": "The page sent a seed that is not a whole number."},
+        error_messages={
+            "invalid": gettext_lazy("The page sent a seed that is not a whole number.")
+        },
     )

@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
+
 from league.models import Player, Table
 from league.services.seat_changes import (
     Departure,
@@ -20,12 +23,10 @@ from league.services.seat_changes import (
     Waiting,
 )
 
-NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
-
 WAITING_WORDS = {
-    Waiting.SITTING_OUT: "sitting out",
-    Waiting.NOT_SEATED: "here, not seated",
-    Waiting.ARRIVED_LATE: "arrived late",
+    Waiting.SITTING_OUT: gettext_lazy("sitting out"),
+    Waiting.NOT_SEATED: gettext_lazy("here, not seated"),
+    Waiting.ARRIVED_LATE: gettext_lazy("arrived late"),
 }
 """Why a candidate is free, in a few words after their name."""
 
@@ -33,13 +34,17 @@ NOBODY = ""
 """The replacement field's value for "nobody takes the seat"."""
 
 
-def in_words(count: int) -> str:
-    """ "three" for 3; numbers past six as digits.
-
-    >>> in_words(3), in_words(9)
-    ('three', '9')
-    """
-    return NUMBER_WORDS.get(count, str(count))
+def players_in_words(count: int) -> str:
+    """How many players, in the page's language: "three" for 3 (digits past six)."""
+    words = {
+        1: pgettext("how many players", "one"),
+        2: pgettext("how many players", "two"),
+        3: pgettext("how many players", "three"),
+        4: pgettext("how many players", "four"),
+        5: pgettext("how many players", "five"),
+        6: pgettext("how many players", "six"),
+    }
+    return words.get(count, str(count))
 
 
 def listed(players: Sequence[Player]) -> str:
@@ -76,8 +81,12 @@ def seat_choices(options: RemovalOptions) -> list[SeatChoice]:
     choices = [
         SeatChoice(
             value=str(candidate.player.pk),
-            text=f"{candidate.player.name} ({WAITING_WORDS[candidate.where]}) takes "
-            f"{player.name}'s seat.",
+            text=_("%(name)s (%(why)s) takes %(player)s's seat.")
+            % {
+                "name": candidate.player.name,
+                "why": WAITING_WORDS[candidate.where],
+                "player": player.name,
+            },
             tables=_changed(options.replaced[candidate.player.pk]),
         )
         for candidate in options.candidates
@@ -94,15 +103,19 @@ def _nobody(options: RemovalOptions) -> SeatChoice:
     table = options.table
     if options.nobody is None:
         reason = options.nobody_refused.message if options.nobody_refused else ""
-        return SeatChoice(value=NOBODY, text="Nobody.", refusal=sentence(reason))
+        return SeatChoice(value=NOBODY, text=_("Nobody."), refusal=sentence(reason))
     removal = options.nobody
     if removal.outcome is Outcome.SMALLER:
         after = removal.seated_at
         assert after is not None  # a table played smaller stays
         return SeatChoice(
             value=NOBODY,
-            text=f"Nobody: table {table.number} plays with {in_words(len(after.players))}: "
-            f"{listed(after.players)}.",
+            text=_("Nobody: table %(table)d plays with %(count)s: %(names)s.")
+            % {
+                "table": table.number,
+                "count": players_in_words(len(after.players)),
+                "names": listed(after.players),
+            },
             tables=_changed(removal),
         )
     # the options are previewed with the player staying; whether they sit
@@ -112,9 +125,11 @@ def _nobody(options: RemovalOptions) -> SeatChoice:
     left = sum(len(t.players) for t in drawn) + len(sit_out)
     return SeatChoice(
         value=NOBODY,
-        text=f"Nobody: table {table.number} would be too small, so round "
-        f"{options.round.number}'s tables without a hand are drawn again for the "
-        f"{in_words(left)} players left.",
+        text=_(
+            "Nobody: table %(table)d would be too small, so round %(round)d's tables without "
+            "a hand are drawn again for the %(count)s players left."
+        )
+        % {"table": table.number, "round": options.round.number, "count": players_in_words(left)},
         tables=_changed(removal),
         dropped=removal.dropped,
         sit_out=sit_out,
@@ -124,19 +139,27 @@ def _nobody(options: RemovalOptions) -> SeatChoice:
 def night_choices(options: RemovalOptions) -> list[NightChoice]:
     """Leaving (in the words of what it does to their night), then staying."""
     name, number = options.player.name, options.round.number
+    words = {"name": name, "last": number - 1}
     leaving = {
-        Departure.LEFT: f"{name} leaves: their last round is round {number - 1}, and the next "
-        "rounds are drawn without them.",
-        Departure.NOT_COME: f"{name} did not come: they are taken off tonight's list, and the "
-        "next rounds are drawn without them.",
-        Departure.NOT_LISTED: f"{name} plays no more tonight.",
-    }.get(options.leaving, f"{name} leaves.")
+        Departure.LEFT: _(
+            "%(name)s leaves: their last round is round %(last)d, and the next "
+            "rounds are drawn without them."
+        ),
+        Departure.NOT_COME: _(
+            "%(name)s did not come: they are taken off tonight's list, and the "
+            "next rounds are drawn without them."
+        ),
+        Departure.NOT_LISTED: _("%(name)s plays no more tonight."),
+    }.get(options.leaving, _("%(name)s leaves.")) % words
     refusal = options.leaving_refused.message if options.leaving_refused else ""
     return [
         NightChoice(value="1", text=leaving, refusal=sentence(refusal) if refusal else ""),
         NightChoice(
             value="0",
-            text=f"{name} stays: they sit out round {number} and play from the next round drawn.",
+            text=_(
+                "%(name)s stays: they sit out round %(number)d and play from the next round drawn."
+            )
+            % {"name": name, "number": number},
         ),
     ]
 
@@ -144,19 +167,34 @@ def night_choices(options: RemovalOptions) -> list[NightChoice]:
 def done_message(removal: Removal) -> str:
     """What the Tonight page says once the change is stored."""
     player, table = removal.player.name, removal.table
-    where = f"{player} is off table {table.number} of round {removal.round.number}"
+    words: dict[str, object] = {
+        "player": player,
+        "table": table.number,
+        "round": removal.round.number,
+        "last": removal.round.number - 1,
+    }
     if removal.outcome is Outcome.REPLACED and removal.replacement is not None:
-        seat = f"{where}: {removal.replacement.name} takes the seat."
+        seat = _(
+            "%(player)s is off table %(table)d of round %(round)d: %(name)s takes the seat."
+        ) % {**words, "name": removal.replacement.name}
     elif removal.outcome is Outcome.SMALLER and removal.seated_at is not None:
-        seat = f"{where}: the table plays with {in_words(len(removal.seated_at.players))}."
+        seat = _(
+            "%(player)s is off table %(table)d of round %(round)d: the table plays with %(count)s."
+        ) % {**words, "count": players_in_words(len(removal.seated_at.players))}
     else:
-        seat = f"{where}: the round's tables without a hand are drawn again."
+        seat = (
+            _(
+                "%(player)s is off table %(table)d of round %(round)d: the round's tables "
+                "without a hand are drawn again."
+            )
+            % words
+        )
     night = {
-        Departure.LEFT: f"{player} leaves after round {removal.round.number - 1}.",
-        Departure.NOT_COME: f"{player} is off tonight's list.",
-        Departure.STAYS: f"{player} sits out round {removal.round.number}.",
+        Departure.LEFT: _("%(player)s leaves after round %(last)d."),
+        Departure.NOT_COME: _("%(player)s is off tonight's list."),
+        Departure.STAYS: _("%(player)s sits out round %(round)d."),
         Departure.NOT_LISTED: "",
-    }[removal.departure]
+    }[removal.departure] % words
     return f"{seat} {night}".strip()
 
 
