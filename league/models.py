@@ -14,6 +14,7 @@ from typing import Any, Final
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 from league.names import MAX_KEY, MAX_NAME, name_key
 from league.rating_model import Skill, model_for
@@ -27,8 +28,8 @@ class Game(models.TextChoices):
 class Visibility(models.TextChoices):
     """Who may read a club's players, results and ratings."""
 
-    PUBLIC = "public", "Anyone"
-    MEMBERS = "members", "The club's members only"
+    PUBLIC = "public", _("Anyone")
+    MEMBERS = "members", _("The club's members only")
 
 
 class Club(models.Model):
@@ -47,6 +48,12 @@ class Club(models.Model):
         db_default=Visibility.PUBLIC,
     )
     feed_key = models.CharField(max_length=64, blank=True, default="", db_default="")
+    # The language of the club's pages for a visitor who chose none and whose
+    # browser asks for none we have, and of its mails to players without a choice
+    # of their own (docs/translating.md); blank: none, the site's own (en-gb).
+    language = models.CharField(
+        max_length=10, choices=settings.LANGUAGES, blank=True, default="", db_default=""
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -69,8 +76,8 @@ class Membership(models.Model):
     """A user's role in a club: organisers manage it, scorekeepers submit results."""
 
     class Role(models.TextChoices):
-        ORGANISER = "organiser", "Organiser"
-        SCOREKEEPER = "scorekeeper", "Scorekeeper"
+        ORGANISER = "organiser", _("Organiser")
+        SCOREKEEPER = "scorekeeper", _("Scorekeeper")
 
     # indexed as the first column of membership_once_per_club
     club = models.ForeignKey(
@@ -158,16 +165,16 @@ class Player(models.Model):
 class TableSpill(models.TextChoices):
     """Where a Bluke round's leftover players go when the count does not divide."""
 
-    SMALLER = "smaller", "Tables of one fewer"
-    LARGER = "larger", "Tables of one more"
+    SMALLER = "smaller", _("Tables of one fewer")
+    LARGER = "larger", _("Tables of one more")
 
 
 class ResultsConfirmation(models.TextChoices):
     """Whether a game entered at its table counts at once, or once a second
     player (or an organiser) has confirmed it."""
 
-    NONE = "none", "Results count at once"
-    PLAYER = "player", "A second player confirms results entered through a table link"
+    NONE = "none", _("Results count at once")
+    PLAYER = "player", _("A second player confirms results entered through a table link")
 
 
 REPLIES_CLOSE_MINUTES_MAX: Final = 24 * 60
@@ -431,8 +438,8 @@ class Reply(models.Model):
     attendance: checking in is (:mod:`league.services.attendance`)."""
 
     class Answer(models.TextChoices):
-        COMING = "coming", "Coming"
-        NOT_COMING = "not_coming", "Not coming"
+        COMING = "coming", _("Coming")
+        NOT_COMING = "not_coming", _("Not coming")
 
     # indexed as the first column of reply_once_per_event
     event = models.ForeignKey(
@@ -460,19 +467,19 @@ class TableStatus(models.TextChoices):
     """How far a table's game has got: one vocabulary for the API (the
     values) and the pages (the labels)."""
 
-    NOT_STARTED = "not_started", "Not started"
-    IN_PROGRESS = "in_progress", "In progress"
-    COMPLETE = "complete", "Complete"
+    NOT_STARTED = "not_started", _("Not started")
+    IN_PROGRESS = "in_progress", _("In progress")
+    COMPLETE = "complete", _("Complete")
 
 
 class Confirmation(models.TextChoices):
     """Where a complete game stands with the players' confirmation
     (:mod:`league.services.confirmations`)."""
 
-    NONE = "none", "Counts without confirmation"
-    AWAITING = "awaiting", "Awaiting confirmation"
-    CONFIRMED = "confirmed", "Confirmed"
-    DISPUTED = "disputed", "Disputed"
+    NONE = "none", _("Counts without confirmation")
+    AWAITING = "awaiting", _("Awaiting confirmation")
+    CONFIRMED = "confirmed", _("Confirmed")
+    DISPUTED = "disputed", _("Disputed")
 
 
 COUNTED: Final = (Confirmation.NONE, Confirmation.CONFIRMED)
@@ -1089,6 +1096,24 @@ class ApiToken(models.Model):
         return self.created_at + settings.API_TOKEN_MAX_AGE
 
 
+class LoginLanguage(models.Model):
+    """A login's own choice of language for the pages and the mails it gets: above
+    the language switch's cookie, the browser's and the club's (docs/translating.md).
+    No row: no choice. Copied into the session at login and when chosen, so that
+    the pages read it with no query of their own (:mod:`league.web.languages`)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="language_choice",
+    )
+    language = models.CharField(max_length=10, choices=settings.LANGUAGES)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language}"
+
+
 class Invitation(models.Model):
     """An organiser's invitation of a login to a role in a club: the login
     holds no role until it accepts (:mod:`league.services.accounts`).
@@ -1170,6 +1195,8 @@ class PasswordResetAsked(models.Model):
     email = models.CharField(max_length=254, help_text="the address as typed")
     protocol = models.CharField(max_length=5, help_text="http or https, as the request came")
     domain = models.CharField(max_length=255, help_text="the site's host the request came to")
+    # the page's language when it was asked: the mail's, unless the login chose one
+    language = models.CharField(max_length=10, blank=True, default="", db_default="")
     asked_at = models.DateTimeField()
 
     class Meta:
@@ -1197,12 +1224,12 @@ class JobOwed(models.Model):
     """
 
     class Kind(models.TextChoices):
-        STANDINGS = "standings", "a league's standings"
-        RATINGS = "ratings", "a rating scope's ratings"
-        WEBHOOK = "webhook", "a webhook delivery"
-        IMPORT = "import", "a results file's import"
-        PASSWORD_RESET = "password_reset", "a password reset's mail"
-        ARCHIVE = "archive", "a download prepared as a file"
+        STANDINGS = "standings", _("a league's standings")
+        RATINGS = "ratings", _("a rating scope's ratings")
+        WEBHOOK = "webhook", _("a webhook delivery")
+        IMPORT = "import", _("a results file's import")
+        PASSWORD_RESET = "password_reset", _("a password reset's mail")
+        ARCHIVE = "archive", _("a download prepared as a file")
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     target_id = models.BigIntegerField(
@@ -1265,10 +1292,10 @@ class ResultsImport(models.Model):
     """
 
     class State(models.TextChoices):
-        WAITING = "waiting", "Waiting to start"
-        RUNNING = "running", "Importing"
-        DONE = "done", "Imported"
-        REFUSED = "refused", "Nothing imported"
+        WAITING = "waiting", _("Waiting to start")
+        RUNNING = "running", _("Importing")
+        DONE = "done", _("Imported")
+        REFUSED = "refused", _("Nothing imported")
 
     class Format(models.TextChoices):
         CSV = "csv", "CSV"
@@ -1371,41 +1398,41 @@ class AuditEntry(models.Model):
     """
 
     class Action(models.TextChoices):
-        HAND_SUBMITTED = "hand.submitted", "hand submitted"
-        HAND_CORRECTED = "hand.corrected", "hand corrected"
-        HAND_DELETED = "hand.deleted", "hand deleted"
-        GAME_SUBMITTED = "game.submitted", "whole game submitted"
-        TABLE_CREATED = "table.created", "table made by hand"
-        TABLE_RESEATED = "table.reseated", "table reseated"
-        TABLE_PLAYER_REMOVED = "table.player_removed", "player taken off a table"
-        SEATING_DRAWN = "seating.drawn", "round drawn"
-        SEATING_ADJUSTED = "seating.adjusted", "round adjusted by hand"
-        ATTENDANCE_CHANGED = "attendance.changed", "attendance changed"
-        PLAYER_ANONYMISED = "player.anonymised", "player anonymised"
-        MEMBERSHIP_SET = "membership.set", "role given"
-        MEMBERSHIP_REMOVED = "membership.removed", "role taken away"
-        GAME_CONFIRMED = "game.confirmed", "game confirmed"
-        GAME_DISPUTED = "game.disputed", "game disputed"
-        LINK_MADE = "table_link.made", "table link made"
-        LINK_REVOKED = "table_link.revoked", "table link revoked"
-        SEASON_CHANGED = "league.season_changed", "season format changed"
-        FINAL_MADE = "league.final_made", "final made"
-        REPLY_CHANGED = "reply.changed", "reply to a game night changed"
-        PERSONAL_LINK_MADE = "personal_link.made", "personal link made"
-        PERSONAL_LINK_REVOKED = "personal_link.revoked", "personal link revoked"
-        EVENT_DELETED = "event.deleted", "game night deleted"
-        ROUND_DELETED = "round.deleted", "round deleted"
-        TABLE_DELETED = "table.deleted", "table deleted"
-        PLAYER_DELETED = "player.deleted", "player deleted"
-        PLAYER_MERGED = "player.merged", "players merged"
+        HAND_SUBMITTED = "hand.submitted", _("hand submitted")
+        HAND_CORRECTED = "hand.corrected", _("hand corrected")
+        HAND_DELETED = "hand.deleted", _("hand deleted")
+        GAME_SUBMITTED = "game.submitted", _("whole game submitted")
+        TABLE_CREATED = "table.created", _("table made by hand")
+        TABLE_RESEATED = "table.reseated", _("table reseated")
+        TABLE_PLAYER_REMOVED = "table.player_removed", _("player taken off a table")
+        SEATING_DRAWN = "seating.drawn", _("round drawn")
+        SEATING_ADJUSTED = "seating.adjusted", _("round adjusted by hand")
+        ATTENDANCE_CHANGED = "attendance.changed", _("attendance changed")
+        PLAYER_ANONYMISED = "player.anonymised", _("player anonymised")
+        MEMBERSHIP_SET = "membership.set", _("role given")
+        MEMBERSHIP_REMOVED = "membership.removed", _("role taken away")
+        GAME_CONFIRMED = "game.confirmed", _("game confirmed")
+        GAME_DISPUTED = "game.disputed", _("game disputed")
+        LINK_MADE = "table_link.made", _("table link made")
+        LINK_REVOKED = "table_link.revoked", _("table link revoked")
+        SEASON_CHANGED = "league.season_changed", _("season format changed")
+        FINAL_MADE = "league.final_made", _("final made")
+        REPLY_CHANGED = "reply.changed", _("reply to a game night changed")
+        PERSONAL_LINK_MADE = "personal_link.made", _("personal link made")
+        PERSONAL_LINK_REVOKED = "personal_link.revoked", _("personal link revoked")
+        EVENT_DELETED = "event.deleted", _("game night deleted")
+        ROUND_DELETED = "round.deleted", _("round deleted")
+        TABLE_DELETED = "table.deleted", _("table deleted")
+        PLAYER_DELETED = "player.deleted", _("player deleted")
+        PLAYER_MERGED = "player.merged", _("players merged")
 
     class Via(models.TextChoices):
-        API = "api", "the API"
-        PAGE = "page", "the pages"
-        IMPORT = "import", "an import"
-        COMMAND = "command", "a command or job"
-        LINK = "link", "a table link"
-        PERSONAL = "personal", "a player's personal link"
+        API = "api", _("the API")
+        PAGE = "page", _("the pages")
+        IMPORT = "import", _("an import")
+        COMMAND = "command", _("a command or job")
+        LINK = "link", _("a table link")
+        PERSONAL = "personal", _("a player's personal link")
 
     # indexed by audit_of_club, which starts with it
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
@@ -1499,12 +1526,12 @@ class WebhookEvent(models.TextChoices):
     """What a webhook delivery tells of: the four events an endpoint may
     subscribe to, and the ping an organiser sends to try an endpoint."""
 
-    GAME_COMPLETED = "game.completed", "A game completed"
-    GAME_CONFIRMED = "game.confirmed", "A game confirmed at its table"
-    RESULT_CORRECTED = "result.corrected", "A result corrected"
-    STANDINGS_UPDATED = "standings.updated", "Standings updated"
-    ROUND_SEATED = "round.seated", "A round seated"
-    PING = "ping", "A test ping"
+    GAME_COMPLETED = "game.completed", _("A game completed")
+    GAME_CONFIRMED = "game.confirmed", _("A game confirmed at its table")
+    RESULT_CORRECTED = "result.corrected", _("A result corrected")
+    STANDINGS_UPDATED = "standings.updated", _("Standings updated")
+    ROUND_SEATED = "round.seated", _("A round seated")
+    PING = "ping", _("A test ping")
 
 
 class WebhookEndpoint(models.Model):
@@ -1567,9 +1594,9 @@ class WebhookDelivery(models.Model):
     """
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        DELIVERED = "delivered", "Delivered"
-        FAILED = "failed", "Failed"
+        PENDING = "pending", _("Pending")
+        DELIVERED = "delivered", _("Delivered")
+        FAILED = "failed", _("Failed")
 
     # indexed as the first column of webhook_delivery_once_per_endpoint
     endpoint = models.ForeignKey(
@@ -1643,13 +1670,13 @@ class Archive(models.Model):
     """
 
     class Kind(models.TextChoices):
-        GAMES_CSV = "games.csv", "Every hand of every game (CSV)"
-        GAMES_JSONL = "games.jsonl", "The games as records (JSON Lines)"
+        GAMES_CSV = "games.csv", _("Every hand of every game (CSV)")
+        GAMES_JSONL = "games.jsonl", _("The games as records (JSON Lines)")
 
     class State(models.TextChoices):
-        OWED = "owed", "being prepared"
-        READY = "ready", "ready"
-        FAILED = "failed", "failed"
+        OWED = "owed", _("being prepared")
+        READY = "ready", _("ready")
+        FAILED = "failed", _("failed")
 
     # indexed as the first column of archive_by_scope
     league = models.ForeignKey(
