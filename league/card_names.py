@@ -122,7 +122,7 @@ def card_name(code: object) -> str:
 
 def card_short(code: object) -> str:
     """The card as clubs write it, its suit's sign and its rank ("♥10", "♠A"; in
-    Ukrainian "♠Т"); a joker by its name; anything else as it is."""
+    Ukrainian the ace is a Cyrillic letter); a joker by its name; anything else as it is."""
     found = _card(code)
     if found is None:
         return str(code)
