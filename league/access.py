@@ -25,6 +25,7 @@ from typing import Final
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from league.errors import Forbidden, NotFound
 from league.models import (
@@ -127,7 +128,7 @@ def check_club_creation(user: SiteUser) -> None:
     if not may_create_club(user):
         raise Forbidden(
             roles=(STAFF,),
-            message="only the site's staff may start a club here: ask them to start yours",
+            message=gettext("only the site's staff may start a club here: ask them to start yours"),
         )
 
 
@@ -145,7 +146,7 @@ def _access_table(user: SiteUser, table_id: int, *, roles: tuple[str, ...]) -> T
     try:
         table, role = tables_selectors.sheet_table_and_role(table_id, user)
     except Table.DoesNotExist:
-        raise NotFound("no such table") from None
+        raise NotFound(gettext("no such table")) from None
     check_role(user, table.round.event.league.club_id, role=role, roles=roles)
     return table
 
@@ -167,9 +168,9 @@ def access_table_history(user: SiteUser, table_id: int) -> Table:
     try:
         table = tables_selectors.sheet_table(table_id)
     except Table.DoesNotExist:
-        raise NotFound("no such table") from None
+        raise NotFound(gettext("no such table")) from None
     if table.round.event.league.club_id not in clubs_selectors.member_club_ids(user):
-        raise NotFound("no such table")
+        raise NotFound(gettext("no such table"))
     return table
 
 
@@ -187,10 +188,10 @@ def access_table_link(token: str) -> TableLink:
     event, league and club); :class:`NotFound` for a made-up, revoked,
     replaced or expired one alike, which tells nobody which tables exist."""
     if not token or len(token) > 100:
-        raise NotFound("this table link does not work")
+        raise NotFound(gettext("this table link does not work"))
     link = LINK_AND_TABLE.get(TableLink.digest_of(token))
     if link is None or link.expires_at <= timezone.now():
-        raise NotFound("this table link does not work")
+        raise NotFound(gettext("this table link does not work"))
     return link
 
 
@@ -198,7 +199,7 @@ def access_table_by_link(link: TableLink, table_id: int) -> Table:
     """The link's table, if it is ``table_id``; :class:`NotFound` for any other
     table, as for a stranger: a link opens its own table and nothing else."""
     if link.table_id != table_id:
-        raise NotFound("no such table")
+        raise NotFound(gettext("no such table"))
     return link.table
 
 
@@ -209,14 +210,14 @@ def access_personal_link(token: str) -> PersonalLink:
     its holder's authority: a members-only club's player opens it without
     logging in, as the club's own card or mail gave it to them."""
     if not token or len(token) > 100:
-        raise NotFound("this personal link does not work")
+        raise NotFound(gettext("this personal link does not work"))
     link = (
         PersonalLink.objects.select_related("player__club")
         .filter(digest=PersonalLink.digest_of(token))
         .first()
     )
     if link is None:
-        raise NotFound("this personal link does not work")
+        raise NotFound(gettext("this personal link does not work"))
     return link
 
 
@@ -234,5 +235,5 @@ def access_event_by_personal_link(link: PersonalLink, event_id: int) -> Event:
         .first()
     )
     if event is None:
-        raise NotFound("no such game night")
+        raise NotFound(gettext("no such game night"))
     return event

@@ -35,6 +35,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from league.errors import Conflict, Forbidden, NotFound, ServiceError
 from league.models import (
@@ -213,7 +214,7 @@ def invitation_accept(
         .first()
     )
     if locked is None:
-        raise NotFound("no such invitation")
+        raise NotFound(gettext("no such invitation"))
     if locked.expires_at <= timezone.now():
         raise ServiceError(
             "the invitation has expired: ask an organiser of the club for a new one",
@@ -221,7 +222,9 @@ def invitation_accept(
         )
     if password is not None:
         if not locked.new_login or by.has_usable_password():
-            raise Conflict("the login has a password already: log in with it", field="password")
+            raise Conflict(
+                gettext("the login has a password already: log in with it"), field="password"
+            )
         by.set_password(password)
         by.save(update_fields=["password"])
     membership = membership_set(club=locked.club, user=by, role=locked.role)
@@ -244,7 +247,7 @@ def invitation_decline(*, invitation: Invitation, by: Login) -> None:
     """``by``, the invited login, declines ``invitation``: it is deleted and
     they are given nothing. :class:`NotFound` when it is gone or not theirs."""
     if not Invitation.objects.filter(pk=invitation.pk, user_id=by.pk).delete()[0]:
-        raise NotFound("no such invitation")
+        raise NotFound(gettext("no such invitation"))
 
 
 @transaction.atomic
@@ -256,13 +259,13 @@ def invitation_withdraw(*, invitation: Invitation, by: SiteUser) -> None:
     if clubs_selectors.club_role(by, invitation.club_id) != Membership.Role.ORGANISER:
         raise Forbidden(roles=(Membership.Role.ORGANISER,))
     if not Invitation.objects.filter(pk=invitation.pk).delete()[0]:
-        raise NotFound("no such invitation")
+        raise NotFound(gettext("no such invitation"))
 
 
 def _check_username(username: str) -> str:
     username = username.strip()
     if not username:
-        raise ServiceError("choose a username", field="username")
+        raise ServiceError(gettext("choose a username"), field="username")
     if len(username) > USERNAME_MAX_LENGTH:
         raise ServiceError(
             f"a username has at most {USERNAME_MAX_LENGTH} characters", field="username"
@@ -291,7 +294,7 @@ def _check_player_free(club: Club, player: Player) -> Player:
     """The player, locked, if they are the club's and have no login yet."""
     locked = Player.objects.select_for_update().filter(pk=player.pk, club=club).first()
     if locked is None:
-        raise ServiceError("that player is not one of the club's", field="player")
+        raise ServiceError(gettext("that player is not one of the club's"), field="player")
     if locked.user_id is not None:
         raise Conflict(f"{locked.name} has a login already", field="player")
     return locked
@@ -354,7 +357,7 @@ def api_token_create(*, user: Login, name: str) -> NewApiToken:
     """
     name = name.strip()
     if not name:
-        raise ServiceError("name the token: what is it for?", field="name")
+        raise ServiceError(gettext("name the token: what is it for?"), field="name")
     if len(name) > TOKEN_NAME_MAX_LENGTH:
         raise ServiceError(
             f"a token's name has at most {TOKEN_NAME_MAX_LENGTH} characters", field="name"
@@ -381,7 +384,7 @@ def api_token_revoke(*, token: ApiToken, by: SiteUser) -> None:
     anyone, and nothing kept can be mistaken for a live one.
     """
     if token.user_id != by.pk:
-        raise NotFound("no such token")
+        raise NotFound(gettext("no such token"))
     ApiToken.objects.filter(pk=token.pk).delete()
 
 

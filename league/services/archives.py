@@ -8,6 +8,7 @@ import datetime
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from league.errors import ServiceError
 from league.models import Archive, Event, JobOwed, League
@@ -32,9 +33,11 @@ def archive_request(*, league: League, event: Event | None = None, kind: str) ->
     this transaction. An unknown kind, or an event of another league, is a
     :class:`ServiceError`."""
     if kind not in Archive.Kind.values:
-        raise ServiceError("there is no such file", field="kind", code="unknown_kind")
+        raise ServiceError(gettext("there is no such file"), field="kind", code="unknown_kind")
     if event is not None and event.league_id != league.pk:
-        raise ServiceError("the event is not the league's", field="event", code="not_in_league")
+        raise ServiceError(
+            gettext("the event is not the league's"), field="event", code="not_in_league"
+        )
     same = Archive.objects.filter(league=league, event=event, kind=kind)
     owed = same.filter(state=Archive.State.OWED).first()
     if owed is not None:

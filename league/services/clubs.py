@@ -25,6 +25,7 @@ from typing import Final, TypedDict
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from league import audit, ratings
 from league.errors import Conflict, ServiceError
@@ -260,7 +261,7 @@ def _role_record(user: AbstractBaseUser, role: str) -> RoleRecord:
 def _check_not_last_organiser(club_id: int) -> None:
     """Refuse to take away the club's last organiser (the club row is locked)."""
     if Membership.objects.filter(club_id=club_id, role=Membership.Role.ORGANISER).count() == 1:
-        raise Conflict("a club keeps at least one organiser")
+        raise Conflict(gettext("a club keeps at least one organiser"))
 
 
 class NameTaken(Conflict):
@@ -422,7 +423,7 @@ def _check_player_user(
     if player is not None:
         linked = linked.exclude(pk=player.pk)
     if linked.exists():
-        raise Conflict("that user is already linked to a player of the club", field="user")
+        raise Conflict(gettext("that user is already linked to a player of the club"), field="user")
     return holder.user
 
 
@@ -552,9 +553,9 @@ def check_player_merge(*, player: Player, into: Player) -> MergeMoves:
     people); two players each linked to a login (``code`` :data:`TWO_LOGINS`:
     unlink one first)."""
     if into.pk == player.pk:
-        raise ServiceError("a player cannot be merged into themselves", field="into")
+        raise ServiceError(gettext("a player cannot be merged into themselves"), field="into")
     if into.club_id != player.club_id:
-        raise ServiceError("the player kept must be of the same club", field="into")
+        raise ServiceError(gettext("the player kept must be of the same club"), field="into")
     if player.user_id is not None and into.user_id is not None:
         raise Conflict(
             f"{player.name} and {into.name} are each linked to a login: unlink one of them "
@@ -638,7 +639,7 @@ def player_merge(*, player: Player, into: Player) -> Player:
         .order_by("pk")
     }
     if player.pk not in locked or into.pk not in locked:
-        raise ServiceError("the player kept must be of the same club", field="into")
+        raise ServiceError(gettext("the player kept must be of the same club"), field="into")
     gone, kept = locked[player.pk], locked[into.pk]
     moves = check_player_merge(player=gone, into=kept)
     _events_lock(moves.events)

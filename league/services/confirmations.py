@@ -27,6 +27,7 @@ from typing import Final, TypedDict
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from league import audit
 from league.db import retry_on_conflict
@@ -70,7 +71,7 @@ def check_confirmation(
             code="nothing_to_confirm",
         )
     if table.confirmation == Confirmation.CONFIRMED:
-        raise Conflict("this game is confirmed already", code="confirmed")
+        raise Conflict(gettext("this game is confirmed already"), code="confirmed")
     if seat is None:
         if not agree:
             raise ServiceError(
@@ -91,7 +92,7 @@ def check_confirmation(
             code="own_entry",
         )
     if not agree and not note.strip():
-        raise ServiceError("say what is wrong: a dispute carries a note", field="note")
+        raise ServiceError(gettext("say what is wrong: a dispute carries a note"), field="note")
     if len(note) > NOTE_MAX_LENGTH:
         raise ServiceError(f"a note is at most {NOTE_MAX_LENGTH} characters", field="note")
 

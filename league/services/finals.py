@@ -32,6 +32,7 @@ from typing import Literal
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from league import audit, seating, standings
 from league.errors import Conflict, ServiceError
@@ -179,7 +180,9 @@ def final_create(
 
 def _check_no_final(league: League) -> None:
     if Event.objects.filter(league=league, is_final=True).exists():
-        raise Conflict("the league has its final already: one final a league", field="players")
+        raise Conflict(
+            gettext("the league has its final already: one final a league"), field="players"
+        )
 
 
 def final_table_sizes(league: League, players: int) -> tuple[int, ...]:

@@ -17,6 +17,7 @@ from django.core.files.storage import storages
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 import games
 from league import audit
@@ -348,9 +349,9 @@ def check_results_confirmation(value: str) -> None:
 def check_table_policy(*, game: str, table_size: int, table_spill: str) -> None:
     """Bluke tables seat 3 to 6 by preference; Buck Euchre's always seat 4."""
     if game == Game.BUCK_EUCHRE and table_size != 4:
-        raise ServiceError("Buck Euchre is played four to a table", field="table_size")
+        raise ServiceError(gettext("Buck Euchre is played four to a table"), field="table_size")
     if not 3 <= table_size <= 6:
-        raise ServiceError("a Bluke table seats 3 to 6 players", field="table_size")
+        raise ServiceError(gettext("a Bluke table seats 3 to 6 players"), field="table_size")
     if table_spill not in TableSpill.values:
         raise ServiceError(
             f"table_spill must be one of {', '.join(TableSpill.values)}", field="table_spill"
@@ -414,7 +415,7 @@ def league_update(
     )
     if options is not None and options != league.options:
         if Hand.objects.filter(table__round__event__league=league).exists():
-            raise Conflict("options cannot change once hands are played", field="options")
+            raise Conflict(gettext("options cannot change once hands are played"), field="options")
         drawn = set(
             Table.objects.filter(round__event__league=league).values_list("players", flat=True)
         )
@@ -464,7 +465,7 @@ def event_create(
 ) -> Event:
     """An event with its rounds numbered from 1; the start time and the venue are optional."""
     if rounds < 1:
-        raise ServiceError("an event has at least one round", field="rounds")
+        raise ServiceError(gettext("an event has at least one round"), field="rounds")
     event = Event.objects.create(
         league=league, name=name, date=date, start_time=start_time, venue=venue
     )
@@ -500,9 +501,9 @@ def round_create(*, event: Event, number: int) -> Round:
     """A round of the event, numbered so; the league's final is played in one
     round (:mod:`league.services.finals`)."""
     if event.is_final:
-        raise ServiceError("the final is played in one round", field="rounds")
+        raise ServiceError(gettext("the final is played in one round"), field="rounds")
     if number < 1:
-        raise ServiceError("rounds are numbered from 1", field="number")
+        raise ServiceError(gettext("rounds are numbered from 1"), field="number")
     if event.rounds.filter(number=number).exists():
         raise Conflict(f"the event already has a round {number}", field="number")
     return Round.objects.create(event=event, number=number)
@@ -526,7 +527,7 @@ def event_rounds_trim(*, event: Event, keep: int) -> None:
     cannot gain tables between the check and its removal.
     """
     if keep < 1:
-        raise ServiceError("an event keeps at least one round", field="rounds")
+        raise ServiceError(gettext("an event keeps at least one round"), field="rounds")
     Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
     drawn = sorted(
         set(
@@ -592,7 +593,7 @@ def table_reseat(
     if [p.pk for p in players] == [p.pk for p in seated] and first_dealer == table.first_dealer:
         return table
     if table.hands_played:
-        raise Conflict("seats cannot change once hands are played")
+        raise Conflict(gettext("seats cannot change once hands are played"))
     rules = _check_seating(table.round, players, first_dealer, table=table)
     table.seatings.all().delete()
     _reseated(table, players, first_dealer, rules, seated=seated)
@@ -623,9 +624,9 @@ def round_reseat(
         .order_by("pk")
     )
     if len(tables) != len(seats):
-        raise ServiceError("every table must be one of the round's", field="tables")
+        raise ServiceError(gettext("every table must be one of the round's"), field="tables")
     if any(table.hands_played for table in tables):
-        raise Conflict("seats cannot change once hands are played", field="tables")
+        raise Conflict(gettext("seats cannot change once hands are played"), field="tables")
     seated = Seating.objects.filter(table__in=tables).select_related("player").order_by("seat")
     before: dict[int, list[Player]] = {table.pk: [] for table in tables}
     for seating in seated:
@@ -676,9 +677,11 @@ def _check_seating(
             f"first_dealer must be a seat, 0..{len(players) - 1}", field="first_dealer"
         )
     if any(player.club_id != league.club_id for player in players):
-        raise ServiceError("every player must belong to the league's club", field="players")
+        raise ServiceError(
+            gettext("every player must belong to the league's club"), field="players"
+        )
     if len({player.pk for player in players}) != len(players):
-        raise ServiceError("a player can sit in one seat only", field="players")
+        raise ServiceError(gettext("a player can sit in one seat only"), field="players")
     seated = Seating.objects.filter(round=round, player__in=players).select_related("player")
     if table is not None:
         seated = seated.exclude(table=table)

@@ -38,6 +38,7 @@ from typing import Final
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from league import audit
 from league.errors import Conflict, ServiceError
@@ -84,14 +85,14 @@ def personal_links_create(
     more than :data:`MAX_LINKS_AT_ONCE`, players of several clubs or a player
     listed twice. Lock order: the players by id, then their links."""
     if not players:
-        raise ServiceError("choose at least one player", field="players")
+        raise ServiceError(gettext("choose at least one player"), field="players")
     if len(players) > MAX_LINKS_AT_ONCE:
         raise ServiceError(f"at most {MAX_LINKS_AT_ONCE} players' links at once", field="players")
     if len({player.club_id for player in players}) > 1:
-        raise ServiceError("the players are of different clubs", field="players")
+        raise ServiceError(gettext("the players are of different clubs"), field="players")
     ids = [player.pk for player in players]
     if len(set(ids)) != len(ids):
-        raise ServiceError("a player is listed twice", field="players")
+        raise ServiceError(gettext("a player is listed twice"), field="players")
     list(Player.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
     replaced = set(
         PersonalLink.objects.filter(player_id__in=ids).values_list("player_id", flat=True)
@@ -221,7 +222,7 @@ def reply_set(*, player: Player, event: Event, answer: str) -> Reply:
     the night's replies are closed (:func:`reply_window`). Lock order: the
     event's row, then its replies."""
     if answer not in Reply.Answer.values:
-        raise ServiceError("the answer is coming or not coming", field="answer")
+        raise ServiceError(gettext("the answer is coming or not coming"), field="answer")
     event = _lock(event)
     _check_of_club(event, player)
     window = reply_window(
@@ -313,4 +314,6 @@ def _lock(event: Event) -> Event:
 
 def _check_of_club(event: Event, player: Player) -> None:
     if event.league.club_id != player.club_id:
-        raise ServiceError("that game night is not one of the player's club", field="event")
+        raise ServiceError(
+            gettext("that game night is not one of the player's club"), field="event"
+        )

@@ -52,6 +52,7 @@ from typing import Any, Final, TypedDict
 
 from django.db import OperationalError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import games
 from league import audit, outputs, ratings
@@ -214,9 +215,9 @@ def game_submit(*, table: Table, record: object) -> Table:
     left out; if given they must agree with the table.
     """
     if not isinstance(record, dict):
-        raise ServiceError("a game record is a JSON object", field="record")
+        raise ServiceError(gettext("a game record is a JSON object"), field="record")
     if table.hands_played:
-        raise Conflict("the table already has hands; submit them one by one")
+        raise Conflict(gettext("the table already has hands; submit them one by one"))
     expected = {
         "game": table.game,
         "players": table.players,
@@ -228,15 +229,17 @@ def game_submit(*, table: Table, record: object) -> Table:
                 f"{field} is {value!r} at this table, not {record[field]!r}", field=field
             )
     if "options" in record and record["options"] != table.round.event.league.options:
-        raise ServiceError("options must be the league's options", field="options")
+        raise ServiceError(gettext("options must be the league's options"), field="options")
     unknown = set(record) - {*expected, "options", "hands"}
     if unknown:
         raise ServiceError(f"unknown field {min(unknown)!r}", field=min(unknown))
     hands = record.get("hands")
     if not isinstance(hands, list):
-        raise ServiceError("hands must be an array of hand records", field="hands")
+        raise ServiceError(gettext("hands must be an array of hand records"), field="hands")
     if not hands:
-        raise ServiceError("hands is empty: a game record has at least one hand", field="hands")
+        raise ServiceError(
+            gettext("hands is empty: a game record has at least one hand"), field="hands"
+        )
     return _results_change(
         table=table,
         mode=ResultsMode.APPEND,
@@ -349,7 +352,7 @@ def lock_table(table: Table) -> Table:
     it is gone since the caller read it (its round drawn again meanwhile)."""
     locked = LOCKED_TABLE.get(table.pk)
     if locked is None:
-        raise NotFound("no such table")
+        raise NotFound(gettext("no such table"))
     return locked
 
 

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from league import audit, seating
 from league.errors import Conflict, ServiceError
@@ -351,7 +352,7 @@ def _read(table: Table, *, locked: bool) -> _State:
     transaction. Eight queries (two more locked)."""
     found = Table.objects.select_related("round__event__league").filter(pk=table.pk).first()
     if found is None:
-        raise Conflict("the table is no longer there", field="table")
+        raise Conflict(gettext("the table is no longer there"), field="table")
     round_ = found.round
     event, league = round_.event, round_.event.league
     if locked:
@@ -383,7 +384,7 @@ def _read(table: Table, *, locked: bool) -> _State:
         sat_out_later.setdefault(row.player_id, []).append(row.round)
     this = next((each for each in tables if each.pk == table.pk), None)
     if this is None:  # removed between the two reads
-        raise Conflict("the table is no longer there", field="table")
+        raise Conflict(gettext("the table is no longer there"), field="table")
     return _State(
         table=this,
         round=round_,

@@ -25,6 +25,7 @@ from typing import Literal
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from league import audit, seating
 from league.errors import Conflict, ServiceError
@@ -293,7 +294,7 @@ def round_seating_adjust(
     Lock order: the event row, then the round's tables (by id).
     """
     if (swap is None) == (move is None):
-        raise ServiceError("give swap or move, one of them", field="swap")
+        raise ServiceError(gettext("give swap or move, one of them"), field="swap")
     Event.objects.select_for_update(of=("self",)).get(pk=round.event_id)
     round = Round.objects.select_related("event__league").get(pk=round.pk)
     tables = list(
@@ -312,7 +313,7 @@ def round_seating_adjust(
     if swap is not None:
         first, second = (_place_of(pk, places, field="swap") for pk in swap)
         if first == second:
-            raise ServiceError("swap two different players", field="swap")
+            raise ServiceError(gettext("swap two different players"), field="swap")
         (a_list, a_at), (b_list, b_at) = first, second
         places[a_list][a_at], places[b_list][b_at] = places[b_list][b_at], places[a_list][a_at]
     else:
@@ -322,7 +323,7 @@ def round_seating_adjust(
             raise ServiceError(f"the round has tables 1 to {len(tables)}", field="move")
         at_list, at = _place_of(player_id, places, field="move")
         if at_list == number - 1:
-            raise ServiceError("the player sits at that table already", field="move")
+            raise ServiceError(gettext("the player sits at that table already"), field="move")
         places[number - 1].append(places[at_list].pop(at))
         if round.event.league.game == Game.BLUKE and not all(
             seating.MIN_TABLE_SIZE <= len(players) <= seating.MAX_TABLE_SIZE

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from league import webhook_delivery
 from league.errors import Conflict, ServiceError
@@ -49,7 +50,7 @@ def check_events(events: Iterable[str]) -> list[str]:
         known = ", ".join(SUBSCRIBABLE)
         raise ServiceError(f"unknown event {unknown[0]!r}: choose from {known}", field="events")
     if not chosen:
-        raise ServiceError("choose at least one event", field="events")
+        raise ServiceError(gettext("choose at least one event"), field="events")
     return [e.value for e in SUBSCRIBABLE if e in chosen]
 
 
@@ -70,7 +71,7 @@ def webhook_endpoint_create(
     if WebhookEndpoint.objects.filter(club=club).count() >= MAX_ENDPOINTS:
         raise Conflict(f"a club has at most {MAX_ENDPOINTS} webhook endpoints", field="url")
     if WebhookEndpoint.objects.filter(club=club, url=url).exists():
-        raise Conflict("the club has an endpoint at this URL already", field="url")
+        raise Conflict(gettext("the club has an endpoint at this URL already"), field="url")
     secret = "whsec_" + secrets.token_urlsafe(32)
     endpoint = WebhookEndpoint.objects.create(
         club=club,
@@ -101,7 +102,7 @@ def webhook_endpoint_update(
         if WebhookEndpoint.objects.filter(club_id=endpoint.club_id, url=url).exclude(
             pk=endpoint.pk
         ):
-            raise Conflict("the club has an endpoint at this URL already", field="url")
+            raise Conflict(gettext("the club has an endpoint at this URL already"), field="url")
         endpoint.url = url
         fields.append("url")
     if events is not None:
@@ -138,7 +139,7 @@ def webhook_ping(*, endpoint: WebhookEndpoint) -> WebhookDelivery:
     for an endpoint that is off."""
     endpoint = WebhookEndpoint.objects.select_for_update(no_key=True).get(pk=endpoint.pk)
     if not endpoint.active:
-        raise Conflict("the endpoint is off: turn it on first", field="active")
+        raise Conflict(gettext("the endpoint is off: turn it on first"), field="active")
     deliveries = webhook_deliveries_owe(
         [endpoint], WebhookEvent.PING, {"endpoint": endpoint.pk, "url": endpoint.url}
     )

@@ -281,7 +281,7 @@ def _file_rows(league: League, event: Event | None) -> list[FileRow]:
         rows.append(
             FileRow(
                 kind=kind,
-                label=label,
+                label=str(label),
                 anchor=_anchor(kind),
                 direct_url=direct,
                 ready=ready,

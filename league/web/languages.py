@@ -149,7 +149,7 @@ class LanguageMiddleware:
             request.league_language_fallback = True  # type: ignore[attr-defined]
             language = settings.LANGUAGE_CODE
         translation.activate(language)
-        request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+        request.LANGUAGE_CODE = language
         try:
             response = self.get_response(request)
         finally:

@@ -320,7 +320,7 @@ def confirmation_words(table: Table, names: list[str]) -> ConfirmationWords | No
         by = "an organiser"
     return ConfirmationWords(
         state=table.confirmation,
-        label=Confirmation(table.confirmation).label,
+        label=str(Confirmation(table.confirmation).label),
         entered_by=player(table.entered_seat),
         by=by,
         at=table.confirmation_at,
@@ -446,7 +446,7 @@ def sheet_history(*, table: Table, names: list[str]) -> list[HandChange]:
             verb=HISTORY_ACTIONS[AuditEntry.Action(entry.action)],
             actor=_actor(entry, names),
             at=entry.at,
-            via=AuditEntry.Via(entry.via).label,
+            via=str(AuditEntry.Via(entry.via).label),
             before=_hand_words(entry.before, names, bluke=bluke),
             after=_hand_words(entry.after, names, bluke=bluke),
         )
