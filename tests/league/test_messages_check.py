@@ -9,16 +9,16 @@ import pytest
 
 from tools.messages_check import Entry, compare, format_problems, read_po
 
-HEADER = '''msgid ""
+HEADER = """msgid ""
 msgstr ""
 "Content-Type: text/plain; charset=UTF-8\\n"
 "Plural-Forms: nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;\\n"
 
-'''
+"""
 
 POT = (
     HEADER
-    + '''#: templates/base.html
+    + """#: templates/base.html
 msgid "Log in"
 msgstr ""
 
@@ -39,7 +39,7 @@ msgid ""
 "A long text "
 "in two lines"
 msgstr ""
-'''
+"""
 )
 
 
@@ -59,7 +59,7 @@ def test_a_catalogue_is_read_with_contexts_plurals_and_long_texts() -> None:
 def test_a_complete_catalogue_has_no_problem() -> None:
     done = (
         HEADER
-        + '''msgid "Log in"
+        + """msgid "Log in"
 msgstr "Přihlásit se"
 
 msgctxt "suit"
@@ -77,7 +77,7 @@ msgstr "Dlouhý text"
 
 #~ msgid "Gone"
 #~ msgstr ""
-'''
+"""
     )
     assert compare("cs", read_po(POT), read_po(done)) == []
 
@@ -85,7 +85,7 @@ msgstr "Dlouhý text"
 def test_missing_empty_fuzzy_and_a_plural_form_left_out_are_each_listed() -> None:
     partial = (
         HEADER
-        + '''#, fuzzy
+        + """#, fuzzy
 msgid "Log in"
 msgstr "Přihlásit"
 
@@ -100,9 +100,11 @@ msgstr[2] ""
 
 msgid "A long text in two lines"
 msgstr ""
-'''
+"""
     )
-    found = [(problem.kind, problem.text) for problem in compare("cs", read_po(POT), read_po(partial))]
+    found = [
+        (problem.kind, problem.text) for problem in compare("cs", read_po(POT), read_po(partial))
+    ]
     assert found == [
         ("fuzzy", "'Log in'"),
         # the same English without its context is another message
@@ -116,10 +118,10 @@ def test_a_placeholder_renamed_in_a_translation_is_a_format_problem(tmp_path: Pa
     po = tmp_path / "django.po"
     po.write_text(
         HEADER
-        + '''#, python-format
+        + """#, python-format
 msgid "%(name)s joined"
 msgstr "%(jméno)s přišel"
-''',
+""",
         encoding="utf-8",
     )
     problems = format_problems("cs", po)
@@ -137,4 +139,6 @@ def test_a_line_that_is_not_po_is_refused() -> None:
 
 
 def test_an_entry_names_its_english_and_context_for_the_listing() -> None:
-    assert Entry(msgid="Hand", context="card game hand").shown == "'Hand' (context 'card game hand')"
+    assert (
+        Entry(msgid="Hand", context="card game hand").shown == "'Hand' (context 'card game hand')"
+    )
