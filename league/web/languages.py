@@ -20,7 +20,10 @@ before the view translates or renders anything with it. A page of a club that
 loaded no club would stay in English; none does.
 
 It replaces Django's ``LocaleMiddleware`` (no language in the URLs here) and
-sits after the session's and the login's middleware, which it reads.
+sits after the session's and the login's middleware, which it reads. Pages
+answer ``Content-Language`` and vary on ``Accept-Language`` and ``Cookie``;
+problem details on ``Accept-Language``; downloads, feeds and the API's data,
+the same in every language, on neither.
 """
 
 from __future__ import annotations
@@ -50,6 +53,9 @@ from django.views.decorators.http import require_POST
 from league.models import Club, LoginLanguage
 from league.services import languages as language_services
 from league.users import SiteUser, login_of
+
+PROBLEM_CONTENT_TYPE: Final = "application/problem+json"
+"""The API's errors (league/api/problems.py, which the pages' layer does not import)."""
 
 SESSION_KEY: Final = "league_language"
 """The session's copy of the login's own choice of language."""
@@ -143,7 +149,6 @@ class LanguageMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         language = chosen_language(request) or browser_language(request)
-        fallback_token = None
         if language is None:
             # the club's, if this is a club's page that loads it (process_view)
             request.league_language_fallback = True  # type: ignore[attr-defined]
@@ -156,11 +161,16 @@ class LanguageMiddleware:
             fallback_token = getattr(request, "league_language_token", None)
             if fallback_token is not None:
                 _waiting.reset(fallback_token)
-        shown = translation.get_language()
-        response.headers.setdefault("Content-Language", shown)
-        patch_vary_headers(response, ("Accept-Language",))
-        if response.get("Content-Type", "").startswith("text/html"):
-            patch_vary_headers(response, ("Cookie",))
+        # Only what is written in a language varies with it: a page (which the
+        # switch's cookie and the session choose too), a problem's detail; a
+        # download, a calendar, the API's data are the same in every language.
+        kind = response.get("Content-Type", "")
+        if kind.startswith("text/html"):
+            response.headers.setdefault("Content-Language", translation.get_language())
+            patch_vary_headers(response, ("Accept-Language", "Cookie"))
+        elif kind.startswith(PROBLEM_CONTENT_TYPE):
+            response.headers.setdefault("Content-Language", translation.get_language())
+            patch_vary_headers(response, ("Accept-Language",))
         translation.deactivate()
         return response
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 from django.utils.text import slugify
@@ -155,6 +156,16 @@ class ClubForm(SetupForm):
             "required": "Choose who sees the club's results.",
             "invalid_choice": "Choose anyone or the club's members only.",
         },
+    )
+
+    language = forms.ChoiceField(
+        choices=[("", "None: each visitor's own"), *settings.LANGUAGES],
+        required=False,
+        label="The club's language",
+        help_text=(
+            "Its pages and mails for visitors and players who chose no language "
+            "and whose browser asks for none of the site's."
+        ),
     )
 
     def clean_name(self) -> str:

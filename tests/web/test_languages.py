@@ -312,3 +312,21 @@ def test_every_card_has_a_name_in_each_language() -> None:
         with translation.override("en-gb"):
             english = {card_names.card_name(card.code) for card in ALL_CARDS}
         assert len(named) == 54 and not named & english
+
+
+def test_a_new_club_s_language_is_chosen_on_its_form() -> None:
+    client = signed_in(UserFactory())
+    form = text(client.get(reverse("club-create")))
+    assert 'name="language"' in form and "Čeština" in form
+    made = client.post(
+        reverse("club-create"),
+        {"name": "Karetní klub Brno", "slug": "", "visibility": "public", "language": "cs"},
+    )
+    assert made.status_code == 302
+    assert Club.objects.get(name="Karetní klub Brno").language == "cs"
+    refused = client.post(
+        reverse("club-create"),
+        {"name": "Another", "slug": "", "visibility": "public", "language": "de"},
+    )
+    assert refused.status_code == 400 or 'name="language"' in text(refused)
+    assert not Club.objects.filter(name="Another").exists()
