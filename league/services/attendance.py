@@ -34,6 +34,7 @@ from collections.abc import Sequence
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from league import audit
 from league.errors import Conflict, ServiceError
@@ -81,7 +82,9 @@ def attendance_leave(*, event: Event, player: Player, by: Actor) -> Attendance |
     _check_players(event, [player], field="player")
     row = Attendance.objects.filter(event=event, player=player).first()
     if row is None:
-        raise Conflict(f"{player.name} is not checked in", field="player")
+        raise Conflict(
+            gettext("%(name)s is not checked in") % {"name": player.name}, field="player"
+        )
     return _leave(event, row, draws_selectors.event_draw_state(event=event), by=by)
 
 
@@ -134,7 +137,9 @@ def attendance_start_from(
     event = _lock(event)
     row = Attendance.objects.filter(event=event, player=player).first()
     if row is None or not row.present:
-        raise Conflict(f"{player.name} is not checked in", field="replacement")
+        raise Conflict(
+            gettext("%(name)s is not checked in") % {"name": player.name}, field="replacement"
+        )
     if row.from_round <= round_number:
         return row
     before = _rounds(row)
@@ -154,11 +159,16 @@ def _check_players(event: Event, players: Sequence[Player], *, field: str) -> No
     """Every player is of the event's league's club, and named once."""
     strangers = sorted(p.name for p in players if p.club_id != event.league.club_id)
     if strangers:
-        raise ServiceError(f"not players of the event's club: {', '.join(strangers)}", field=field)
+        raise ServiceError(
+            gettext("not players of the event's club: %(names)s") % {"names": ", ".join(strangers)},
+            field=field,
+        )
     counts = Counter(player.pk for player in players)
     twice = sorted({player.name for player in players if counts[player.pk] > 1})
     if twice:
-        raise ServiceError(f"listed more than once: {', '.join(twice)}", field=field)
+        raise ServiceError(
+            gettext("listed more than once: %(names)s") % {"names": ", ".join(twice)}, field=field
+        )
 
 
 def _check_round_to_join(state: DrawState, *, field: str) -> int:
@@ -166,7 +176,7 @@ def _check_round_to_join(state: DrawState, *, field: str) -> int:
     when every round already has tables."""
     if state.next_round is None:
         raise Conflict(
-            "every round of the event has tables already; add a round to check players in",
+            gettext("every round of the event has tables already; add a round to check players in"),
             field=field,
         )
     return state.next_round

@@ -27,7 +27,7 @@ from typing import Final, TypedDict
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from league import audit
 from league.db import retry_on_conflict
@@ -55,19 +55,29 @@ def check_confirmation(
     ``nothing_to_confirm``, ``confirmed``, ``disputed``, ``own_entry``."""
     if version is not None and version != table.version:
         raise PreconditionFailed(
-            f"the score sheet you hold is not this table's current one (version "
-            f"{table.version}): reload it before you confirm"
+            gettext(
+                "the score sheet you hold is not this table's current one (version "
+                "%(version)s): reload it before you confirm"
+            )
+            % {"version": table.version}
         )
     check_seat(table=table, seat=seat)
     if not table.complete:
         raise Conflict(
-            f"the game is not complete yet: {table.hands_played} hands are in",
+            ngettext(
+                "the game is not complete yet: %(hands)s hand is in",
+                "the game is not complete yet: %(hands)s hands are in",
+                table.hands_played,
+            )
+            % {"hands": table.hands_played},
             code="not_complete",
         )
     if table.confirmation == Confirmation.NONE:
         raise Conflict(
-            "this game counts without confirmation: it was entered by a scorekeeper or an "
-            "organiser, or its league asks for none",
+            gettext(
+                "this game counts without confirmation: it was entered by a scorekeeper or an "
+                "organiser, or its league asks for none"
+            ),
             code="nothing_to_confirm",
         )
     if table.confirmation == Confirmation.CONFIRMED:
@@ -75,26 +85,36 @@ def check_confirmation(
     if seat is None:
         if not agree:
             raise ServiceError(
-                "an organiser settles a game by correcting and confirming it; a dispute "
-                "comes from a player at the table",
+                gettext(
+                    "an organiser settles a game by correcting and confirming it; a dispute "
+                    "comes from a player at the table"
+                ),
                 field="agree",
             )
         return
     if table.confirmation == Confirmation.DISPUTED:
         raise Conflict(
-            "this game is disputed: an organiser settles it", field="seat", code="disputed"
+            gettext("this game is disputed: an organiser settles it"),
+            field="seat",
+            code="disputed",
         )
     if agree and seat == table.entered_seat:
         raise Conflict(
-            f"seat {seat} made the last change to this game's results: a player of another "
-            "seat confirms it, or an organiser",
+            gettext(
+                "seat %(seat)s made the last change to this game's results: a player of "
+                "another seat confirms it, or an organiser"
+            )
+            % {"seat": seat},
             field="seat",
             code="own_entry",
         )
     if not agree and not note.strip():
         raise ServiceError(gettext("say what is wrong: a dispute carries a note"), field="note")
     if len(note) > NOTE_MAX_LENGTH:
-        raise ServiceError(f"a note is at most {NOTE_MAX_LENGTH} characters", field="note")
+        raise ServiceError(
+            gettext("a note is at most %(most)s characters") % {"most": NOTE_MAX_LENGTH},
+            field="note",
+        )
 
 
 @retry_on_conflict

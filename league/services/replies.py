@@ -87,7 +87,10 @@ def personal_links_create(
     if not players:
         raise ServiceError(gettext("choose at least one player"), field="players")
     if len(players) > MAX_LINKS_AT_ONCE:
-        raise ServiceError(f"at most {MAX_LINKS_AT_ONCE} players' links at once", field="players")
+        raise ServiceError(
+            gettext("at most %(most)s players' links at once") % {"most": MAX_LINKS_AT_ONCE},
+            field="players",
+        )
     if len({player.club_id for player in players}) > 1:
         raise ServiceError(gettext("the players are of different clubs"), field="players")
     ids = [player.pk for player in players]
@@ -230,7 +233,7 @@ def reply_set(*, player: Player, event: Event, answer: str) -> Reply:
     )
     if window.closed:
         raise Conflict(
-            "replies to this night are closed: tell the organiser",
+            gettext("replies to this night are closed: tell the organiser"),
             field="answer",
             code="replies-closed",
         )
