@@ -129,7 +129,10 @@ def user_invite(
     username = _check_username(username)
     email = _check_email(email)
     if role not in Membership.Role.values:
-        raise ServiceError(f"{role!r} is not a role: organiser or scorekeeper", field="role")
+        raise ServiceError(
+            gettext("%(role)s is not a role: organiser or scorekeeper") % {"role": repr(role)},
+            field="role",
+        )
     # The club first, as every change to its roles does (league.services.clubs).
     Club.objects.select_for_update().get(pk=club.pk)
     if player is not None:
@@ -137,7 +140,8 @@ def user_invite(
     user, made = _login_named(username, email=email)
     if not made and Membership.objects.filter(club=club, user=user).exists():
         raise Conflict(
-            f"{username} has a role in the club already: change it in the list of logins",
+            gettext("%(username)s has a role in the club already: change it in the list of logins")
+            % {"username": username},
             field="username",
             code="has-role",
         )
@@ -217,7 +221,7 @@ def invitation_accept(
         raise NotFound(gettext("no such invitation"))
     if locked.expires_at <= timezone.now():
         raise ServiceError(
-            "the invitation has expired: ask an organiser of the club for a new one",
+            gettext("the invitation has expired: ask an organiser of the club for a new one"),
             code="expired",
         )
     if password is not None:
@@ -268,13 +272,16 @@ def _check_username(username: str) -> str:
         raise ServiceError(gettext("choose a username"), field="username")
     if len(username) > USERNAME_MAX_LENGTH:
         raise ServiceError(
-            f"a username has at most {USERNAME_MAX_LENGTH} characters", field="username"
+            gettext("a username has at most %(username_max_length)s characters")
+            % {"username_max_length": USERNAME_MAX_LENGTH},
+            field="username",
         )
     try:
         UnicodeUsernameValidator()(username)
     except ValidationError:
         raise ServiceError(
-            "a username has letters, digits and @ . + - _ only (no spaces)", field="username"
+            gettext("a username has letters, digits and @ . + - _ only (no spaces)"),
+            field="username",
         ) from None
     return username
 
@@ -286,7 +293,9 @@ def _check_email(email: str) -> str:
     try:
         validate_email(email)
     except ValidationError:
-        raise ServiceError(f"{email!r} is not an email address", field="email") from None
+        raise ServiceError(
+            gettext("%(email)s is not an email address") % {"email": repr(email)}, field="email"
+        ) from None
     return get_user_model().objects.normalize_email(email)
 
 
@@ -296,7 +305,9 @@ def _check_player_free(club: Club, player: Player) -> Player:
     if locked is None:
         raise ServiceError(gettext("that player is not one of the club's"), field="player")
     if locked.user_id is not None:
-        raise Conflict(f"{locked.name} has a login already", field="player")
+        raise Conflict(
+            gettext("%(name)s has a login already") % {"name": locked.name}, field="player"
+        )
     return locked
 
 
@@ -360,10 +371,14 @@ def api_token_create(*, user: Login, name: str) -> NewApiToken:
         raise ServiceError(gettext("name the token: what is it for?"), field="name")
     if len(name) > TOKEN_NAME_MAX_LENGTH:
         raise ServiceError(
-            f"a token's name has at most {TOKEN_NAME_MAX_LENGTH} characters", field="name"
+            gettext("a token's name has at most %(token_name_max_length)s characters")
+            % {"token_name_max_length": TOKEN_NAME_MAX_LENGTH},
+            field="name",
         )
     if ApiToken.objects.filter(user=user, name=name).exists():
-        raise Conflict(f"you have a token named {name!r} already", field="name")
+        raise Conflict(
+            gettext("you have a token named %(name)s already") % {"name": repr(name)}, field="name"
+        )
     key = secrets.token_urlsafe(32)
     try:
         with transaction.atomic():
@@ -371,7 +386,9 @@ def api_token_create(*, user: Login, name: str) -> NewApiToken:
                 user=user, name=name, digest=token_digest(key), last_four=key[-4:]
             )
     except IntegrityError:  # the same name at the same moment
-        raise Conflict(f"you have a token named {name!r} already", field="name") from None
+        raise Conflict(
+            gettext("you have a token named %(name)s already") % {"name": repr(name)}, field="name"
+        ) from None
     return NewApiToken(token=token, key=key)
 
 

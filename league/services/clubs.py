@@ -26,7 +26,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from league import audit, ratings
 from league.errors import Conflict, ServiceError
@@ -85,14 +85,18 @@ def club_create(
     slug = slug or slugify(name)
     if not slug:
         raise ServiceError(
-            "the name has no letter or digit to make a slug of; give one",
+            gettext("the name has no letter or digit to make a slug of; give one"),
             field="slug",
             code=SLUG_NEEDED,
         )
     if Club.objects.filter(name__iexact=name).exists():
-        raise Conflict(f"a club named {name!r} exists already", field="name")
+        raise Conflict(
+            gettext("a club named %(name)s exists already") % {"name": repr(name)}, field="name"
+        )
     if Club.objects.filter(slug=slug).exists():
-        raise Conflict(f"another club has the slug {slug!r}", field="slug")
+        raise Conflict(
+            gettext("another club has the slug %(slug)s") % {"slug": repr(slug)}, field="slug"
+        )
     club = Club.objects.create(name=name, slug=slug, visibility=visibility, language=language)
     if organiser is not None:  # in the club's audit trail: who started it
         membership_set(club=club, user=organiser, role=Membership.Role.ORGANISER)
@@ -102,7 +106,8 @@ def club_create(
 def _check_visibility(visibility: str) -> None:
     if visibility not in Visibility.values:
         raise ServiceError(
-            f"visibility is one of {', '.join(Visibility.values)}", field="visibility"
+            gettext("visibility is one of %(names)s") % {"names": ", ".join(Visibility.values)},
+            field="visibility",
         )
 
 
@@ -126,7 +131,9 @@ def club_update(
     fields = []
     if name is not None:
         if Club.objects.filter(name__iexact=name).exclude(pk=club.pk).exists():
-            raise Conflict(f"a club named {name!r} exists already", field="name")
+            raise Conflict(
+                gettext("a club named %(name)s exists already") % {"name": repr(name)}, field="name"
+            )
         club.name = name
         fields.append("name")
     if visibility is not None:
@@ -248,8 +255,10 @@ def membership_change(*, club: Club, user: AbstractBaseUser, role: str) -> Membe
 
 def _no_role_in_club() -> ServiceError:
     return ServiceError(
-        "that login holds no role in the club: a role for anyone else is given by an "
-        "invitation they accept (the club's people page)",
+        gettext(
+            "that login holds no role in the club: a role for anyone else is given by an "
+            "invitation they accept (the club's people page)"
+        ),
         field="user",
         code=NO_ROLE_IN_CLUB,
     )
@@ -363,7 +372,9 @@ def players_create(*, club: Club, names: Sequence[str], is_guest: bool = False) 
     counts = Counter(name_key(name) for name in wanted)
     repeated = [name for name in wanted if counts[name_key(name)] > 1]
     if repeated:
-        raise Conflict(f"{repeated[0]!r} is named twice", field="name")
+        raise Conflict(
+            gettext("%(repeated)s is named twice") % {"repeated": repr(repeated[0])}, field="name"
+        )
     # a club's players fit in memory (its pages list them all), and one query
     # reading them is bound by no limit on a statement's parameters
     taken = {player.name_key: player for player in Player.objects.filter(club=club)}
@@ -409,7 +420,9 @@ def player_update(
     if is_guest is not None and is_guest != player.is_guest:
         if is_guest:
             raise Conflict(
-                f"{player.name} is a player of the club already, not a guest", field="is_guest"
+                gettext("%(name)s is a player of the club already, not a guest")
+                % {"name": player.name},
+                field="is_guest",
             )
         player.is_guest = False
     player.save()
@@ -490,8 +503,14 @@ def player_delete(*, player: Player) -> None:
     games = Seating.objects.filter(player=locked).count()
     if games:
         raise Conflict(
-            f"{locked.name} has {games} game{'s' if games != 1 else ''}: a player with games "
-            "cannot be deleted (merge them into another player, or anonymise them)",
+            ngettext(
+                "%(name)s has %(games)s game: a player with games cannot be deleted "
+                "(merge them into another player, or anonymise them)",
+                "%(name)s has %(games)s games: a player with games cannot be deleted "
+                "(merge them into another player, or anonymise them)",
+                games,
+            )
+            % {"name": locked.name, "games": games},
             code=HAS_GAMES,
         )
     attendance = list(Attendance.objects.filter(player=locked).values_list("event_id", flat=True))
@@ -581,8 +600,11 @@ def check_player_merge(*, player: Player, into: Player) -> MergeMoves:
         raise ServiceError(gettext("the player kept must be of the same club"), field="into")
     if player.user_id is not None and into.user_id is not None:
         raise Conflict(
-            f"{player.name} and {into.name} are each linked to a login: unlink one of them "
-            "first (on their edit page)",
+            gettext(
+                "%(name)s and %(name2)s are each linked to a login: unlink one of them first (on "
+                "their edit page)"
+            )
+            % {"name": player.name, "name2": into.name},
             field="into",
             code=TWO_LOGINS,
         )
@@ -628,7 +650,8 @@ def _same_round(
     else:
         where = f"both were in {night}"
     return Conflict(
-        f"{player.name} and {into.name} {where}: they are two people, not one",
+        gettext("%(name)s and %(name2)s %(where)s: they are two people, not one")
+        % {"name": player.name, "name2": into.name, "where": where},
         field="into",
         code=SAME_ROUND,
     )

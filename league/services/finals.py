@@ -32,7 +32,7 @@ from typing import Literal
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from league import audit, seating, standings
 from league.errors import Conflict, ServiceError
@@ -191,8 +191,11 @@ def final_table_sizes(league: League, players: int) -> tuple[int, ...]:
     game cannot seat them all (a final has nobody sitting out)."""
     if league.game == Game.BUCK_EUCHRE and (players < 4 or players % 4):
         raise ServiceError(
-            "Buck Euchre is played four to a table and nobody sits out a final: "
-            f"choose 4, 8, 12... players, not {players}",
+            gettext(
+                "Buck Euchre is played four to a table and nobody sits out a final: choose 4, 8, "
+                "12... players, not %(players)s"
+            )
+            % {"players": players},
             field="players",
         )
     spill: Literal["smaller", "larger"] = (
@@ -201,7 +204,9 @@ def final_table_sizes(league: League, players: int) -> tuple[int, ...]:
     policy = seating.TablePolicy(league.game, size=league.table_size, spill=spill)
     if players < policy.min_players:
         raise ServiceError(
-            f"a final needs a table: at least {policy.min_players} players", field="players"
+            gettext("a final needs a table: at least %(min_players)s players")
+            % {"min_players": policy.min_players},
+            field="players",
         )
     return policy.table_sizes(players)
 
@@ -214,9 +219,13 @@ def finalists_of(league: League, players: int) -> tuple[Finalist, ...]:
     rows = standings.standing_rows(league=league)
     qualified = [row for row in rows if row["qualified"]]
     if players > len(qualified):
-        who = "player is" if len(qualified) == 1 else "players are"
         raise Conflict(
-            f"only {len(qualified)} {who} qualified for the final; choose at most {len(qualified)}",
+            ngettext(
+                "only %(count)s player is qualified for the final; choose at most %(count)s",
+                "only %(count)s players are qualified for the final; choose at most %(count)s",
+                len(qualified),
+            )
+            % {"count": len(qualified)},
             field="players",
         )
     chosen = qualified[:players]
@@ -240,7 +249,9 @@ def _drawn(
     if seed is None:
         seed = secrets.randbelow(MAX_SEED)
     elif not 0 <= seed <= MAX_SEED:
-        raise ServiceError(f"seed must be 0 to {MAX_SEED}", field="seed")
+        raise ServiceError(
+            gettext("seed must be 0 to %(max_seed)s") % {"max_seed": MAX_SEED}, field="seed"
+        )
     sizes = final_table_sizes(league, players)
     finalists = finalists_of(league, players)
     ranking = [f.player.pk for f in finalists]

@@ -290,7 +290,10 @@ def league_create(
     """
     options = options or {}
     if game not in Game.values:
-        raise ServiceError(f"game must be one of {', '.join(Game.values)}", field="game")
+        raise ServiceError(
+            gettext("game must be one of %(names)s") % {"names": ", ".join(Game.values)},
+            field="game",
+        )
     check_table_policy(game=game, table_size=table_size, table_spill=table_spill)
     check_league_options(game=game, options=options, table_size=table_size, table_spill=table_spill)
     check_results_confirmation(results_confirmation)
@@ -299,10 +302,12 @@ def league_create(
     slug = slug or slugify(name)
     if not slug:
         raise ServiceError(
-            "the name has no letter or digit to make a slug of; give one", field="slug"
+            gettext("the name has no letter or digit to make a slug of; give one"), field="slug"
         )
     if League.objects.filter(club=club, slug=slug).exists():
-        raise Conflict(f"the club already has a league {slug!r}", field="slug")
+        raise Conflict(
+            gettext("the club already has a league %(slug)s") % {"slug": repr(slug)}, field="slug"
+        )
     league = League.objects.create(
         club=club,
         name=name,
@@ -333,7 +338,10 @@ def _audit_season(league: League, *, before: SeasonJson | None) -> None:
 def check_replies_close_minutes(minutes: int) -> None:
     if not 0 <= minutes <= REPLIES_CLOSE_MINUTES_MAX:
         raise ServiceError(
-            f"replies close 0 to {REPLIES_CLOSE_MINUTES_MAX} minutes before a night starts",
+            gettext(
+                "replies close 0 to %(replies_close_minutes_max)s minutes before a night starts"
+            )
+            % {"replies_close_minutes_max": REPLIES_CLOSE_MINUTES_MAX},
             field="replies_close_minutes",
         )
 
@@ -341,7 +349,8 @@ def check_replies_close_minutes(minutes: int) -> None:
 def check_results_confirmation(value: str) -> None:
     if value not in ResultsConfirmation.values:
         raise ServiceError(
-            f"results_confirmation is one of {', '.join(ResultsConfirmation.values)}",
+            gettext("results_confirmation is one of %(names)s")
+            % {"names": ", ".join(ResultsConfirmation.values)},
             field="results_confirmation",
         )
 
@@ -354,7 +363,9 @@ def check_table_policy(*, game: str, table_size: int, table_spill: str) -> None:
         raise ServiceError(gettext("a Bluke table seats 3 to 6 players"), field="table_size")
     if table_spill not in TableSpill.values:
         raise ServiceError(
-            f"table_spill must be one of {', '.join(TableSpill.values)}", field="table_spill"
+            gettext("table_spill must be one of %(names)s")
+            % {"names": ", ".join(TableSpill.values)},
+            field="table_spill",
         )
 
 
@@ -505,7 +516,9 @@ def round_create(*, event: Event, number: int) -> Round:
     if number < 1:
         raise ServiceError(gettext("rounds are numbered from 1"), field="number")
     if event.rounds.filter(number=number).exists():
-        raise Conflict(f"the event already has a round {number}", field="number")
+        raise Conflict(
+            gettext("the event already has a round %(number)s") % {"number": number}, field="number"
+        )
     return Round.objects.create(event=event, number=number)
 
 
@@ -557,7 +570,9 @@ def table_create(
     Event.objects.select_for_update(of=("self",)).get(pk=round.event_id)
     rules = _check_seating(round, players, first_dealer, table=None)
     if round.tables.filter(number=number).exists():
-        raise Conflict(f"the round already has a table {number}", field="number")
+        raise Conflict(
+            gettext("the round already has a table %(number)s") % {"number": number}, field="number"
+        )
     table = Table.objects.create(
         round=round,
         number=number,
@@ -674,7 +689,8 @@ def _check_seating(
     rules = game_rules(game=league.game, players=len(players), options=league.options)
     if not 0 <= first_dealer < len(players):
         raise ServiceError(
-            f"first_dealer must be a seat, 0..{len(players) - 1}", field="first_dealer"
+            gettext("first_dealer must be a seat, 0..%(value)s") % {"value": len(players) - 1},
+            field="first_dealer",
         )
     if any(player.club_id != league.club_id for player in players):
         raise ServiceError(
@@ -687,7 +703,10 @@ def _check_seating(
         seated = seated.exclude(table=table)
     if seated:
         names = ", ".join(sorted(s.player.name for s in seated))
-        raise Conflict(f"already at a table in this round: {names}", field="players")
+        raise Conflict(
+            gettext("already at a table in this round: %(names)s") % {"names": names},
+            field="players",
+        )
     return rules
 
 
@@ -727,7 +746,11 @@ def _check_no_hands(tables: Iterable[Table], *, what: str) -> None:
         for table in played[:3]
     )
     more = f" (and {len(played) - 3} more tables)" if len(played) > 3 else ""
-    raise Conflict(f"{what} cannot be deleted once hands are entered: {held}{more}", code=HAS_HANDS)
+    raise Conflict(
+        gettext("%(what)s cannot be deleted once hands are entered: %(held)s%(more)s")
+        % {"what": what, "held": held, "more": more},
+        code=HAS_HANDS,
+    )
 
 
 def _lock_event(event_id: int) -> Event:
@@ -812,7 +835,8 @@ def round_delete(*, round: Round) -> None:
     rounds = list(event.rounds.order_by("number"))
     if len(rounds) == 1:
         raise Conflict(
-            f"round {round.number} is the night's only round: delete the game night instead",
+            gettext("round %(number)s is the night's only round: delete the game night instead")
+            % {"number": round.number},
             code=LAST_ROUND,
         )
     later = [r for r in rounds if r.number > round.number]
@@ -823,7 +847,8 @@ def round_delete(*, round: Round) -> None:
     _check_no_hands(tables, what=f"round {round.number}")
     if drawn:
         raise Conflict(
-            f"round {drawn[-1]} is drawn: delete the later rounds first, last first",
+            gettext("round %(drawn)s is drawn: delete the later rounds first, last first")
+            % {"drawn": drawn[-1]},
             code=LATER_ROUNDS_DRAWN,
         )
     seats = audit.rounds_record([round.pk])[round.pk]

@@ -4,6 +4,7 @@ page or the language switch, cleared by choosing none."""
 from __future__ import annotations
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from league.errors import ServiceError
 from league.models import LoginLanguage
@@ -17,7 +18,11 @@ def login_language_set(user: Login, language: str) -> None:
         LoginLanguage.objects.filter(user=user).delete()
         return
     if language not in {code for code, _name in settings.LANGUAGES}:
-        raise ServiceError(f"no such language: {language}", field="language", code="language")
+        raise ServiceError(
+            gettext("no such language: %(language)s") % {"language": language},
+            field="language",
+            code="language",
+        )
     LoginLanguage.objects.update_or_create(user=user, defaults={"language": language})
 
 

@@ -274,7 +274,7 @@ def personal_check_in(*, player: Player, event: Event) -> Attendance:
     _check_of_club(event, player)
     if event.date != timezone.localdate():
         raise Conflict(
-            "you check in on the night itself, at the venue",
+            gettext("you check in on the night itself, at the venue"),
             field="event",
             code="not-the-night",
         )
@@ -283,7 +283,7 @@ def personal_check_in(*, player: Player, event: Event) -> Attendance:
             return attendance.attendance_check_in(event=event, player=player, by=None)
     except Conflict as error:  # every round has tables: the organiser adds one
         raise Conflict(
-            "every round tonight has its tables already: tell the organiser you are here",
+            gettext("every round tonight has its tables already: tell the organiser you are here"),
             field="event",
             code="no-round-to-join",
         ) from error

@@ -187,7 +187,8 @@ def check_seat(*, table: Table, seat: int | None) -> None:
     seats, or ``None``."""
     if seat is not None and not 0 <= seat < table.players:
         raise ServiceError(
-            f"seat is one of the table's seats, 0 to {table.players - 1}, not {seat}",
+            gettext("seat is one of the table's seats, 0 to %(value)s, not %(seat)s")
+            % {"value": table.players - 1, "seat": seat},
             field="seat",
         )
 
@@ -226,13 +227,17 @@ def game_submit(*, table: Table, record: object) -> Table:
     for field, value in expected.items():
         if field in record and record[field] != value:
             raise ServiceError(
-                f"{field} is {value!r} at this table, not {record[field]!r}", field=field
+                gettext("%(field)s is %(value)s at this table, not %(record)s")
+                % {"field": field, "value": repr(value), "record": repr(record[field])},
+                field=field,
             )
     if "options" in record and record["options"] != table.round.event.league.options:
         raise ServiceError(gettext("options must be the league's options"), field="options")
     unknown = set(record) - {*expected, "options", "hands"}
     if unknown:
-        raise ServiceError(f"unknown field {min(unknown)!r}", field=min(unknown))
+        raise ServiceError(
+            gettext("unknown field %(min)s") % {"min": repr(min(unknown))}, field=min(unknown)
+        )
     hands = record.get("hands")
     if not isinstance(hands, list):
         raise ServiceError(gettext("hands must be an array of hand records"), field="hands")
@@ -323,7 +328,7 @@ def _results_change(
     )
     if by_seat is not None and table.confirmation == Confirmation.CONFIRMED:
         raise Conflict(
-            "this game is confirmed: an organiser corrects it now",
+            gettext("this game is confirmed: an organiser corrects it now"),
             field="number",
             code="confirmed",
         )
@@ -409,26 +414,40 @@ def check_results_change(
     fit the (locked) table; ``number`` ``None`` appends after the last hand."""
     if version is not None and version != table.version:
         raise PreconditionFailed(
-            f"the score sheet you hold is not this table's current one (version "
-            f"{table.version}): reload it"
+            gettext(
+                "the score sheet you hold is not this table's current one (version %(version)s): "
+                "reload it"
+            )
+            % {"version": table.version}
         )
     played = table.hands_played
     if mode is ResultsMode.APPEND:
         keep = played if number is None else number
         if keep < played:
-            raise Conflict(f"hand {keep} is already stored; hand {played} is next", field="number")
+            raise Conflict(
+                gettext("hand %(keep)s is already stored; hand %(played)s is next")
+                % {"keep": keep, "played": played},
+                field="number",
+            )
         if keep > played:
             raise Conflict(
-                f"hands arrive in order: hand {played} is next, not {keep}", field="number"
+                gettext("hands arrive in order: hand %(played)s is next, not %(keep)s")
+                % {"played": played, "keep": keep},
+                field="number",
             )
         if table.complete and records:
             raise games.InvalidRecord("game_over", "the game at this table is complete", hand=keep)
         return keep
     assert number is not None, "a correction or deletion names its hand"
     if mode is ResultsMode.REPLACE and number >= played:
-        raise Conflict(f"there is no hand {number} to correct", field="number")
+        raise Conflict(
+            gettext("there is no hand %(number)s to correct") % {"number": number}, field="number"
+        )
     if mode is ResultsMode.DELETE_LAST and number != played - 1:
-        raise Conflict(f"only the last hand ({played - 1}) can be deleted", field="number")
+        raise Conflict(
+            gettext("only the last hand (%(value)s) can be deleted") % {"value": played - 1},
+            field="number",
+        )
     return number
 
 

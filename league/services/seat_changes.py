@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from league import audit, seating
 from league.errors import Conflict, ServiceError
@@ -188,7 +188,9 @@ def table_player_remove(
     seating the game allows (409, ``replacement``, ``code`` ``no_seating``).
     """
     if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise ServiceError(f"seed must be 0 to {MAX_SEED}", field="seed")
+        raise ServiceError(
+            gettext("seed must be 0 to %(max_seed)s") % {"max_seed": MAX_SEED}, field="seed"
+        )
     if not commit:
         state = _read(table, locked=False)
         return _plan(state, player, replacement, leaves=leaves, seed=seed)
@@ -228,7 +230,9 @@ def table_player_remove_options(
     way) and what leaving would do; read once, nothing stored. The
     refusals that concern the player or the table are raised as there."""
     if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise ServiceError(f"seed must be 0 to {MAX_SEED}", field="seed")
+        raise ServiceError(
+            gettext("seed must be 0 to %(max_seed)s") % {"max_seed": MAX_SEED}, field="seed"
+        )
     state = _read(table, locked=False)
     nobody: Removal | None = None
     nobody_refused: Conflict | None = None
@@ -450,13 +454,18 @@ def _plan(
     _check_player(state, player)
     if table.hands_played:
         raise Conflict(
-            f"table {number} has a hand entered: its seats are fixed",
+            gettext("table %(number)s has a hand entered: its seats are fixed")
+            % {"number": number},
             field="table",
             code="table_started",
         )
     seats = state.seats[table.pk]
     if player.pk not in {p.pk for p in seats}:
-        raise ServiceError(f"{player.name} is not at table {number}", field="player")
+        raise ServiceError(
+            gettext("%(name)s is not at table %(number)s")
+            % {"name": player.name, "number": number},
+            field="player",
+        )
     if leaves:
         _check_leaving(state, player)
     candidates = _candidates(state, player)
@@ -504,8 +513,11 @@ def _check_leaving(state: _State, player: Player) -> None:
     later = state.seated_later.get(player.pk, [])
     if later:
         raise Conflict(
-            f"{player.name} is seated in round {later[0]} too: take them off there first, "
-            "or let them stay for the next rounds",
+            gettext(
+                "%(name)s is seated in round %(later)s too: take them off there first, or let them"
+                " stay for the next rounds"
+            )
+            % {"name": player.name, "later": later[0]},
             field="leaves",
             code="seated_later",
         )
@@ -513,7 +525,10 @@ def _check_leaving(state: _State, player: Player) -> None:
 
 def _check_player(state: _State, player: Player) -> None:
     if player.club_id != state.league.club_id:
-        raise ServiceError(f"{player.name} is not a player of the league's club", field="player")
+        raise ServiceError(
+            gettext("%(name)s is not a player of the league's club") % {"name": player.name},
+            field="player",
+        )
 
 
 def _check_replacement(
@@ -522,11 +537,13 @@ def _check_replacement(
     """The replacement is of the club, not the player, not seated in the round, and present."""
     if replacement.club_id != state.league.club_id:
         raise ServiceError(
-            f"{replacement.name} is not a player of the league's club", field="replacement"
+            gettext("%(name)s is not a player of the league's club") % {"name": replacement.name},
+            field="replacement",
         )
     if replacement.pk == player.pk:
         raise ServiceError(
-            f"{player.name} cannot take their own seat; name someone else, or nobody",
+            gettext("%(name)s cannot take their own seat; name someone else, or nobody")
+            % {"name": player.name},
             field="replacement",
         )
     seated = next(
@@ -534,13 +551,14 @@ def _check_replacement(
     )
     if seated is not None:
         raise Conflict(
-            f"{replacement.name} is already at table {seated.number} in this round",
+            gettext("%(name)s is already at table %(number)s in this round")
+            % {"name": replacement.name, "number": seated.number},
             field="replacement",
         )
     if replacement.pk not in {c.player.pk for c in candidates}:
         raise Conflict(
-            f"{replacement.name} is not present for round {state.round.number}: check them in "
-            "first",
+            gettext("%(name)s is not present for round %(number)s: check them in first")
+            % {"name": replacement.name, "number": state.round.number},
             field="replacement",
         )
 
@@ -692,16 +710,32 @@ def _no_seating(state: _State, player: Player, left: int, policy: seating.TableP
     """The refusal when no seating the game allows is left."""
     number, seats = state.table.number, len(state.seats[state.table.pk]) - 1
     sizes = (
-        "a Buck Euchre table seats four"
+        gettext("a Buck Euchre table seats four")
         if state.league.game == Game.BUCK_EUCHRE
-        else f"a Bluke table seats {seating.MIN_TABLE_SIZE} to {seating.MAX_TABLE_SIZE}"
+        else gettext("a Bluke table seats %(least)s to %(most)s")
+        % {"least": seating.MIN_TABLE_SIZE, "most": seating.MAX_TABLE_SIZE}
     )
     return Conflict(
-        f"{player.name} cannot be taken off table {number}: it would have {seats} "
-        f"player{'s' if seats != 1 else ''} and {sizes}; nobody present is free to take "
-        f"the seat, and the round's tables without a hand have {left} players left, "
-        f"too few to seat again (a table needs {policy.min_players}). Check a player in "
-        "to take the seat",
+        # Translators: %(sizes)s is "a Bluke table seats 3 to 6" or "a Buck Euchre table seats four"
+        ngettext(
+            "%(name)s cannot be taken off table %(number)s: it would have %(seats)s "
+            "player and %(sizes)s; nobody present is free to take the seat, and the "
+            "round's tables without a hand have %(left)s players left, too few to seat again (a "
+            "table needs %(min_players)s). Check a player in to take the seat",
+            "%(name)s cannot be taken off table %(number)s: it would have %(seats)s "
+            "players and %(sizes)s; nobody present is free to take the seat, and the "
+            "round's tables without a hand have %(left)s players left, too few to seat again (a "
+            "table needs %(min_players)s). Check a player in to take the seat",
+            seats,
+        )
+        % {
+            "name": player.name,
+            "number": number,
+            "seats": seats,
+            "sizes": sizes,
+            "left": left,
+            "min_players": policy.min_players,
+        },
         field="replacement",
         code="no_seating",
     )

@@ -205,9 +205,14 @@ def _clear_for_draw(where: Q, *, what: str, field: str, replace: bool) -> set[in
     Returns the players whose sit-outs it deleted."""
     existing = Table.objects.filter(where)
     if existing.filter(hands_played__gt=0).exists():
-        raise Conflict(f"{what} has tables with hands played", field=field)
+        raise Conflict(
+            gettext("%(what)s has tables with hands played") % {"what": what}, field=field
+        )
     if existing.exists() and not replace:
-        raise Conflict(f"{what} is drawn already; send replace to draw it again", field="replace")
+        raise Conflict(
+            gettext("%(what)s is drawn already; send replace to draw it again") % {"what": what},
+            field="replace",
+        )
     existing.delete()
     sit_outs = SitOut.objects.filter(where)
     sat_out = set(sit_outs.values_list("player_id", flat=True))
@@ -226,7 +231,9 @@ def _seed(seed: int | None) -> int:
     if seed is None:
         return secrets.randbelow(MAX_SEED)
     if not 0 <= seed <= MAX_SEED:
-        raise ServiceError(f"seed must be 0 to {MAX_SEED}", field="seed")
+        raise ServiceError(
+            gettext("seed must be 0 to %(max_seed)s") % {"max_seed": MAX_SEED}, field="seed"
+        )
     return seed
 
 
@@ -262,8 +269,11 @@ def _refusal(
     if error.code == "too_few_players":
         number = round_numbers[error.round or 0]
         return Conflict(
-            f"too few present for round {number}: a table needs {policy.min_players}; "
-            "check players in first",
+            gettext(
+                "too few present for round %(number)s: a table needs %(min_players)s; check "
+                "players in first"
+            )
+            % {"number": number, "min_players": policy.min_players},
             field=field,
         )
     return ServiceError(str(error), field=field)
@@ -274,7 +284,9 @@ def _check_present(ids: Sequence[int], present: Mapping[int, Player], *, field: 
     missing = sorted({pk for pk in ids if pk not in present})
     if missing:
         raise ServiceError(
-            f"not present for this round: player {', '.join(map(str, missing))}", field=field
+            gettext("not present for this round: player %(names)s")
+            % {"names": ", ".join(map(str, missing))},
+            field=field,
         )
 
 
@@ -301,9 +313,14 @@ def round_seating_adjust(
         Table.objects.filter(round=round).prefetch_related("seatings__player").order_by("number")
     )
     if not tables:
-        raise Conflict(f"round {round.number} is not drawn yet", field="round")
+        raise Conflict(
+            gettext("round %(number)s is not drawn yet") % {"number": round.number}, field="round"
+        )
     if any(table.hands_played for table in tables):
-        raise Conflict(f"round {round.number} has tables with hands played", field="round")
+        raise Conflict(
+            gettext("round %(number)s has tables with hands played") % {"number": round.number},
+            field="round",
+        )
     before = audit.rounds_record([round.pk])[round.pk]
     seats = {table.pk: [seating.player for seating in table.seatings.all()] for table in tables}
     out = [
@@ -320,7 +337,9 @@ def round_seating_adjust(
         assert move is not None
         player_id, number = move
         if not 1 <= number <= len(tables):
-            raise ServiceError(f"the round has tables 1 to {len(tables)}", field="move")
+            raise ServiceError(
+                gettext("the round has tables 1 to %(len)s") % {"len": len(tables)}, field="move"
+            )
         at_list, at = _place_of(player_id, places, field="move")
         if at_list == number - 1:
             raise ServiceError(gettext("the player sits at that table already"), field="move")
@@ -330,8 +349,14 @@ def round_seating_adjust(
             for players in places[:-1]
         ):
             raise ServiceError(
-                f"a Bluke table seats {seating.MIN_TABLE_SIZE} to {seating.MAX_TABLE_SIZE} "
-                "players when drawn",
+                gettext(
+                    "a Bluke table seats %(min_table_size)s to %(max_table_size)s players when "
+                    "drawn"
+                )
+                % {
+                    "min_table_size": seating.MIN_TABLE_SIZE,
+                    "max_table_size": seating.MAX_TABLE_SIZE,
+                },
                 field="move",
             )
     changed = {
@@ -358,7 +383,9 @@ def _place_of(player_id: int, places: Sequence[Sequence[Player]], *, field: str)
         for seat, player in enumerate(players):
             if player.pk == player_id:
                 return number, seat
-    raise ServiceError(f"player {player_id} is not in this round", field=field)
+    raise ServiceError(
+        gettext("player %(player_id)s is not in this round") % {"player_id": player_id}, field=field
+    )
 
 
 def _stored_draw(round: Round) -> Draw:
@@ -516,7 +543,9 @@ def round_seating_store(*, draw: Draw) -> Draw:
     Event.objects.select_for_update(of=("self",)).get(pk=draw.round.event_id)
     round = Round.objects.select_related("event__league").get(pk=draw.round.pk)
     if Table.objects.filter(round=round).exists() or SitOut.objects.filter(round=round).exists():
-        raise Conflict(f"round {round.number} is drawn already", field="round")
+        raise Conflict(
+            gettext("round %(number)s is drawn already") % {"number": round.number}, field="round"
+        )
     stored = _store(dataclasses.replace(draw, round=round), before=None)
     _standings_owed(round.event, set(draw.seating.sit_out))
     webhooks_rounds_seated(event=round.event, rounds=[round])

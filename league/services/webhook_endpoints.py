@@ -48,7 +48,11 @@ def check_events(events: Iterable[str]) -> list[str]:
     unknown = [e for e in chosen if e not in SUBSCRIBABLE]
     if unknown:
         known = ", ".join(SUBSCRIBABLE)
-        raise ServiceError(f"unknown event {unknown[0]!r}: choose from {known}", field="events")
+        raise ServiceError(
+            gettext("unknown event %(unknown)s: choose from %(known)s")
+            % {"unknown": repr(unknown[0]), "known": known},
+            field="events",
+        )
     if not chosen:
         raise ServiceError(gettext("choose at least one event"), field="events")
     return [e.value for e in SUBSCRIBABLE if e in chosen]
@@ -69,7 +73,11 @@ def webhook_endpoint_create(
     # one count at a time; NO KEY: rows that refer to the club may still be made
     Club.objects.select_for_update(no_key=True).get(pk=club.pk)
     if WebhookEndpoint.objects.filter(club=club).count() >= MAX_ENDPOINTS:
-        raise Conflict(f"a club has at most {MAX_ENDPOINTS} webhook endpoints", field="url")
+        raise Conflict(
+            gettext("a club has at most %(max_endpoints)s webhook endpoints")
+            % {"max_endpoints": MAX_ENDPOINTS},
+            field="url",
+        )
     if WebhookEndpoint.objects.filter(club=club, url=url).exists():
         raise Conflict(gettext("the club has an endpoint at this URL already"), field="url")
     secret = "whsec_" + secrets.token_urlsafe(32)
