@@ -331,3 +331,16 @@ def test_a_new_club_s_language_is_chosen_on_its_form() -> None:
     )
     assert refused.status_code == 400 or 'name="language"' in text(refused)
     assert not Club.objects.filter(name="Another").exists()
+
+
+def test_a_club_s_language_is_changed_or_cleared_by_the_service(setup: ClubSetup) -> None:
+    from league.errors import ServiceError
+    from league.services.clubs import club_update
+
+    club_update(club=setup.club, language="uk")
+    assert Club.objects.get(pk=setup.club.pk).language == "uk"
+    with pytest.raises(ServiceError) as refused:
+        club_update(club=setup.club, language="de")
+    assert refused.value.field == "language"
+    club_update(club=setup.club, language="")
+    assert Club.objects.get(pk=setup.club.pk).language == ""
