@@ -249,6 +249,19 @@ class AccountLanguageForm(forms.Form):
     )
 
 
+def club_language_field() -> forms.ChoiceField:
+    """A club's default language, on its form (league/web/organise_forms.py)."""
+    return forms.ChoiceField(
+        choices=[("", _("None: each visitor's own")), *settings.LANGUAGES],
+        required=False,
+        label=_("The club's language"),
+        help_text=_(
+            "Its pages and mails for visitors and players who chose no language "
+            "and whose browser asks for none of the site's."
+        ),
+    )
+
+
 def account_language_form(request: HttpRequest) -> AccountLanguageForm:
     """The form as the account page shows it: the choice kept in the session."""
     return AccountLanguageForm(initial={"language": request.session.get(SESSION_KEY, "")})

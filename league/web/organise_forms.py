@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from django import forms
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 from django.utils.text import slugify
@@ -34,6 +33,7 @@ from league.models import (
 )
 from league.names import MAX_NAME, name_clean, name_key, name_problem
 from league.services import clubs, fixtures
+from league.web.languages import club_language_field
 from league.web.refusal_words import option_message, sentence
 
 __all__ = ["sentence"]  # the pages' sentences, as the import pages read them from here
@@ -158,15 +158,7 @@ class ClubForm(SetupForm):
         },
     )
 
-    language = forms.ChoiceField(
-        choices=[("", "None: each visitor's own"), *settings.LANGUAGES],
-        required=False,
-        label="The club's language",
-        help_text=(
-            "Its pages and mails for visitors and players who chose no language "
-            "and whose browser asks for none of the site's."
-        ),
-    )
+    language = club_language_field()
 
     def clean_name(self) -> str:
         name: str = self.cleaned_data["name"]
