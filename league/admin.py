@@ -208,10 +208,14 @@ class ClubAdmin(ServiceAdmin):
         change: bool,
     ) -> None:
         if not change:
-            _adopt(obj, clubs.club_create(name=obj.name, slug=obj.slug))
-        elif "name" in form.changed_data:
+            _adopt(obj, clubs.club_create(name=obj.name, slug=obj.slug, language=obj.language))
+        elif {"name", "language"} & set(form.changed_data):
             club = models.Club.objects.get(pk=obj.pk)
-            clubs.club_update(club=club, name=obj.name)
+            clubs.club_update(
+                club=club,
+                name=obj.name if "name" in form.changed_data else None,
+                language=obj.language if "language" in form.changed_data else None,
+            )
 
     def save_formset(
         self,

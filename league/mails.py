@@ -38,22 +38,45 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from league import outbox
-from league.models import JobOwed, PasswordResetAsked
+from league.models import JobOwed, LoginLanguage, PasswordResetAsked, Player
 from league.users import Login
 
 logger = logging.getLogger(__name__)
 
 GIVE_UP_AFTER: Final = datetime.timedelta(hours=1)
 """How long a reset's mail is tried again after it was asked for."""
+
+
+def mail_language(*, own: str | None = "", club: str | None = "", asked: str | None = "") -> str:
+    """The language of a mail to one person (docs/translating.md): their own
+    choice, else their club's default, else the language of the page that sent
+    it (``asked``; the current one where not given), else the site's."""
+    codes = {code for code, _name in settings.LANGUAGES}
+    for language in (own, club, asked or translation.get_language()):
+        if language in codes:
+            return language
+    return str(settings.LANGUAGE_CODE)
+
+
+def own_language(*, username: str) -> str:
+    """The language the login named ``username`` chose, or ``""`` (one query)."""
+    found = (
+        LoginLanguage.objects.filter(user__username=username)
+        .values_list("language", flat=True)
+        .first()
+    )
+    return found or ""
+
 
 EMAIL_TEMPLATE: Final = "registration/password_reset_email.txt"
 SUBJECT_TEMPLATE: Final = "registration/password_reset_subject.txt"
@@ -99,6 +122,7 @@ def _mail_link(user: Login, asked: PasswordResetAsked) -> None:
     """Mail ``user`` a link to choose a new password, made now; raises if the
     mail server refuses or does not answer."""
     email_field = user.get_email_field_name()
+    own = LoginLanguage.objects.filter(user=user).values_list("language", flat=True).first()
     shown = {
         "email": getattr(user, email_field),
         "domain": asked.domain,
@@ -108,8 +132,9 @@ def _mail_link(user: Login, asked: PasswordResetAsked) -> None:
         "token": default_token_generator.make_token(user),
         "protocol": asked.protocol,
     }
-    subject = " ".join(render_to_string(SUBJECT_TEMPLATE, shown).split())
-    body = render_to_string(EMAIL_TEMPLATE, shown)
+    with translation.override(mail_language(own=own, asked=asked.language)):
+        subject = " ".join(render_to_string(SUBJECT_TEMPLATE, shown).split())
+        body = render_to_string(EMAIL_TEMPLATE, shown)
     EmailMultiAlternatives(subject, body, None, [shown["email"]]).send()
 
 
@@ -144,6 +169,13 @@ def personal_links_mail(mails: Sequence[PersonalLinkMail]) -> set[int]:
     sent: set[int] = set()
     if not mails:
         return sent
+    # each player's language: their login's choice, else their club's (one query)
+    languages = {
+        player_id: (own, club)
+        for player_id, own, club in Player.objects.filter(
+            pk__in=[mail.player_id for mail in mails]
+        ).values_list("pk", "user__language_choice__language", "club__language")
+    }
     try:
         with get_connection(fail_silently=False) as connection:
             for mail in mails:
@@ -152,8 +184,12 @@ def personal_links_mail(mails: Sequence[PersonalLinkMail]) -> set[int]:
                     "club_name": mail.club_name,
                     "url": mail.url,
                 }
-                subject = " ".join(render_to_string(PERSONAL_LINK_SUBJECT_TEMPLATE, shown).split())
-                body = render_to_string(PERSONAL_LINK_EMAIL_TEMPLATE, shown)
+                own, club = languages.get(mail.player_id, ("", ""))
+                with translation.override(mail_language(own=own, club=club)):
+                    subject = " ".join(
+                        render_to_string(PERSONAL_LINK_SUBJECT_TEMPLATE, shown).split()
+                    )
+                    body = render_to_string(PERSONAL_LINK_EMAIL_TEMPLATE, shown)
                 message = EmailMultiAlternatives(
                     subject, body, None, [mail.email], connection=connection
                 )

@@ -49,6 +49,12 @@ class Club(models.Model):
         db_default=Visibility.PUBLIC,
     )
     feed_key = models.CharField(max_length=64, blank=True, default="", db_default="")
+    # The language of the club's pages for a visitor who chose none and whose
+    # browser asks for none we have, and of its mails to players without a choice
+    # of their own (docs/translating.md); blank: none, the site's own (en-gb).
+    language = models.CharField(
+        max_length=10, choices=settings.LANGUAGES, blank=True, default="", db_default=""
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -1091,6 +1097,24 @@ class ApiToken(models.Model):
         return self.created_at + settings.API_TOKEN_MAX_AGE
 
 
+class LoginLanguage(models.Model):
+    """A login's own choice of language for the pages and the mails it gets: above
+    the language switch's cookie, the browser's and the club's (docs/translating.md).
+    No row: no choice. Copied into the session at login and when chosen, so that
+    the pages read it with no query of their own (:mod:`league.web.languages`)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="language_choice",
+    )
+    language = models.CharField(max_length=10, choices=settings.LANGUAGES)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language}"
+
+
 class Invitation(models.Model):
     """An organiser's invitation of a login to a role in a club: the login
     holds no role until it accepts (:mod:`league.services.accounts`).
@@ -1172,6 +1196,8 @@ class PasswordResetAsked(models.Model):
     email = models.CharField(max_length=254, help_text="the address as typed")
     protocol = models.CharField(max_length=5, help_text="http or https, as the request came")
     domain = models.CharField(max_length=255, help_text="the site's host the request came to")
+    # the page's language when it was asked: the mail's, unless the login chose one
+    language = models.CharField(max_length=10, blank=True, default="", db_default="")
     asked_at = models.DateTimeField()
 
     class Meta:
@@ -1199,12 +1225,12 @@ class JobOwed(models.Model):
     """
 
     class Kind(models.TextChoices):
-        STANDINGS = "standings", "a league's standings"
-        RATINGS = "ratings", "a rating scope's ratings"
-        WEBHOOK = "webhook", "a webhook delivery"
-        IMPORT = "import", "a results file's import"
-        PASSWORD_RESET = "password_reset", "a password reset's mail"
-        ARCHIVE = "archive", "a download prepared as a file"
+        STANDINGS = "standings", _("a league's standings")
+        RATINGS = "ratings", _("a rating scope's ratings")
+        WEBHOOK = "webhook", _("a webhook delivery")
+        IMPORT = "import", _("a results file's import")
+        PASSWORD_RESET = "password_reset", _("a password reset's mail")
+        ARCHIVE = "archive", _("a download prepared as a file")
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     target_id = models.BigIntegerField(

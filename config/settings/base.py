@@ -130,11 +130,12 @@ MIDDLEWARE = [
     "league.web.compression.GZipUnlessNoStoreMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # the page's language: Accept-Language here, the fuller precedence in docs/translating.md
-    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # the page's language: the login's choice, the switch, the browser's, the club's
+    # (league/web/languages.py, docs/translating.md); after the session and the login
+    "league.web.languages.LanguageMiddleware",
     # who changed what, and through what, for the audit trail (league/audit.py)
     "league.audit.AuditMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -239,6 +240,8 @@ LANGUAGES = [
     ("cs", "Čeština"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and numbers as each language writes them (config/formats/<language>/formats.py)
+FORMAT_MODULE_PATH = ["config.formats"]
 
 
 def time_zone(environ: Mapping[str, str]) -> str:

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -43,7 +44,9 @@ def problem(status_code: int, title: str, detail: str, *, kind: str, **extra: ob
     }
 
 
-GENERIC_INVALID = "The request has fields that are missing or wrong; see errors."
+# A problem's detail follows the request's Accept-Language (league/web/languages.py);
+# its type, title and codes stay English, for programs to compare (docs/api.md).
+GENERIC_INVALID = gettext_lazy("The request has fields that are missing or wrong; see errors.")
 
 
 class InvalidField(exceptions.ValidationError):
@@ -62,7 +65,8 @@ def too_large_problem() -> Problem:
     return problem(
         413,
         HTTPStatus(413).phrase,
-        f"The request body is larger than the {limit} bytes the API takes.",
+        gettext("The request body is larger than the %(limit)s bytes the API takes.")
+        % {"limit": limit},
         kind="too-large",
         max_bytes=limit,
     )
@@ -77,11 +81,15 @@ def unavailable_problem(exc: BaseException | None) -> Problem | None:
     if failure is None:
         return None
     detail = {
-        db.Failure.CONFLICT: "The change collided with others at the same moment and "
-        "nothing was stored; send it again.",
-        db.Failure.BUSY: "The database is busy with what this request needs (another "
-        "change holds it); nothing was stored. Try again in a moment.",
-        db.Failure.UNAVAILABLE: "The database cannot be reached; try again shortly.",
+        db.Failure.CONFLICT: gettext(
+            "The change collided with others at the same moment and "
+            "nothing was stored; send it again."
+        ),
+        db.Failure.BUSY: gettext(
+            "The database is busy with what this request needs (another "
+            "change holds it); nothing was stored. Try again in a moment."
+        ),
+        db.Failure.UNAVAILABLE: gettext("The database cannot be reached; try again shortly."),
     }[failure]
     return problem(
         503,
@@ -112,11 +120,11 @@ def _domain_problem(exc: Exception) -> Problem | None:
         return problem(
             409,
             HTTPStatus(409).phrase,
-            "Another change got there first; reload and try again.",
+            gettext("Another change got there first; reload and try again."),
             kind="conflict",
         )
     if isinstance(exc, NotFound):
-        return problem(404, HTTPStatus(404).phrase, "Not found.", kind="not-found")
+        return problem(404, HTTPStatus(404).phrase, gettext("Not found."), kind="not-found")
     if isinstance(exc, RequestDataTooBig):
         return too_large_problem()
     if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
@@ -163,7 +171,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         body = problem(
             response.status_code,
             HTTPStatus(response.status_code).phrase,
-            getattr(exc, "problem_detail", GENERIC_INVALID),
+            str(getattr(exc, "problem_detail", GENERIC_INVALID)),
             kind="invalid-input",
             errors=data,
         )
@@ -201,7 +209,7 @@ def api_not_found(request: HttpRequest, exception: Exception | None = None) -> J
     body = problem(
         status.HTTP_404_NOT_FOUND,
         HTTPStatus.NOT_FOUND.phrase,
-        f"There is nothing at {request.path}.",
+        gettext("There is nothing at %(path)s.") % {"path": request.path},
         kind="not-found",
     )
     return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
@@ -216,7 +224,7 @@ def api_bad_request(request: HttpRequest, exception: Exception | None = None) ->
         body = problem(
             status.HTTP_400_BAD_REQUEST,
             HTTPStatus.BAD_REQUEST.phrase,
-            "The request was refused before it reached the API.",
+            gettext("The request was refused before it reached the API."),
             kind="bad-request",
         )
     return JsonResponse(body, status=body["status"], content_type=PROBLEM_CONTENT_TYPE)
@@ -234,7 +242,7 @@ def api_server_error(request: HttpRequest) -> JsonResponse:
     body = problem(
         status.HTTP_500_INTERNAL_SERVER_ERROR,
         HTTPStatus.INTERNAL_SERVER_ERROR.phrase,
-        "The server failed on this request; it has been logged.",
+        gettext("The server failed on this request; it has been logged."),
         kind="server-error",
     )
     return JsonResponse(body, status=500, content_type=PROBLEM_CONTENT_TYPE)

@@ -318,15 +318,22 @@ def _check_player_free(club: Club, player: Player) -> Player:
 
 
 @transaction.atomic
-def password_reset_ask(*, email: str, protocol: str, domain: str) -> PasswordResetAsked:
+def password_reset_ask(
+    *, email: str, protocol: str, domain: str, language: str = ""
+) -> PasswordResetAsked:
     """Record that a password reset was asked for ``email``, and owe the job
     that mails its link to each login with that address
     (:func:`league.mails.password_reset_send`), sent once this commits: after
     the response, without a broker. The same work whatever the address, so
     the answer does not tell whether a login has it; ``protocol`` and
-    ``domain`` are the site's as the request came, for the link."""
+    ``domain`` are the site's as the request came, for the link; ``language``
+    the page's, the mail's for a login that chose none."""
     asked = PasswordResetAsked.objects.create(
-        email=email[:254], protocol=protocol, domain=domain[:255], asked_at=timezone.now()
+        email=email[:254],
+        protocol=protocol,
+        domain=domain[:255],
+        language=language[:10],
+        asked_at=timezone.now(),
     )
     job_owe(kind=JobOwed.Kind.PASSWORD_RESET, target_id=asked.pk)
     return asked

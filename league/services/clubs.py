@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from types import EllipsisType
 from typing import Final, TypedDict
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.text import slugify
@@ -64,7 +65,12 @@ its slug of: a slug must be given."""
 
 @transaction.atomic
 def club_create(
-    *, name: str, slug: str = "", visibility: str = Visibility.PUBLIC, organiser: Actor = None
+    *,
+    name: str,
+    slug: str = "",
+    visibility: str = Visibility.PUBLIC,
+    language: str = "",
+    organiser: Actor = None,
 ) -> Club:
     """A new club; ``organiser`` (a user), if given, becomes its first organiser
     (a ``membership.set`` entry in its audit trail). Who may start one is
@@ -73,9 +79,10 @@ def club_create(
     The slug defaults to the name's (its letters a-z and digits: a name with
     none needs a slug given, :data:`SLUG_NEEDED`). A name another club has,
     in any case, is a :class:`Conflict` by the ``name``; a slug another club
-    has, by the ``slug``. ``visibility`` as for :func:`club_update`.
+    has, by the ``slug``. ``visibility`` and ``language`` as for :func:`club_update`.
     """
     _check_visibility(visibility)
+    _check_language(language)
     slug = slug or slugify(name)
     if not slug:
         raise ServiceError(
@@ -89,7 +96,7 @@ def club_create(
         )
     if Club.objects.filter(slug=slug).exists():
         raise Conflict(_("another club has the slug %(slug)s") % {"slug": repr(slug)}, field="slug")
-    club = Club.objects.create(name=name, slug=slug, visibility=visibility)
+    club = Club.objects.create(name=name, slug=slug, visibility=visibility, language=language)
     if organiser is not None:  # in the club's audit trail: who started it
         membership_set(club=club, user=organiser, role=Membership.Role.ORGANISER)
     return club
@@ -103,11 +110,23 @@ def _check_visibility(visibility: str) -> None:
         )
 
 
+def _check_language(language: str) -> None:
+    if language and language not in {code for code, _name in settings.LANGUAGES}:
+        raise ServiceError(_("no such language"), field="language")
+
+
 @transaction.atomic
-def club_update(*, club: Club, name: str | None = None, visibility: str | None = None) -> Club:
+def club_update(
+    *,
+    club: Club,
+    name: str | None = None,
+    visibility: str | None = None,
+    language: str | None = None,
+) -> Club:
     """Rename a club, or say who may read its players, results and ratings
     (``public``: anyone; ``members``: its members alone, see
-    :func:`league.access.club_visible`)."""
+    :func:`league.access.club_visible`), or its default language (``""``: none;
+    docs/translating.md)."""
     fields = []
     if name is not None:
         if Club.objects.filter(name__iexact=name).exclude(pk=club.pk).exists():
@@ -120,6 +139,10 @@ def club_update(*, club: Club, name: str | None = None, visibility: str | None =
         _check_visibility(visibility)
         club.visibility = visibility
         fields.append("visibility")
+    if language is not None:
+        _check_language(language)
+        club.language = language
+        fields.append("language")
     if fields:
         club.save(update_fields=fields)
     return club

@@ -44,14 +44,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from league import access
+from league import access, mails
 from league.errors import Conflict, NotFound, ServiceError
 from league.models import ApiToken, Club, Invitation, Membership
 from league.ratelimits import invitation_over_limit, password_reset_over_limit
@@ -59,6 +59,7 @@ from league.selectors import accounts as accounts_selectors
 from league.services import accounts as account_services
 from league.services.clubs import membership_remove, membership_set
 from league.users import login_of
+from league.web import languages
 from league.web.access import club_page_refusal
 from league.web.accounts_forms import ApiTokenForm, InviteForm, PasswordResetForm, RoleForm
 from league.web.role_words import role_words
@@ -187,7 +188,7 @@ class _PeoplePage:
         emailed = bool(email) and _email_invitation(
             club=self.club,
             username=invitation.username,
-            role=invitation.get_role_display(),
+            role=invitation.role,
             email=email,
             link=link,
         )
@@ -257,16 +258,20 @@ def _link_days() -> int:
 def _email_invitation(*, club: Club, username: str, role: str, email: str, link: str) -> bool:
     """Mail the invitation; ``False`` if the mail server refused or could not
     be reached (the invitation stands: the page shows the link anyway). The
-    same mail whether the login is new or not, for the address typed."""
+    same mail whether the login is new or not, for the address typed; ``role``
+    the role's value, named in the mail's language."""
     shown = {
         "club": club,
         "username": username,
-        "role": role,
+        "role": Membership.Role(role).label,
         "link": link,
         "link_days": _link_days(),
     }
-    subject = " ".join(render_to_string("league/accounts/invite_subject.txt", shown).split())
-    body = render_to_string("league/accounts/invite_email.txt", shown)
+    # the login's own language if it chose one, else the club's, else this page's
+    own = mails.own_language(username=username)
+    with translation.override(mails.mail_language(own=own, club=club.language)):
+        subject = " ".join(render_to_string("league/accounts/invite_subject.txt", shown).split())
+        body = render_to_string("league/accounts/invite_email.txt", shown)
     try:
         send_mail(subject, body, None, [email], fail_silently=False)
     except (smtplib.SMTPException, OSError):
@@ -370,6 +375,7 @@ def account(request: HttpRequest) -> HttpResponse:
         "players": accounts_selectors.user_players(user=login_of(request.user)),
         "tokens": accounts_selectors.user_api_tokens(user=login_of(request.user)),
         "may_start_club": access.may_create_club(request.user),
+        "language_form": languages.account_language_form(request),
     }
     return render(request, "league/accounts/account.html", shown)
 

@@ -15,6 +15,7 @@ from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.contrib.sites.shortcuts import get_current_site
 from django.http import HttpRequest
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
@@ -159,4 +160,5 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
             email=self.cleaned_data["email"],
             protocol="https" if use_https else "http",
             domain=domain,
+            language=translation.get_language() or "",
         )

@@ -119,6 +119,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
                 name=data["name"],
                 slug=data["slug"],
                 visibility=data["visibility"],
+                language=data["language"],
                 organiser=login_of(request.user),
             ),
             said=lambda club: (

@@ -36,6 +36,7 @@ from league.models import (
 )
 from league.names import MAX_NAME, name_clean, name_key, name_problem
 from league.services import clubs, fixtures
+from league.web.languages import club_language_field
 from league.web.refusal_words import option_message, sentence
 
 __all__ = ["sentence"]  # the pages' sentences, as the import pages read them from here
@@ -174,6 +175,8 @@ class ClubForm(SetupForm):
             "invalid_choice": gettext_lazy("Choose anyone or the club's members only."),
         },
     )
+
+    language = club_language_field()
 
     def clean_name(self) -> str:
         name: str = self.cleaned_data["name"]

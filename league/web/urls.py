@@ -10,6 +10,7 @@ from league.web import (
     calendar,
     entry,
     exports,
+    languages,
     lists,
     organise,
     organise_imports,
@@ -30,6 +31,7 @@ from league.web import (
 
 urlpatterns: list[URLPattern] = [
     path("", pages.home, name="home"),
+    *languages.urlpatterns,
     *lists.urlpatterns,
     path("leagues/<int:league_id>/calendar.ics", calendar.league_calendar, name="league-calendar"),
     path("clubs/<int:club_id>/calendar.ics", calendar.club_calendar, name="club-calendar"),
