@@ -186,7 +186,7 @@ def test_an_invitation_is_mailed_in_the_club_s_language(setup: ClubSetup) -> Non
     assert client.post(people, posted).status_code == 201
     [sent] = mail.outbox
     assert "Запрошення до карткової ліги клубу" in sent.subject
-    assert "записувач результатів" in sent.body and "novyi" in sent.body
+    assert "секретар" in sent.body and "novyi" in sent.body
 
 
 def test_a_login_s_own_language_beats_the_club_s_in_a_mail(setup: ClubSetup) -> None:
