@@ -4,10 +4,17 @@ queries, whatever the league's size."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Final
+
+from django.utils import formats
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _lazy
 
 from league.models import Event, Game, League, Player, Seating, Standing
-from league.season import SeasonJson, season_in_words, season_order_in_words
+from league.season import SeasonJson, points_in_words
 
 FIGURE_COLUMNS = {True: 9, False: 11}
 """The columns of a standings table without the season's, by ``bluke``: rank,
@@ -43,10 +50,89 @@ def season_shown(league: League, *, count_nights: bool = True) -> SeasonShown:
     bluke = league.game == Game.BLUKE
     return SeasonShown(
         points=bool(season),
-        words=season_in_words(season, nights=nights, first=league.table_size),
-        order=season_order_in_words(season),
+        words=season_in_language(season, nights=nights, first=league.table_size),
+        order=season_order_in_language(season),
         min_games=int(season.get("min_games") or 0) if season else 0,
         columns=FIGURE_COLUMNS[bluke] + (2 if season else 0),
+    )
+
+
+# -- in the reader's language ------------------------------------------------------------
+# league.season words a format in English (pure: the API, downloads and webhooks);
+# the pages say the same in the active language.
+
+_AT_TABLES: Final = {
+    # Translators: a season's points by place (4-2-1-0) at tables of that many players
+    2: _lazy("%(places)s at tables of two"),
+    3: _lazy("%(places)s at tables of three"),
+    4: _lazy("%(places)s at tables of four"),
+    5: _lazy("%(places)s at tables of five"),
+    6: _lazy("%(places)s at tables of six"),
+}
+
+
+def points_shown(value: float) -> str:
+    """Season points as the pages write them, in the active language's numbers: 7,
+    1.5 (Czech 1,5), 1.33; two decimals at most (:func:`league.season.points_in_words`)."""
+    return formats.number_format(Decimal(points_in_words(value)))
+
+
+def season_in_language(
+    season: Mapping[str, Any] | None, *, nights: int | None = None, first: int | None = None
+) -> str:
+    """A league's season format in a line in the active language
+    (:func:`league.season.season_in_words` in English, the same parts)."""
+    if season is None:
+        return gettext("ranked by wins, then average place")
+    best = season.get("best_nights")
+    if best is None:
+        parts = [gettext("points every night")]
+    elif nights is None:
+        parts = [ngettext("best %(best)d night", "best %(best)d nights", best) % {"best": best}]
+    else:
+        parts = [
+            ngettext(
+                "best %(best)d of %(nights)d night", "best %(best)d of %(nights)d nights", nights
+            )
+            % {"best": best, "nights": nights}
+        ]
+    points = season["points_by_place"]
+    # the preferred size first, as a club reads its format; then the largest first
+    for size in sorted(points, key=lambda size: (int(size) != first, -int(size))):
+        places = "-".join(points_shown(p) for p in points[size])
+        at = _AT_TABLES.get(int(size))
+        if at is None:
+            text = ngettext(
+                "%(places)s at tables of %(size)d", "%(places)s at tables of %(size)d", int(size)
+            )
+            parts.append(text % {"places": places, "size": int(size)})
+        else:
+            parts.append(str(at) % {"places": places})
+    games = season.get("min_games") or 0
+    if games:
+        parts.append(
+            ngettext(
+                "at least %(games)d game to qualify", "at least %(games)d games to qualify", games
+            )
+            % {"games": games}
+        )
+    return "; ".join(parts)
+
+
+def season_order_in_language(season: Mapping[str, Any] | None) -> str | None:
+    """The order of a season's standings in a line, in the active language (``None``:
+    today's order, which the pages say in their own words)."""
+    if season is None:
+        return None
+    if season.get("min_games"):
+        return gettext(
+            "Ordered by season points, then average place, then wins, then head to head "
+            "(the tied players' games together), then name; players not yet qualified come "
+            "after those qualified."
+        )
+    return gettext(
+        "Ordered by season points, then average place, then wins, then head to head "
+        "(the tied players' games together), then name."
     )
 
 

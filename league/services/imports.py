@@ -52,7 +52,7 @@ from typing import Final
 
 from celery import shared_task
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -511,6 +511,7 @@ def results_import_queue(
                 data=data,
                 tables=check.summary.new_tables,
                 hands=check.summary.hands,
+                language=translation.get_language() or "",
                 created_at=timezone.now(),
             )
             outbox.job_owe(kind=JobOwed.Kind.IMPORT, target_id=queued.pk)
@@ -559,23 +560,32 @@ def results_import_run(*, import_id: int) -> str:
             return "gone"
         if queued.state not in UNDER_WAY:
             return str(queued.state)  # finished by another run
-        try:
-            with audit.audit_context(via=audit.Via.IMPORT, actor=queued.requested_by):
-                done = results_import(
-                    league=queued.league,
-                    data=bytes(queued.data),
-                    format=ImportFormat(queued.format),
-                    digest=queued.digest,
-                )
-        except ImportRefused as refused:
-            _finish(queued, refusal=refused.message, problems=len(refused.check.problems))
-        except ServiceError as error:  # another service's: something changed since the check
-            _finish(queued, refusal=error.message)
-        except IntegrityError:  # a change at the same moment: a player of a name added
-            _finish(queued, refusal="something changed in the league as the file was imported")
-        else:
-            _finish(queued, summary=asdict(done.summary))
+        # the refusal is kept as words, in the language the import was asked for in
+        # (the services word their refusals as they raise them); none: English
+        with translation.override(queued.language or None):
+            _run(queued)
         return str(queued.state)
+
+
+def _run(queued: ResultsImport) -> None:
+    """Import a queued file, its row locked, and say what happened
+    (:func:`results_import_run`)."""
+    try:
+        with audit.audit_context(via=audit.Via.IMPORT, actor=queued.requested_by):
+            done = results_import(
+                league=queued.league,
+                data=bytes(queued.data),
+                format=ImportFormat(queued.format),
+                digest=queued.digest,
+            )
+    except ImportRefused as refused:
+        _finish(queued, refusal=refused.message, problems=len(refused.check.problems))
+    except ServiceError as error:  # another service's: something changed since the check
+        _finish(queued, refusal=error.message)
+    except IntegrityError:  # a change at the same moment: a player of a name added
+        _finish(queued, refusal=_("something changed in the league as the file was imported"))
+    else:
+        _finish(queued, summary=asdict(done.summary))
 
 
 @shared_task(name=JOB_TASKS[JobOwed.Kind.IMPORT], **JOB_OPTIONS)

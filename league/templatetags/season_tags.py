@@ -5,7 +5,8 @@ from __future__ import annotations
 from django import template
 
 from league.models import League
-from league.season import points_in_words, season_in_words
+from league.season import season_in_words
+from league.selectors.seasons import points_shown
 
 register = template.Library()
 
@@ -18,5 +19,5 @@ def season_words(league: League) -> str:
 
 @register.filter
 def season_points(value: float | None) -> str:
-    """Season points as the pages write them: 7, 1.5, 1.33; a dash for none."""
-    return "\u2013" if value is None else points_in_words(value)  # an en dash, as the pages
+    """Season points as the pages write them: 7, 1.5, 1.33 (Czech 1,5); a dash for none."""
+    return "\u2013" if value is None else points_shown(value)  # an en dash, as the pages
