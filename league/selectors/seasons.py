@@ -10,8 +10,7 @@ from decimal import Decimal
 from typing import Any, Final
 
 from django.utils import formats
-from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from league.models import Event, Game, League, Player, Seating, Standing
 from league.season import SeasonJson, points_in_words
@@ -63,11 +62,11 @@ def season_shown(league: League, *, count_nights: bool = True) -> SeasonShown:
 
 _AT_TABLES: Final = {
     # Translators: a season's points by place (4-2-1-0) at tables of that many players
-    2: _lazy("%(places)s at tables of two"),
-    3: _lazy("%(places)s at tables of three"),
-    4: _lazy("%(places)s at tables of four"),
-    5: _lazy("%(places)s at tables of five"),
-    6: _lazy("%(places)s at tables of six"),
+    2: gettext_lazy("%(places)s at tables of two"),
+    3: gettext_lazy("%(places)s at tables of three"),
+    4: gettext_lazy("%(places)s at tables of four"),
+    5: gettext_lazy("%(places)s at tables of five"),
+    6: gettext_lazy("%(places)s at tables of six"),
 }
 
 
