@@ -1325,6 +1325,12 @@ class ResultsImport(models.Model):
         default=0, help_text="refused: the problems the file had when checked again"
     )
     refusal = models.TextField(blank=True, default="", help_text="refused: why, in a sentence")
+    language = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        help_text="the language the import was asked for in: the job words its refusal in it",
+    )
     created_at = models.DateTimeField()
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

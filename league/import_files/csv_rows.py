@@ -10,7 +10,7 @@ import io
 from collections.abc import Iterator, Sequence
 
 from league.csv_format import cell_unguarded
-from league.import_files.problems import Problem
+from league.import_files.problems import Problem, Words, gettext_noop
 
 
 def csv_rows(
@@ -26,23 +26,21 @@ def csv_rows(
     cells are then by that layout's names). A file that is not UTF-8, not CSV or has
     another header is one problem of the file."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        problems.append(
-            Problem(
-                None,
-                "encoding",
-                "the file is not UTF-8 text but UTF-16: save it from the spreadsheet as CSV UTF-8",
+        words = Words(
+            gettext_noop(
+                "the file is not UTF-8 text but UTF-16: save it from the spreadsheet as CSV UTF-8"
             )
         )
+        problems.append(Problem.said(None, "encoding", words))
         return
     if b"\0" in data:  # text has no NUL; a spreadsheet's own format (.xlsx, .ods) has
-        problems.append(
-            Problem(
-                None,
-                "not_csv",
+        words = Words(
+            gettext_noop(
                 "the file is not a CSV file (it holds binary data): save it from the "
-                "spreadsheet as CSV UTF-8",
+                "spreadsheet as CSV UTF-8"
             )
         )
+        problems.append(Problem.said(None, "not_csv", words))
         return
     # The file is decoded as it is read, not into one string first: a large file's
     # text is never held whole, besides its bytes.
@@ -53,7 +51,7 @@ def csv_rows(
         header = next(reader, None)
         row = 1
         if header is None:
-            problems.append(Problem(None, "empty", "the file is empty"))
+            problems.append(Problem.said(None, "empty", Words(gettext_noop("the file is empty"))))
             return
         names = [cell.strip() for cell in header]
         if not _header_fits(names, [columns, *older], problems):
@@ -63,28 +61,28 @@ def csv_rows(
             if not any(cell.strip() for cell in cells):
                 continue
             if len(cells) != len(names):
-                problems.append(
-                    Problem(
-                        row,
-                        "cells",
-                        f"the row has {len(cells)} cells; the header names {len(names)} columns",
-                    )
+                words = Words(
+                    gettext_noop(
+                        "the row has %(cells)d cells; the header names %(columns)d columns"
+                    ),
+                    {"cells": len(cells), "columns": len(names)},
                 )
+                problems.append(Problem.said(row, "cells", words))
                 continue
             yield row, {name: unescape(cell) for name, cell in zip(names, cells, strict=True)}
     except UnicodeDecodeError:
         # decoded a chunk ahead of the rows read: which row holds the fault is not known
-        problems.append(
-            Problem(
-                None,
-                "encoding",
-                "the file is not UTF-8 text: save it from the spreadsheet as CSV UTF-8",
-            )
+        words = Words(
+            gettext_noop("the file is not UTF-8 text: save it from the spreadsheet as CSV UTF-8")
         )
+        problems.append(Problem.said(None, "encoding", words))
     except csv.Error as error:
-        problems.append(
-            Problem(row + 1, "not_csv", f"the file cannot be read as CSV from here on ({error})")
+        # Translators: error is Python's own reason, in English (a quote not closed, say)
+        words = Words(
+            gettext_noop("the file cannot be read as CSV from here on (%(error)s)"),
+            {"error": str(error)},
         )
+        problems.append(Problem.said(row + 1, "not_csv", words))
 
 
 def _header_fits(
@@ -103,18 +101,28 @@ def _header_fits(
     missing, unknown = mismatch(closest)
     if not (missing or unknown or repeated):
         return True
-    parts = []
+    parts: list[Words] = []
     if missing:
-        parts.append(f"missing {', '.join(missing)}")
+        parts.append(Words(gettext_noop("missing %(columns)s"), {"columns": ", ".join(missing)}))
     if unknown:
-        parts.append(f"unknown {', '.join(repr(name) for name in unknown)}")
+        unknown_names = ", ".join(repr(name) for name in unknown)
+        parts.append(Words(gettext_noop("unknown %(columns)s"), {"columns": unknown_names}))
     if repeated:
-        parts.append(f"named twice {', '.join(repeated)}")
+        parts.append(
+            Words(gettext_noop("named twice %(columns)s"), {"columns": ", ".join(repeated)})
+        )
+    # each part worded on its own, joined as a list ("; ") in every language
+    params: dict[str, object] = {"columns": ", ".join(closest)}
+    params.update({f"part{index}": part for index, part in enumerate(parts)})
+    joined = "; ".join(f"%(part{index})s" for index in range(len(parts)))
     problems.append(
-        Problem(
+        Problem.said(
             1,
             "header",
-            f"the header row must name the columns {', '.join(closest)} ({'; '.join(parts)})",
+            Words(
+                gettext_noop("the header row must name the columns %(columns)s (%(faults)s)"),
+                {**params, "faults": Words(joined, params)},
+            ),
         )
     )
     return False

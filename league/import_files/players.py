@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from league.import_files.csv_rows import csv_rows
-from league.import_files.problems import Problem
+from league.import_files.problems import Problem, Words, gettext_noop
 from league.import_files.values import read_name
 from league.names import name_key
 
@@ -26,12 +26,15 @@ def read_players(data: bytes, problems: list[Problem]) -> list[str]:
             continue
         key = name_key(name)
         if key in first_row:
-            problems.append(
-                Problem(row, "duplicate", f"{name} is named on row {first_row[key]} already")
+            words = Words(
+                gettext_noop("%(name)s is named on row %(row)d already"),
+                {"name": name, "row": first_row[key]},
             )
+            problems.append(Problem.said(row, "duplicate", words))
             continue
         first_row[key] = row
         names.append(name)
     if not problems and not names:
-        problems.append(Problem(None, "empty", "the file has no players after the header"))
+        words = Words(gettext_noop("the file has no players after the header"))
+        problems.append(Problem.said(None, "empty", words))
     return names

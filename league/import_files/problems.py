@@ -1,16 +1,89 @@
 """What is wrong with an import's file, and where: :class:`Problem` (by the file's
 row or line, the hand and the seat), what the file says of the hand a problem is
-about (:class:`ProblemHand`), the import's own problem codes, and problems as
-lines of plain text."""
+about (:class:`ProblemHand`), the import's own problem codes, a problem's words
+as data (:class:`Words`: an English text with its facts, for the layer above to
+word in the reader's language), and problems as lines of plain text."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Final
 
 import games
+from league.names import MAX_NAME, NameFault
+
+
+def gettext_noop(text: str) -> str:
+    """``text`` unchanged. It marks a problem's English for the catalogues: ``make
+    messages`` gathers the texts of calls by this name, as of Django's own, which
+    this pure module may not import. The page words it in the reader's language
+    (:func:`league.services.import_words.problem_words`)."""
+    return text
+
+
+def ngettext_lazy(singular: str, plural: str, count: int) -> tuple[str, str, int]:
+    """The two English forms of a text by a count, unchanged (for :class:`Words`),
+    to be worded later, where shown: named as Django's lazy plural so that ``make
+    messages`` gathers the pair as one message with its plural forms (Ukrainian
+    and Czech have three); it words nothing itself."""
+    return singular, plural, count
+
+
+@dataclass(frozen=True)
+class Words:
+    """A problem's words as data: an English text with ``%(name)s`` placeholders
+    (marked for the catalogues), its ``plural`` form chosen by ``count`` where it
+    counts something, and the ``params`` it is filled with. A param may itself be
+    :class:`Words` (a part worded on its own) or a :class:`~league.names.NameFault`.
+    :meth:`english` is the problem's ``message``; the pages word it in the
+    reader's language from the same data."""
+
+    text: str
+    params: Mapping[str, object] = field(default_factory=dict)
+    plural: str = ""
+    count: int = 0
+
+    @classmethod
+    def counted(cls, forms: tuple[str, str, int], params: Mapping[str, object]) -> Words:
+        """Words by a count: ``forms`` as :func:`ngettext_lazy` gives them."""
+        singular, plural, count = forms
+        return cls(singular, params, plural=plural, count=count)
+
+    def english(self) -> str:
+        text = self.plural if self.plural and self.count != 1 else self.text
+        return text % {key: _english(value) for key, value in self.params.items()}
+
+
+def _english(value: object) -> object:
+    if isinstance(value, Words):
+        return value.english()
+    if isinstance(value, NameFault):
+        return fault_words(value).english()
+    return value
+
+
+def fault_words(fault: NameFault) -> Words:
+    """A name's fault in words: the services' texts for it
+    (:func:`league.services.clubs.name_fault_words`), so the catalogue shares them."""
+    if fault.code == "control-character":
+        return Words(
+            gettext_noop("a name cannot hold a control character (%(char)s)"),
+            {"char": f"U+{fault.char:04X}"},
+        )
+    if fault.code == "too-long":
+        return Words.counted(
+            ngettext_lazy(
+                "a name has at most %(most)d characters (this one has %(length)d)",
+                "a name has at most %(most)d characters (this one has %(length)d)",
+                MAX_NAME,
+            ),
+            {"most": MAX_NAME, "length": fault.length},
+        )
+    if fault.code == "empty":
+        return Words(gettext_noop("the name is empty"))
+    return Words(gettext_noop("the name has nothing to show"))
 
 
 @dataclass(frozen=True)
@@ -58,6 +131,33 @@ class Problem:
     """The player in ``seat``, as the file names them (empty when unknown)."""
     error: games.RecordError | None = field(default=None, compare=False)
     facts: ProblemHand | None = field(default=None, compare=False)
+    words: Words | None = field(default=None, compare=False)
+    """The import's own problem as data (``message`` is its English); ``None``
+    for an engine refusal (worded from ``error`` and ``facts``)."""
+
+    @classmethod
+    def said(
+        cls,
+        row: int | None,
+        code: str,
+        words: Words,
+        *,
+        hand: int | None = None,
+        seat: int | None = None,
+        player: str = "",
+        facts: ProblemHand | None = None,
+    ) -> Problem:
+        """A problem of the import's own, its ``message`` the English of ``words``."""
+        return cls(
+            row,
+            code,
+            words.english(),
+            hand=hand,
+            seat=seat,
+            player=player,
+            facts=facts,
+            words=words,
+        )
 
 
 PROBLEM_CODES: Final = {

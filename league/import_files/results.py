@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 import games
-from league.import_files.problems import ProblemHand
+from league.import_files.problems import ProblemHand, Words, gettext_noop
 
 
 class ImportFormat(StrEnum):
@@ -183,10 +183,15 @@ class FileTable:
         return self.hands[0].row_of(seat) if self.hands else self.row
 
 
-def table_in_words(key: TableKey) -> str:
+def table_in_words(key: TableKey) -> Words:
     """A table's place as a problem names it: ``table 2 of round 1 of Cup night
-    (2026-10-01)``."""
-    return (
-        f"table {key.number} of round {key.round} of {key.event.name} "
-        f"({key.event.date.isoformat()})"
+    (2026-10-01)``, the date as the file writes it."""
+    return Words(
+        gettext_noop("table %(table)d of round %(round)d of %(event)s (%(date)s)"),
+        {
+            "table": key.number,
+            "round": key.round,
+            "event": key.event.name,
+            "date": key.event.date.isoformat(),
+        },
     )

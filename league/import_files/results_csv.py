@@ -11,11 +11,12 @@ problems' own words name a seat as the file does (:attr:`CsvResults.seats_from`)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Final
 
 import games
 from league.csv_format import HAND_COLUMNS, HAND_COLUMNS_FROM_0, SEAT_NUMBER
 from league.import_files.csv_rows import csv_rows
-from league.import_files.problems import Problem, name_rows
+from league.import_files.problems import Problem, Words, gettext_noop, name_rows, ngettext_lazy
 from league.import_files.results import (
     EventKey,
     FileHand,
@@ -75,7 +76,7 @@ class CsvResults:
         )
         return None if seat is None else seat - first
 
-    def shown_seat(self, seat: object) -> str:
+    def shown_seat(self, seat: object) -> str | Words:
         """A seat from 0 as the file writes it (``empty`` for none)."""
         return str(seat + self.seats_from) if isinstance(seat, int) else _shown(seat)
 
@@ -109,15 +110,15 @@ class CsvResults:
                 current, rows = parsed.key, []
                 skipping = parsed.key in seen
                 if skipping:
+                    words = Words(
+                        gettext_noop(
+                            "%(table)s has rows from row %(row)d on, and again here: a table's "
+                            "rows come together"
+                        ),
+                        {"table": table_in_words(parsed.key), "row": seen[parsed.key]},
+                    )
                     problems.append(
-                        Problem(
-                            row,
-                            "table_split",
-                            f"{table_in_words(parsed.key)} has rows from row {seen[parsed.key]} "
-                            "on, and again here: a table's rows come together",
-                            hand=parsed.hand,
-                            seat=parsed.seat,
-                        )
+                        Problem.said(row, "table_split", words, hand=parsed.hand, seat=parsed.seat)
                     )
                 else:
                     seen[parsed.key] = row
@@ -127,7 +128,8 @@ class CsvResults:
             tables.append(self._table(rows, problems, unchecked=current in unplaced))
             name_rows(problems, rows_start, {r.row: r.line.player for r in rows})
         if not any_row and not problems:
-            problems.append(Problem(None, "empty", "the file has no rows after the header"))
+            words = Words(gettext_noop("the file has no rows after the header"))
+            problems.append(Problem.said(None, "empty", words))
         return tables
 
     def _row(self, row: int, cells: dict[str, str], problems: list[Problem]) -> _ParsedRow | None:
@@ -171,14 +173,21 @@ class CsvResults:
         def empty_in_this_game(column: str) -> None:
             if cells[column]:
                 other = "Bluke" if self.buck else "Buck Euchre"
-                problems.append(
-                    Problem(
-                        row,
-                        "wrong_game",
-                        f"the {column} is {cells[column]!r}, but only {other} has a {column}: "
-                        f"the league plays {self.league.display}",
-                    )
+                # Translators: column is the file's column (bid, maker, dropped); other and
+                # league are the games' names (Bluke, Buck Euchre)
+                words = Words(
+                    gettext_noop(
+                        "the %(column)s is %(value)s, but only %(other)s has a %(column)s: "
+                        "the league plays %(league)s"
+                    ),
+                    {
+                        "column": column,
+                        "value": repr(cells[column]),
+                        "other": other,
+                        "league": self.league.display,
+                    },
                 )
+                problems.append(Problem.said(row, "wrong_game", words))
 
         dealer = self._seat(cells["dealer"], row, problems, column="dealer", high=None)
         cards = whole("cards", 1)
@@ -198,13 +207,12 @@ class CsvResults:
                 else None
             )
             if cells["dropped"] not in ("0", "1"):
-                problems.append(
-                    Problem(
-                        row,
-                        "missing" if not cells["dropped"] else "bad_value",
-                        f"dropped is {cells['dropped']!r}: 1 for a player who dropped out, else 0",
-                    )
+                words = Words(
+                    gettext_noop("dropped is %(value)s: 1 for a player who dropped out, else 0"),
+                    {"value": repr(cells["dropped"])},
                 )
+                code = "missing" if not cells["dropped"] else "bad_value"
+                problems.append(Problem.said(row, code, words))
             dropped = cells["dropped"] == "1"
         else:
             empty_in_this_game("maker")
@@ -258,15 +266,14 @@ class CsvResults:
                 continue
             expected = groups[-1][0].hand + 1 if groups else 1
             if parsed.hand != expected:
-                problems.append(
-                    Problem(
-                        parsed.row,
-                        "hand_order",
-                        f"hand {parsed.hand} where hand {expected} comes next: a table's hands "
-                        "run 1, 2, 3... in order",
-                        hand=parsed.hand,
-                    )
+                words = Words(
+                    gettext_noop(
+                        "hand %(hand)d where hand %(next)d comes next: a table's hands run "
+                        "1, 2, 3... in order"
+                    ),
+                    {"hand": parsed.hand, "next": expected},
                 )
+                problems.append(Problem.said(parsed.row, "hand_order", words, hand=parsed.hand))
                 table.broken = True
                 return table
             groups.append([parsed])
@@ -298,27 +305,32 @@ class CsvResults:
             for parsed in group:
                 sat = keys.index(name_key(parsed.line.player))
                 if parsed.line.player and sat < parsed.seat:
+                    words = Words(
+                        gettext_noop("%(name)s is in seat %(seat)s of this table already"),
+                        {"name": parsed.line.player, "seat": self.shown_seat(sat)},
+                    )
                     problems.append(
-                        Problem(
-                            parsed.row,
-                            "player_twice",
-                            f"{parsed.line.player} is in seat {self.shown_seat(sat)} of this "
-                            "table already",
-                            hand=number,
-                            seat=parsed.seat,
+                        Problem.said(
+                            parsed.row, "player_twice", words, hand=number, seat=parsed.seat
                         )
                     )
         for parsed in group:
             before = table.names[parsed.seat]
             if parsed.line.player and before and name_key(parsed.line.player) != name_key(before):
+                words = Words(
+                    gettext_noop(
+                        "%(name)s is in seat %(seat)s, where %(before)s sits in the table's "
+                        "first hand"
+                    ),
+                    {
+                        "name": parsed.line.player,
+                        "seat": self.shown_seat(parsed.seat),
+                        "before": before,
+                    },
+                )
                 problems.append(
-                    Problem(
-                        parsed.row,
-                        "players_changed",
-                        f"{parsed.line.player} is in seat {self.shown_seat(parsed.seat)}, "
-                        f"where {before} sits in the table's first hand",
-                        hand=number,
-                        seat=parsed.seat,
+                    Problem.said(
+                        parsed.row, "players_changed", words, hand=number, seat=parsed.seat
                     )
                 )
                 parsed.ok = False
@@ -331,14 +343,13 @@ class CsvResults:
             ):
                 if parsed.ok and head.ok and mine != theirs:
                     shown = self.shown_seat if what in ("dealer", "maker") else _shown
+                    words = Words(
+                        _MISMATCH[what],
+                        {"mine": shown(mine), "theirs": shown(theirs), "first": self.shown_seat(0)},
+                    )
                     problems.append(
-                        Problem(
-                            parsed.row,
-                            "hand_mismatch",
-                            f"the {what} is {shown(mine)} here and {shown(theirs)} on seat "
-                            f"{self.shown_seat(0)}'s row: every row of a hand gives the same",
-                            hand=number,
-                            seat=parsed.seat,
+                        Problem.said(
+                            parsed.row, "hand_mismatch", words, hand=number, seat=parsed.seat
                         )
                     )
                     parsed.ok = False
@@ -357,29 +368,32 @@ class CsvResults:
         number = group[0].hand
         for index, parsed in enumerate(group):
             if parsed.seat != index:
-                run = ", ".join(self.shown_seat(seat) for seat in range(3))
+                run = ", ".join(str(seat + self.seats_from) for seat in range(3))
+                words = Words(
+                    gettext_noop(
+                        "seat %(seat)s where seat %(next)s comes next: a hand's rows run seat "
+                        "%(run)s... in order"
+                    ),
+                    {
+                        "seat": self.shown_seat(parsed.seat),
+                        "next": self.shown_seat(index),
+                        "run": run,
+                    },
+                )
                 problems.append(
-                    Problem(
-                        parsed.row,
-                        "seat_order",
-                        f"seat {self.shown_seat(parsed.seat)} where seat "
-                        f"{self.shown_seat(index)} comes next: a hand's rows run seat {run}... "
-                        "in order",
-                        hand=number,
-                        seat=parsed.seat,
-                    )
+                    Problem.said(parsed.row, "seat_order", words, hand=number, seat=parsed.seat)
                 )
                 return False
         if table.names and len(group) != len(table.names):
-            problems.append(
-                Problem(
-                    group[0].row,
-                    "seat_order",
-                    f"hand {number} has {len(group)} seats; the table's first hand has "
-                    f"{len(table.names)}",
-                    hand=number,
-                )
+            words = Words.counted(
+                ngettext_lazy(
+                    "hand %(hand)d has %(seats)d seat; the table's first hand has %(first)d",
+                    "hand %(hand)d has %(seats)d seats; the table's first hand has %(first)d",
+                    len(group),
+                ),
+                {"hand": number, "seats": len(group), "first": len(table.names)},
             )
+            problems.append(Problem.said(group[0].row, "seat_order", words, hand=number))
             return False
         return True
 
@@ -408,5 +422,27 @@ class _ParsedRow:
     line: SeatLine
 
 
-def _shown(value: object) -> str:
-    return "empty" if value is None else str(value)
+def _shown(value: object) -> str | Words:
+    # Translators: a cell's value where the file has none (the dealer is empty here)
+    return Words(gettext_noop("empty")) if value is None else str(value)
+
+
+_MISMATCH: Final = {
+    "dealer": gettext_noop(
+        "the dealer is %(mine)s here and %(theirs)s on seat %(first)s's row: every row of a hand "
+        "gives the same"
+    ),
+    "cards": gettext_noop(
+        "the cards is %(mine)s here and %(theirs)s on seat %(first)s's row: every row of a hand "
+        "gives the same"
+    ),
+    "trump": gettext_noop(
+        "the trump is %(mine)s here and %(theirs)s on seat %(first)s's row: every row of a hand "
+        "gives the same"
+    ),
+    "maker": gettext_noop(
+        "the maker is %(mine)s here and %(theirs)s on seat %(first)s's row: every row of a hand "
+        "gives the same"
+    ),
+}
+"""A hand's rows that disagree, by the column (the file's words: "the cards is")."""

@@ -8,8 +8,8 @@ import datetime
 import re
 from typing import Final
 
-from league.import_files.problems import Problem
-from league.names import name_clean, name_problem
+from league.import_files.problems import Problem, Words, gettext_noop, ngettext_lazy
+from league.names import name_clean, name_fault
 
 MAX_NAME: Final = 100
 """The longest name of a player or a game night (the models' ``max_length``)."""
@@ -49,16 +49,22 @@ def read_name(
     if person:
         value = name_clean(value)
     if not value:
-        problems.append(Problem(row, "missing", f"the {column} is empty"))
+        problems.append(_empty(row, column))
         return None
-    problem = name_problem(value) if person else None
-    if problem is not None and len(value) <= MAX_NAME:
-        problems.append(Problem(row, "bad_name", f"the {column}: {problem}"))
+    fault = name_fault(value) if person else None
+    if fault is not None and len(value) <= MAX_NAME:
+        # Translators: column is the file's column (name, player, event), as its header names it
+        words = Words(gettext_noop("the %(column)s: %(fault)s"), {"column": column, "fault": fault})
+        problems.append(Problem.said(row, "bad_name", words))
         return None
     if len(value) > MAX_NAME:
-        problems.append(
-            Problem(row, "too_long", f"the {column} is {len(value)} characters; at most {MAX_NAME}")
+        too_long = ngettext_lazy(
+            "the %(column)s is %(length)d character; at most %(most)d",
+            "the %(column)s is %(length)d characters; at most %(most)d",
+            len(value),
         )
+        params = {"column": column, "length": len(value), "most": MAX_NAME}
+        problems.append(Problem.said(row, "too_long", Words.counted(too_long, params)))
         return None
     return value
 
@@ -75,33 +81,48 @@ def read_whole(
     """A cell's whole number (ASCII digits, an optional minus), within ``low`` and
     ``high``; ``None`` and a problem otherwise."""
     if not value:
-        problems.append(Problem(row, "missing", f"the {column} is empty"))
+        problems.append(_empty(row, column))
         return None
     if not _WHOLE_NUMBER.fullmatch(value):
-        problems.append(Problem(row, "bad_value", f"the {column} {value!r} is not a whole number"))
+        words = Words(
+            gettext_noop("the %(column)s %(value)s is not a whole number"),
+            {"column": column, "value": repr(value)},
+        )
+        problems.append(Problem.said(row, "bad_value", words))
         return None
     number = int(value)
     if (low is not None and number < low) or (high is not None and number > high):
-        span = f"from {low}" if high is None else f"from {low} to {high}"
-        problems.append(
-            Problem(row, "bad_value", f"the {column} {number} is out of range ({span})")
-        )
+        params = {"column": column, "number": number, "low": low, "high": high}
+        if high is None:
+            words = Words(
+                gettext_noop("the %(column)s %(number)d is out of range (from %(low)d)"), params
+            )
+        else:
+            words = Words(
+                gettext_noop(
+                    "the %(column)s %(number)d is out of range (from %(low)d to %(high)d)"
+                ),
+                params,
+            )
+        problems.append(Problem.said(row, "bad_value", words))
         return None
     return number
 
 
 def read_date(value: str, row: int, problems: list[Problem]) -> datetime.date | None:
     if not value:
-        problems.append(Problem(row, "missing", "the date is empty"))
+        problems.append(Problem.said(row, "missing", Words(gettext_noop("the date is empty"))))
         return None
     try:
         if not _ISO_DATE.fullmatch(value):
             raise ValueError(value)
         return datetime.date.fromisoformat(value)
     except ValueError:
-        problems.append(
-            Problem(row, "bad_value", f"the date {value!r} is not a date written 2026-10-01")
+        words = Words(
+            gettext_noop("the date %(value)s is not a date written 2026-10-01"),
+            {"value": repr(value)},
         )
+        problems.append(Problem.said(row, "bad_value", words))
         return None
 
 
@@ -109,11 +130,15 @@ def read_trump(value: str, row: int, problems: list[Problem]) -> str | None:
     """A suit letter, or ``None`` for an empty cell (no trump)."""
     suit = value.upper()
     if suit and suit not in _SUITS:
-        problems.append(
-            Problem(
-                row,
-                "bad_value",
-                f"trump {value!r} is not a suit: C, D, H or S, or empty for no trump",
-            )
+        words = Words(
+            gettext_noop("trump %(value)s is not a suit: C, D, H or S, or empty for no trump"),
+            {"value": repr(value)},
         )
+        problems.append(Problem.said(row, "bad_value", words))
     return suit or None
+
+
+def _empty(row: int, column: str) -> Problem:
+    # Translators: column is the file's column (name, event, round...), as its header says
+    words = Words(gettext_noop("the %(column)s is empty"), {"column": column})
+    return Problem.said(row, "missing", words)

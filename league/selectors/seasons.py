@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from league.models import Event, Game, League, Player, Seating, Standing
-from league.season import SeasonJson, season_in_words, season_order_in_words
+from league.season import SeasonJson
+from league.season_words import season_order_in_language, season_words
 
 FIGURE_COLUMNS = {True: 9, False: 11}
 """The columns of a standings table without the season's, by ``bluke``: rank,
@@ -43,8 +44,8 @@ def season_shown(league: League, *, count_nights: bool = True) -> SeasonShown:
     bluke = league.game == Game.BLUKE
     return SeasonShown(
         points=bool(season),
-        words=season_in_words(season, nights=nights, first=league.table_size),
-        order=season_order_in_words(season),
+        words=season_words(season, nights=nights, first=league.table_size),
+        order=season_order_in_language(season),
         min_games=int(season.get("min_games") or 0) if season else 0,
         columns=FIGURE_COLUMNS[bluke] + (2 if season else 0),
     )

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
-from league.import_files.problems import Problem
+from league.import_files.problems import Problem, Words, gettext_noop, ngettext_lazy
 from league.import_files.results import (
     EventKey,
     FileTable,
@@ -95,14 +95,17 @@ def import_plan(*, league: League, tables: list[FileTable], problems: list[Probl
                     rounds[event_id].add(number)
     for key, row in first_row.items():
         if len(found[key]) > 1:
-            problems.append(
-                Problem(
-                    row,
-                    "ambiguous_event",
-                    f"the league has {len(found[key])} game nights named {key.name} on "
-                    f"{key.date.isoformat()}: rename one before importing",
-                )
+            words = Words.counted(
+                ngettext_lazy(
+                    "the league has %(count)d game night named %(name)s on %(date)s: rename one "
+                    "before importing",
+                    "the league has %(count)d game nights named %(name)s on %(date)s: rename one "
+                    "before importing",
+                    len(found[key]),
+                ),
+                {"count": len(found[key]), "name": key.name, "date": key.date.isoformat()},
             )
+            problems.append(Problem.said(row, "ambiguous_event", words))
         elif found[key]:
             (event_id,) = found[key]
             plan.events[key] = event_id
@@ -158,13 +161,11 @@ def _match_tables(*, league: League, plan: ImportPlan, problems: list[Problem]) 
             continue
         table.stored = found.id
         if [plan.players.get(name) for name in table.names] != found.players:
-            problems.append(
-                Problem(
-                    table.row,
-                    "conflict",
-                    f"the league has {table_in_words(table.key)} already, with other players",
-                )
+            words = Words(
+                gettext_noop("the league has %(table)s already, with other players"),
+                {"table": table_in_words(table.key)},
             )
+            problems.append(Problem.said(table.row, "conflict", words))
             table.action = TableAction.CONFLICT
         elif found.hands_played == 0:
             table.action = TableAction.FILL
@@ -179,14 +180,17 @@ def _match_tables(*, league: League, plan: ImportPlan, problems: list[Problem]) 
         same = table.first_dealer == found.first_dealer and same_hands
         table.action = TableAction.SKIP if same else TableAction.CONFLICT
         if not same:
-            problems.append(
-                Problem(
-                    table.row,
-                    "conflict",
-                    f"the league has {table_in_words(table.key)} already, with other hands "
-                    f"({found.hands_played} stored)",
-                )
+            words = Words(
+                gettext_noop("the league has %(table)s already, with other hands (%(stored)s)"),
+                {
+                    "table": table_in_words(table.key),
+                    "stored": Words.counted(
+                        ngettext_lazy("%(count)d stored", "%(count)d stored", found.hands_played),
+                        {"count": found.hands_played},
+                    ),
+                },
             )
+            problems.append(Problem.said(table.row, "conflict", words))
 
 
 def _read_stored_hands(*, league: League, tables: list[_StoredTable]) -> None:
@@ -235,14 +239,12 @@ def _check_rounds(*, plan: ImportPlan, problems: list[Problem]) -> None:
         for seat, name in enumerate(table.names):
             other = here.get(name)
             if other is not None and other != table.key:
+                words = Words(
+                    gettext_noop("%(name)s is at table %(table)d of this round already"),
+                    {"name": name, "table": other.number},
+                )
                 problems.append(
-                    Problem(
-                        table.row_of(seat),
-                        "two_tables",
-                        f"{name} is at table {other.number} of this round already",
-                        seat=seat,
-                        player=name,
-                    )
+                    Problem.said(table.row_of(seat), "two_tables", words, seat=seat, player=name)
                 )
                 continue
             here[name] = table.key
@@ -251,13 +253,12 @@ def _check_rounds(*, plan: ImportPlan, problems: list[Problem]) -> None:
                 continue
             elsewhere = seated[night, table.key.round].get(player)
             if elsewhere is not None and elsewhere != table.stored:
+                words = Words(
+                    gettext_noop(
+                        "%(name)s sits at another table of round %(round)d of %(event)s already"
+                    ),
+                    {"name": name, "round": table.key.round, "event": table.key.event.name},
+                )
                 problems.append(
-                    Problem(
-                        table.row_of(seat),
-                        "two_tables",
-                        f"{name} sits at another table of round {table.key.round} of "
-                        f"{table.key.event.name} already",
-                        seat=seat,
-                        player=name,
-                    )
+                    Problem.said(table.row_of(seat), "two_tables", words, seat=seat, player=name)
                 )

@@ -52,7 +52,7 @@ from typing import Final
 
 from celery import shared_task
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -60,7 +60,7 @@ import games
 from league import audit, outbox
 from league.errors import ServiceError
 from league.import_files.players import read_players
-from league.import_files.problems import Problem
+from league.import_files.problems import Problem, Words, gettext_noop, ngettext_lazy
 from league.import_files.results import (
     FileHand,
     FileTable,
@@ -279,19 +279,28 @@ def _check_with_engine(*, league: League, table: FileTable, problems: list[Probl
             game=league.game, players=len(table.names), options=league.options or {}
         )
     except ServiceError as error:
-        problems.append(Problem(table.row, "seats", f"{len(table.names)} seats: {error.message}"))
+        seats = len(table.names)
+        # the rules' refusal is worded already, in the language of the check
+        words = Words.counted(
+            ngettext_lazy("%(seats)d seat: %(refusal)s", "%(seats)d seats: %(refusal)s", seats),
+            {"seats": seats, "refusal": error.message},
+        )
+        problems.append(Problem.said(table.row, "seats", words))
         return
     first = table.seats_from  # the file's words count seats as the file does
     if not 0 <= table.first_dealer < len(table.names):
-        problems.append(
-            Problem(
-                table.row,
-                "dealer",
-                f"the first hand's dealer is seat {table.first_dealer + first}; the table's "
-                f"seats are {first} to {len(table.names) - 1 + first}",
-                hand=1,
-            )
+        words = Words(
+            gettext_noop(
+                "the first hand's dealer is seat %(dealer)d; the table's seats are %(first)d to "
+                "%(last)d"
+            ),
+            {
+                "dealer": table.first_dealer + first,
+                "first": first,
+                "last": len(table.names) - 1 + first,
+            },
         )
+        problems.append(Problem.said(table.row, "dealer", words, hand=1))
         return
     tally = games.GameTally(rules, first_dealer=table.first_dealer)
     totals_known = True
@@ -329,27 +338,25 @@ def _check_with_engine(*, league: League, table: FileTable, problems: list[Probl
             continue
         for seat, line in enumerate(hand.lines or ()):
             if line.points != result.points[seat]:
+                words = Words(
+                    gettext_noop(
+                        "the points are %(points)d; the rules score %(scored)d for this hand"
+                    ),
+                    {"points": line.points, "scored": result.points[seat]},
+                )
                 problems.append(
-                    Problem(
-                        line.row,
-                        "points",
-                        f"the points are {line.points}; the rules score {result.points[seat]} "
-                        "for this hand",
-                        hand=hand.number,
-                        seat=seat,
-                        facts=hand.facts,
+                    Problem.said(
+                        line.row, "points", words, hand=hand.number, seat=seat, facts=hand.facts
                     )
                 )
             elif totals_known and line.total != tally.totals[seat]:
+                words = Words(
+                    gettext_noop("the total is %(total)d; the hands so far add up to %(sum)d"),
+                    {"total": line.total, "sum": tally.totals[seat]},
+                )
                 problems.append(
-                    Problem(
-                        line.row,
-                        "total",
-                        f"the total is {line.total}; the hands so far add up to "
-                        f"{tally.totals[seat]}",
-                        hand=hand.number,
-                        seat=seat,
-                        facts=hand.facts,
+                    Problem.said(
+                        line.row, "total", words, hand=hand.number, seat=seat, facts=hand.facts
                     )
                 )
 
@@ -367,30 +374,33 @@ def _fits_the_deal(
     words count seats from ``seats_from``, as the file does."""
     fits = True
     if hand.dealer is not None and hand.dealer != tally.next_dealer:
-        problems.append(
-            Problem(
-                hand.rows[0],
-                "dealer",
-                f"seat {hand.dealer + seats_from} deals hand {hand.number} here, but the deal "
-                f"passes left: seat {tally.next_dealer + seats_from} deals it",
-                hand=hand.number,
-            )
+        words = Words(
+            gettext_noop(
+                "seat %(dealer)d deals hand %(hand)d here, but the deal passes left: seat "
+                "%(next)d deals it"
+            ),
+            {
+                "dealer": hand.dealer + seats_from,
+                "hand": hand.number,
+                "next": tally.next_dealer + seats_from,
+            },
         )
+        problems.append(Problem.said(hand.rows[0], "dealer", words, hand=hand.number))
         fits = False
     if hand.cards is not None:
         expected = (
             games.buck_euchre.HAND_SIZE if league.game == Game.BUCK_EUCHRE else tally.next_hand_size
         )
         if expected is not None and hand.cards != expected:
-            problems.append(
-                Problem(
-                    hand.rows[0],
-                    "cards",
-                    f"hand {hand.number} deals {hand.cards} cards here; the league's games deal "
-                    f"{expected}",
-                    hand=hand.number,
-                )
+            words = Words.counted(
+                ngettext_lazy(
+                    "hand %(hand)d deals %(cards)d card here; the league's games deal %(dealt)d",
+                    "hand %(hand)d deals %(cards)d cards here; the league's games deal %(dealt)d",
+                    hand.cards,
+                ),
+                {"hand": hand.number, "cards": hand.cards, "dealt": expected},
             )
+            problems.append(Problem.said(hand.rows[0], "cards", words, hand=hand.number))
             fits = False
     return fits
 
@@ -501,6 +511,7 @@ def results_import_queue(
                 data=data,
                 tables=check.summary.new_tables,
                 hands=check.summary.hands,
+                language=translation.get_language() or "",
                 created_at=timezone.now(),
             )
             outbox.job_owe(kind=JobOwed.Kind.IMPORT, target_id=queued.pk)
@@ -549,23 +560,32 @@ def results_import_run(*, import_id: int) -> str:
             return "gone"
         if queued.state not in UNDER_WAY:
             return str(queued.state)  # finished by another run
-        try:
-            with audit.audit_context(via=audit.Via.IMPORT, actor=queued.requested_by):
-                done = results_import(
-                    league=queued.league,
-                    data=bytes(queued.data),
-                    format=ImportFormat(queued.format),
-                    digest=queued.digest,
-                )
-        except ImportRefused as refused:
-            _finish(queued, refusal=refused.message, problems=len(refused.check.problems))
-        except ServiceError as error:  # another service's: something changed since the check
-            _finish(queued, refusal=error.message)
-        except IntegrityError:  # a change at the same moment: a player of a name added
-            _finish(queued, refusal="something changed in the league as the file was imported")
-        else:
-            _finish(queued, summary=asdict(done.summary))
+        # the refusal is kept as words, in the language the import was asked for in
+        # (the services word their refusals as they raise them); none: English
+        with translation.override(queued.language or None):
+            _run(queued)
         return str(queued.state)
+
+
+def _run(queued: ResultsImport) -> None:
+    """Import a queued file, its row locked, and say what happened
+    (:func:`results_import_run`)."""
+    try:
+        with audit.audit_context(via=audit.Via.IMPORT, actor=queued.requested_by):
+            done = results_import(
+                league=queued.league,
+                data=bytes(queued.data),
+                format=ImportFormat(queued.format),
+                digest=queued.digest,
+            )
+    except ImportRefused as refused:
+        _finish(queued, refusal=refused.message, problems=len(refused.check.problems))
+    except ServiceError as error:  # another service's: something changed since the check
+        _finish(queued, refusal=error.message)
+    except IntegrityError:  # a change at the same moment: a player of a name added
+        _finish(queued, refusal=_("something changed in the league as the file was imported"))
+    else:
+        _finish(queued, summary=asdict(done.summary))
 
 
 @shared_task(name=JOB_TASKS[JobOwed.Kind.IMPORT], **JOB_OPTIONS)

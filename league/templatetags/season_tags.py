@@ -5,8 +5,8 @@ from __future__ import annotations
 from django import template
 
 from league.models import League
-from league.web.season_words import points_words
-from league.web.season_words import season_words as worded
+from league.season_words import points_words
+from league.season_words import season_words as worded
 
 register = template.Library()
 
@@ -14,7 +14,7 @@ register = template.Library()
 @register.filter
 def season_words(league: League) -> str:
     """The league's season format in a line, in the page's language
-    (:func:`league.web.season_words.season_words`)."""
+    (:func:`league.season_words.season_words`)."""
     return worded(league.season, first=league.table_size)
 
 

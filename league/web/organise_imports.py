@@ -44,6 +44,7 @@ from league.import_files.problems import Problem
 from league.models import Club, League, ResultsImport
 from league.selectors.imports import recent_results_imports, results_import_progress
 from league.services import imports
+from league.services.import_words import problem_words
 from league.services.imports import ImportRefused, NotThePreviewedFile, PlayersCheck, ResultsCheck
 from league.web.access import club_page_refusal
 from league.web.form_summary import summary_of
@@ -84,7 +85,7 @@ def problem_text(problem: Problem) -> str:
     never from the engine's English; the import's own problems as it words them."""
     facts = problem.facts
     if problem.error is None or facts is None:
-        return sentence(problem.message)
+        return sentence(problem_words(problem))
     entered = None
     if facts.results_only:
         entered = EnteredHand(
@@ -182,7 +183,7 @@ def _unreadable(form: ImportForm, check: ResultsCheck | PlayersCheck) -> bool:
     page takes, by the file field, not as a preview."""
     unreadable = [p for p in check.problems if p.code in FILE_PROBLEMS]
     for problem in unreadable:
-        form.add_error("file", sentence(problem.message))
+        form.add_error("file", sentence(problem_words(problem)))
     if isinstance(check, ResultsCheck) and check.summary.new_tables > MAX_GAMES:
         form.add_error(
             "file",

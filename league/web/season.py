@@ -27,6 +27,7 @@ from django.views.decorators.http import require_http_methods
 
 from league.errors import ServiceError
 from league.models import League
+from league.season_words import season_words
 from league.selectors import leagues as leagues_selectors
 from league.selectors import seasons as seasons_selectors
 from league.services import finals, fixtures
@@ -35,7 +36,6 @@ from league.web.access import club_page_refusal
 from league.web.form_summary import summary_of
 from league.web.organise import RACED
 from league.web.season_forms import FinalForm, SeasonForm
-from league.web.season_words import season_words
 
 PREVIEW, MAKE = "preview", "make"
 

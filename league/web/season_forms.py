@@ -22,8 +22,8 @@ from django.utils.translation import gettext_lazy
 from league.errors import ServiceError
 from league.models import League
 from league.season import SEAT_SIZES, SeasonJson
+from league.season_words import place_words, size_words
 from league.web.organise_forms import SetupForm, number_input, sentence
-from league.web.season_words import place_words, size_words
 
 TODAYS_ORDER, POINTS = "order", "points"
 

@@ -86,3 +86,20 @@ def season_words(
             % {"games": games}
         )
     return "; ".join(parts)
+
+
+def season_order_in_language(season: Mapping[str, Any] | None) -> str | None:
+    """The order of a season's standings in a line, in the active language (``None``:
+    today's order, which the pages say in their own words)."""
+    if season is None:
+        return None
+    if season.get("min_games"):
+        return _(
+            "Ordered by season points, then average place, then wins, then head to head "
+            "(the tied players' games together), then name; players not yet qualified come "
+            "after those qualified."
+        )
+    return _(
+        "Ordered by season points, then average place, then wins, then head to head "
+        "(the tied players' games together), then name."
+    )
