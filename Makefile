@@ -59,7 +59,7 @@ run: $(STAMP) $(MESSAGE_CATALOGUES)
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(STAMP) $(MESSAGE_CATALOGUES)
-	$(PY) -m pytest games league/seating league/rating_model.py league/standings.py league/names.py league/season.py league/player_stats.py league/import_files league/csv_format.py tests docs
+	$(PY) -m pytest games league/seating league/rating_model.py league/rating_explain.py league/standings.py league/names.py league/season.py league/player_stats.py league/import_files league/csv_format.py tests docs
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
