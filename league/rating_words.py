@@ -45,26 +45,26 @@ def rating_words(*, ordinal: float, sigma: float, games: int, settling: bool) ->
     keeps mu, sigma and the ordinal.
 
     >>> rating_words(ordinal=27.64, sigma=1.2, games=40, settling=False)
-    '27.6, ± 1.2 — based on 40 games'
+    'about 27.6, ± 1.2 — based on 40 games'
     >>> rating_words(ordinal=-3.4, sigma=7.44, games=1, settling=True)
-    '-3.4, ± 7.4 — still settling after 1 game'
+    'about -3.4, ± 7.4 — still settling after 1 game'
     >>> rating_words(ordinal=-0.04, sigma=0.3, games=300, settling=False)
-    '0.0, ± 0.3 — based on 300 games'
+    'about 0.0, ± 0.3 — based on 300 games'
     """
     values = {"rating": decimal(ordinal), "sigma": decimal(sigma), "games": games}
     if settling:
         return (
             ngettext(
-                "%(rating)s, ± %(sigma)s — still settling after %(games)s game",
-                "%(rating)s, ± %(sigma)s — still settling after %(games)s games",
+                "about %(rating)s, ± %(sigma)s — still settling after %(games)s game",
+                "about %(rating)s, ± %(sigma)s — still settling after %(games)s games",
                 games,
             )
             % values
         )
     return (
         ngettext(
-            "%(rating)s, ± %(sigma)s — based on %(games)s game",
-            "%(rating)s, ± %(sigma)s — based on %(games)s games",
+            "about %(rating)s, ± %(sigma)s — based on %(games)s game",
+            "about %(rating)s, ± %(sigma)s — based on %(games)s games",
             games,
         )
         % values
@@ -151,11 +151,11 @@ def held_down_words(game: GameExplained) -> str:
     ...                      expected_margin=0.0, margin=25.0, against="table", players=4,
     ...                      lower_is_better=False, held_down=27.1, settling=True)
     >>> held_down_words(game)
-    'Held down by 27.1 while still settling.'
+    'Held down by 27.1 until it settles.'
     """
     if not game.settling or game.held_down <= 0:
         return ""
-    return _("Held down by %(held)s while still settling.") % {"held": decimal(game.held_down)}
+    return _("Held down by %(held)s until it settles.") % {"held": decimal(game.held_down)}
 
 
 class GameData(TypedDict):

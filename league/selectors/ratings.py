@@ -27,7 +27,16 @@ from django.db.models.functions import Cast, Greatest, Least, RowNumber, Sqrt
 from django.db.models.sql.compiler import SQLCompiler
 
 from league import ratings
-from league.models import Club, Game, League, Player, Rating, RatingHistory, RatingScope
+from league.models import (
+    Club,
+    Game,
+    League,
+    Player,
+    Rating,
+    RatingHistory,
+    RatingScope,
+    Table,
+)
 from league.rating_explain import GameExplained, explain
 from league.rating_model import Skill, model_for
 
@@ -274,27 +283,43 @@ def rating_before(*, scope: RatingScope, player: Player, order_key: str) -> Rati
     )
 
 
+def with_tables(rows: Sequence[RatingHistory]) -> list[RatingHistory]:
+    """``rows`` with their tables, rounds and events loaded, in one query (a page
+    explains a player's latest games, not the whole history the chart draws);
+    a row whose table is gone is left out."""
+    tables = Table.objects.select_related("round__event").in_bulk({row.table_id for row in rows})
+    kept = []
+    for row in rows:
+        if (table := tables.get(row.table_id)) is not None:
+            row.table = table
+            kept.append(row)
+    return kept
+
+
 def explain_games(
     rows: Sequence[RatingHistory], *, scope: RatingScope, before: RatingHistory | None
 ) -> list[RatedGame]:
     """``rows`` (one player's, oldest first), each explained from the row before it
     (``before`` for the first: ``None`` when it is the player's first game), no
-    query. The rows' ``table`` must be loaded."""
+    query. A row whose ``table`` is not loaded (:func:`with_tables`) is not
+    explained."""
     model = model_for(scope.game)
     lower_is_better = scope.game == Game.BUCK_EUCHRE
     previous = Skill(before.mu, before.sigma) if before is not None else model.new()
+    table_loaded = RatingHistory._meta.get_field("table").is_cached
     explained = []
     for row in rows:
         after = Skill(row.mu, row.sigma)
         words = None
-        if row.points is not None and row.mean is not None and row.expected is not None:
+        points, mean, expected = row.points, row.mean, row.expected
+        if points is not None and mean is not None and expected is not None and table_loaded(row):
             words = explain(
                 model,
                 before=previous,
                 after=after,
-                points=row.points,
-                mean=row.mean,
-                expected=row.expected,
+                points=points,
+                mean=mean,
+                expected=expected,
                 against_table=bool(row.against_table),
                 players=row.table.players,
                 lower_is_better=lower_is_better,
@@ -332,10 +357,8 @@ def player_ratings(*, player: Player) -> list[ScopeRating]:
         rating.scope.ratings_owed = rating.scope_owed  # type: ignore[attr-defined]
     histories: dict[int, list[RatingHistory]] = {rating.scope_id: [] for rating in rated}
     scopes = {rating.scope_id: rating.scope for rating in rated}
-    rows = (
-        RatingHistory.objects.filter(scope_id__in=list(histories), player=player)
-        .select_related("table__round__event")  # the latest games are explained on the page
-        .order_by("scope_id", "order_key")
+    rows = RatingHistory.objects.filter(scope_id__in=list(histories), player=player).order_by(
+        "scope_id", "order_key"
     )
     for row in rows:
         row.scope = scopes[row.scope_id]  # its ordinal reads the scope's game: no query

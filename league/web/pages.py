@@ -227,6 +227,11 @@ def _rating_sections(
 
     A club-wide rating whose history is the league's (a club with one league of
     the game) gets no chart of its own: the league's serves both, and says so."""
+    # the latest games of every scope with their tables: one query for the page
+    latest_rows = ratings_selectors.with_tables(
+        [row for item in rated for row in item.history[-LATEST_GAMES:]]
+    )
+    tabled = {id(row) for row in latest_rows}
     by_history = {_history_key(item): item for item in rated if item.scope.league is not None}
     sections = []
     for item in rated:
@@ -257,7 +262,11 @@ def _rating_sections(
         ) % {"player": player.name, "scope": label, "game": game}
         latest = item.history[-LATEST_GAMES:]
         before = item.history[-LATEST_GAMES - 1] if len(item.history) > LATEST_GAMES else None
-        games = ratings_selectors.explain_games(latest, scope=scope, before=before)
+        games = [
+            game
+            for game in ratings_selectors.explain_games(latest, scope=scope, before=before)
+            if id(game.row) in tabled
+        ]
         shared = next(
             (
                 other

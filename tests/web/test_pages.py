@@ -229,7 +229,7 @@ def test_the_league_page_shows_standings_ratings_and_events(client: Client, on_c
     assert board[0] == [
         "1",
         leaders[0].player.name,
-        f"about {round(leaders[0].ordinal)}, ± {round(leaders[0].sigma)} — "
+        f"about {leaders[0].ordinal:.1f}, ± {leaders[0].sigma:.1f} — "
         f"{settling} {leaders[0].games} games",
     ]
     assert "Up to date" in html
@@ -421,7 +421,7 @@ def test_the_player_page_shows_ratings_charts_games_and_statistics(
             polyline = next(chart.iter("polyline"))
             assert len(polyline.attrs["points"].split()) == rating.games
             assert chart.attrs["aria-labelledby"] and "Rating ± uncertainty" in chart.text()
-        words = f"{rating.ordinal:.1f}, ± {rating.sigma:.1f} — "
+        words = f"about {rating.ordinal:.1f}, ± {rating.sigma:.1f} — "
         settling = "still settling after" if item.provisional else "based on"
         played = f"{rating.games} game{'' if rating.games == 1 else 's'}"
         assert f"{words}{settling} {played}" in html
@@ -508,8 +508,9 @@ def test_player_page_queries_do_not_grow_with_the_games(
     other.players = large.players[:4]
     other.play(other.table(other.night(10), [0, 1, 2, 3]), winner=1)
     for player in (small.players[0], large.players[0]):
-        # six for the ratings, games and standings, four for the figures of each game
-        with django_assert_num_queries(10):
+        # seven for the ratings (one for the tables of the latest games they explain),
+        # games and standings, four for the figures of each game
+        with django_assert_num_queries(11):
             client.get(reverse("player", args=[player.pk]))
 
 
