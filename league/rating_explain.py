@@ -29,11 +29,13 @@ scores 140 where 12 above the mean was expected (``(31 - 25) * 64 / 32``):
 ...                            luck=64.0, mean=100.0, lower_is_better=False)
 >>> expected
 [112.0, 100.0, 100.0, 100.0]
->>> game = explain(bluke, before=Skill(31.0, 9.0), after=Skill(32.8, 8.8), points=140,
-...                mean=100.0, expected=112.0, against_table=False, players=4,
-...                lower_is_better=False)
+>>> settled = Skill(31.0, 9.0)
+>>> after = bluke.rate([bluke.before_game(settled, days_away=7), bluke.new()], [140, 60],
+...                    luck=64.0, expected=100.0)[0]
+>>> game = explain(bluke, before=settled, after=after, points=140, mean=100.0,
+...                expected=112.0, against_table=False, players=4, lower_is_better=False)
 >>> game.margin, game.expected_margin, game.before, game.after, game.change
-(40.0, 12.0, 31.0, 32.8, 1.8)
+(40.0, 12.0, 31.0, 32.1, 1.1)
 >>> game.against, game.held_down
 ('league', 0.0)
 """
@@ -88,7 +90,7 @@ class GameExplained:
     """One game of a player's rating history, as figures to word.
 
     ``before`` and ``after`` are the board's figure at one decimal, ``change``
-    their difference (so the words add up: 31.0 + 1.8 = 32.8). ``margin`` and
+    their difference (so the words add up: 31.0 + 1.1 = 32.1). ``margin`` and
     ``expected_margin`` are the player's total and the model's expectation, less
     ``mean`` (the league's mean at tables of ``players``, or the table's average:
     ``against``), in points, at one decimal. ``held_down`` is how far the board's

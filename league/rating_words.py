@@ -77,11 +77,11 @@ def game_words(game: GameExplained) -> str:
     there, and the change of the rating.
 
     >>> from league.rating_explain import GameExplained
-    >>> game = GameExplained(before=31.0, after=32.8, change=1.8, points=140.0, mean=100.0,
+    >>> game = GameExplained(before=31.0, after=32.1, change=1.1, points=140.0, mean=100.0,
     ...                      expected_margin=12.0, margin=40.0, against="league", players=4,
     ...                      lower_is_better=False, held_down=0.0, settling=False)
     >>> game_words(game)
-    "Scored 40.0 above the league's average at tables of 4; expected 12.0 above: +1.8."
+    "Scored 40.0 above the league's average at tables of 4; expected 12.0 above: +1.1."
     """
     values = {
         "margin": decimal(abs(game.margin)),
