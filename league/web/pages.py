@@ -122,9 +122,8 @@ def ratings_explained(request: HttpRequest) -> HttpResponse:
         request,
         "league/ratings_explained.html",
         {
-            "settled_below": {
-                Game(game).label: model.provisional_sigma for game, model in MODELS.items()
-            },
+            "bluke_settled": MODELS["bluke"].provisional_sigma,
+            "buck_euchre_settled": MODELS["buck_euchre"].provisional_sigma,
             # a Bluke player's uncertainty after 4 and 40 games, as the model has it
             "example": rating_words(
                 ordinal=12.4, sigma=MODELS["bluke"].sigma_after(4), games=4, settling=True
