@@ -166,3 +166,61 @@ def test_the_api_schema_documents_the_endpoint(client: Client) -> None:
     operation = schema["paths"]["/api/players/{id}/rating-games/"]["get"]
     assert any(p["name"] == "scope" and p["required"] for p in operation["parameters"])
     assert any(p["name"] == "cursor" for p in operation["parameters"])
+
+
+# -- in Ukrainian and Czech ----------------------------------------------------------------------
+
+
+def test_the_player_page_in_ukrainian_and_czech(client: Client, bluke: ClubSetup) -> None:
+    player = bluke.players[1]
+    url = reverse("player", args=[player.pk])
+    english = text_of(client.get(url).content.decode())
+    uk = text_of(client.get(url, HTTP_ACCEPT_LANGUAGE="uk").content.decode())
+    cs = text_of(client.get(url, HTTP_ACCEPT_LANGUAGE="cs").content.decode())
+    scope = bluke.league.rating_scope
+    rating = Rating.objects.get(scope=scope, player=player)
+    shown = f"{one_decimal(rating.ordinal):.1f}"
+    assert f"Rating: about {shown}, ± " in english
+    # the same figure with the locale's decimal comma, the words in the language
+    assert f"Рейтинг: приблизно {shown.replace('.', ',')}, ± " in uk
+    assert "ще встановлюється після 3 ігор" in uk
+    assert f"Hodnocení: asi {shown.replace('.', ',')}, ± " in cs
+    assert "ještě se ustaluje po 3 hrách" in cs
+    # why it moved, in words, and the chart's legend
+    assert "вище середнього ліги за столами з 4 гравцями" in uk or (
+        "нижче середнього ліги за столами з 4 гравцями" in uk
+    )
+    assert "průměrem ligy u stolů pro 4 hráče" in cs
+    assert "доки рейтинг не встановиться" in uk and "dokud se hodnocení neustálí" in cs
+    assert "Рейтинг у таблиці" in uk and "± nejistota" in cs
+    assert "Цей графік стосується й рейтингу на весь клуб" in uk
+    assert "Останні ігри" in uk and "Poslední hry" in cs
+    # dates in the locale's format: Czech day.month.year
+    night = bluke.event.date
+    assert f"{night:%d.%m.%Y}" in cs and f"{night:%d/%m/%Y}" in english
+    assert "Bluke" in uk and "Bluke" in cs  # the game's name stays Latin
+    assert player.name in uk and player.name in cs
+
+
+def test_the_leaderboard_and_how_ratings_work_in_czech_and_ukrainian(
+    client: Client, bluke: ClubSetup
+) -> None:
+    league_url = reverse("league", args=[bluke.league.pk])
+    cs = text_of(client.get(league_url, HTTP_ACCEPT_LANGUAGE="cs").content.decode())
+    assert "Žebříček hodnocení" in cs and "ještě se ustaluje po 3 hrách" in cs
+    assert re.search(r"asi -?\d+,\d, ± \d+,\d", cs)  # a decimal comma
+    explained = reverse("ratings-explained")
+    uk = text_of(client.get(explained, HTTP_ACCEPT_LANGUAGE="uk").content.decode())
+    assert "Як працюють рейтинги" in uk and "Чому змінився мій рейтинг?" in uk
+    assert "приблизно 12,4, ± 13,6 — ще встановлюється після 4 ігор" in uk
+    cs = text_of(client.get(explained, HTTP_ACCEPT_LANGUAGE="cs").content.decode())
+    assert "Proč se moje hodnocení změnilo?" in cs and "10,2 v Bluke" in cs
+    english = text_of(client.get(explained).content.decode())
+    assert "Why did my rating change?" in english and "10.2 in Bluke" in english
+
+
+def test_the_api_words_stay_english_whatever_the_language(bluke: ClubSetup) -> None:
+    url = f"/api/players/{bluke.players[0].pk}/rating-games/"
+    games = client_for().get(url, {"scope": bluke.league.pk}, HTTP_ACCEPT_LANGUAGE="cs").json()
+    assert games["results"][0]["words"].startswith("Scored ")
+    assert isinstance(games["results"][0]["after"], float)
