@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 - Ukrainian phrases: their Cyrillic letters are meant
 """A rating that explains itself on the player's page and in the API (issue 32,
 item 2): one chart per distinct scope with a legend, the latest games each with
 why the rating moved, the text and the chart at the same one decimal, and
