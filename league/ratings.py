@@ -441,7 +441,7 @@ class _HistoryWriter:
     SIGNATURE: Final = b"PGCOPY\n\xff\r\n\0" + bytes(8)
     """Binary COPY's header: the signature, no flags, no extension."""
     TRAILER: Final = b"\xff\xff"
-    ROW: Final = struct.Struct(f"!hiqiqiqi{KEY_LENGTH}sididiiididid?")
+    ROW: Final = struct.Struct(f"!hiqiqiqi{KEY_LENGTH}sididiiidididi?")
     """One row: its 11 fields, each its length then its value (three bigint
     ids, the order key, two float8, an int4, three float8 and a bool: the points,
     mean and expected total :mod:`league.rating_explain` words)."""

@@ -6,9 +6,11 @@ below a settled player who came last."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from league import ratings
 from league.models import Game, RatingHistory, Table
@@ -18,6 +20,13 @@ from league.rating_words import game_words, held_down_words
 from tests.support.setups import club_setup
 
 BLUKE, BUCK = MODELS["bluke"], MODELS["buck_euchre"]
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    """The words in English, whatever language an earlier test's request left active."""
+    with translation.override("en-gb"):
+        yield
 
 
 def test_a_bluke_game_against_the_leagues_average_worked_by_hand() -> None:
