@@ -49,7 +49,10 @@ from typing import Literal
 
 from league.rating_model import ScoreModel, Skill
 
-Against = Literal["league", "table"]
+Against = Literal["league", "club", "table"]
+"""What a total was measured against: the league's mean at such tables, the club's
+(a club-wide Bluke rating, over all the club's leagues of the game), or the table's
+average."""
 
 
 def expected_totals(
@@ -92,10 +95,10 @@ class GameExplained:
     ``before`` and ``after`` are the board's figure at one decimal, ``change``
     their difference (so the words add up: 31.0 + 1.1 = 32.1). ``margin`` and
     ``expected_margin`` are the player's total and the model's expectation, less
-    ``mean`` (the league's mean at tables of ``players``, or the table's average:
-    ``against``), in points, at one decimal. ``held_down`` is how far the board's
-    figure is below the estimate (mu) after the game, while the rating is still
-    ``settling``; 0 once settled."""
+    ``mean`` (the league's, or for a club-wide rating the club's, mean at tables of
+    ``players``, or the table's average: ``against``), in points, at one decimal.
+    ``held_down`` is how far the board's figure is below the estimate (mu) after
+    the game, while the rating is still ``settling``; 0 once settled."""
 
     before: float
     after: float
@@ -141,10 +144,12 @@ def explain(
     against_table: bool,
     players: int,
     lower_is_better: bool,
+    club_wide: bool = False,
 ) -> GameExplained:
     """One game explained from what the re-rating keeps (the rating history's row
     and the one before it: ``before`` is the rating after the player's previous
-    game, a new player's for the first).
+    game, a new player's for the first); ``club_wide`` for a club-wide rating,
+    whose mean is the club's.
 
     Four new Bluke players at a league's first table: the runner-up rises, but
     stays held down by how unsure one game leaves the rating:
@@ -169,7 +174,7 @@ def explain(
         mean=one_decimal(mean),
         expected_margin=one_decimal(expected - mean),
         margin=one_decimal(points - mean),
-        against="table" if against_table else "league",
+        against="table" if against_table else "club" if club_wide else "league",
         players=players,
         lower_is_better=lower_is_better,
         held_down=one_decimal(after.mu - model.board_value(after)),

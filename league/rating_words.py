@@ -73,7 +73,8 @@ def rating_words(*, ordinal: float, sigma: float, games: int, settling: bool) ->
 
 def game_words(game: GameExplained) -> str:
     """Why one game moved the rating, in one sentence: what the player scored
-    against the mean it was measured against, what the model expected of them
+    against the mean it was measured against (the league's, the club's for a
+    club-wide rating, or the table's), what the model expected of them
     there, and the change of the rating.
 
     >>> from league.rating_explain import GameExplained
@@ -120,6 +121,39 @@ def game_words(game: GameExplained) -> str:
                 "Scored %(margin)s below the league's average at tables of %(players)s; "
                 "expected %(expected)s below: %(change)s.",
                 "Scored %(margin)s below the league's average at tables of %(players)s; "
+                "expected %(expected)s below: %(change)s.",
+                game.players,
+            )
+    elif game.against == "club":
+        if above and hoped_above:
+            text = ngettext(
+                "Scored %(margin)s above the club's average at tables of %(players)s; "
+                "expected %(expected)s above: %(change)s.",
+                "Scored %(margin)s above the club's average at tables of %(players)s; "
+                "expected %(expected)s above: %(change)s.",
+                game.players,
+            )
+        elif above:
+            text = ngettext(
+                "Scored %(margin)s above the club's average at tables of %(players)s; "
+                "expected %(expected)s below: %(change)s.",
+                "Scored %(margin)s above the club's average at tables of %(players)s; "
+                "expected %(expected)s below: %(change)s.",
+                game.players,
+            )
+        elif hoped_above:
+            text = ngettext(
+                "Scored %(margin)s below the club's average at tables of %(players)s; "
+                "expected %(expected)s above: %(change)s.",
+                "Scored %(margin)s below the club's average at tables of %(players)s; "
+                "expected %(expected)s above: %(change)s.",
+                game.players,
+            )
+        else:
+            text = ngettext(
+                "Scored %(margin)s below the club's average at tables of %(players)s; "
+                "expected %(expected)s below: %(change)s.",
+                "Scored %(margin)s below the club's average at tables of %(players)s; "
                 "expected %(expected)s below: %(change)s.",
                 game.players,
             )

@@ -578,10 +578,11 @@ class RatingGameOutput(serializers.Serializer[GameData]):
     after = serializers.FloatField(help_text="the rating after the game, one decimal")
     change = serializers.FloatField(allow_null=True, help_text="after less before, one decimal")
     against = serializers.ChoiceField(
-        choices=["league", "table"],
+        choices=["league", "club", "table"],
         allow_null=True,
         help_text="what the total was measured against: the league's mean total at tables "
-        "of that size (Bluke) or the table's average",
+        "of that size (Bluke; the club's, all its leagues of the game, for the club-wide "
+        "rating) or the table's average",
     )
     mean = serializers.FloatField(allow_null=True, help_text="that mean, in points")
     expected = serializers.FloatField(

@@ -323,6 +323,7 @@ def explain_games(
                 against_table=bool(row.against_table),
                 players=row.table.players,
                 lower_is_better=lower_is_better,
+                club_wide=scope.league_id is None,
             )
         row.scope = scope  # its ordinal reads the scope's game: no query
         explained.append(RatedGame(row=row, explained=words))

@@ -69,6 +69,9 @@ def test_two_leagues_of_a_game_draw_three_charts(
     for svg in svgs:
         assert any(e.attrs.get("class") == "chart-legend" for e in svg.iter("g"))
     assert "serves the club-wide rating too" not in html
+    # the club-wide rating counts Bluke totals against the club's mean, all leagues together
+    assert "the club's average at tables of 4" in text_of(html)
+    assert "the league's average at tables of 4" in text_of(html)
 
 
 def test_the_latest_games_say_why_the_rating_moved_and_round_as_the_chart(
