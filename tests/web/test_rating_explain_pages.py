@@ -49,7 +49,7 @@ def test_one_league_of_a_game_draws_one_chart_that_serves_the_club_wide_rating(
     assert "Rating on the board" in legend.text() and "± uncertainty" in legend.text()
     text = text_of(html)
     assert "This chart serves the club-wide rating too" in text
-    assert f"The same games as {bluke.league.name}" in text
+    assert f"The same games and the same figures as {bluke.league.name}" in text
 
 
 def test_two_leagues_of_a_game_draw_three_charts(
