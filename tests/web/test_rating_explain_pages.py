@@ -186,7 +186,7 @@ def test_the_player_page_in_ukrainian_and_czech(client: Client, bluke: ClubSetup
     shown = f"{one_decimal(rating.ordinal):.1f}"
     assert f"Rating: about {shown}, ± " in english
     # the same figure with the locale's decimal comma, the words in the language
-    assert f"Рейтинг: приблизно {shown.replace('.', ',')}, ± " in uk
+    assert f"Рейтинг: близько {shown.replace('.', ',')}, ± " in uk
     assert "ще встановлюється після 3 ігор" in uk
     assert f"Hodnocení: asi {shown.replace('.', ',')}, ± " in cs
     assert "ještě se ustaluje po 3 hrách" in cs
@@ -216,7 +216,7 @@ def test_the_leaderboard_and_how_ratings_work_in_czech_and_ukrainian(
     explained = reverse("ratings-explained")
     uk = text_of(client.get(explained, HTTP_ACCEPT_LANGUAGE="uk").content.decode())
     assert "Як працюють рейтинги" in uk and "Чому змінився мій рейтинг?" in uk
-    assert "приблизно 12,4, ± 13,6 — ще встановлюється після 4 ігор" in uk
+    assert "близько 12,4, ± 13,6 — ще встановлюється після 4 ігор" in uk
     cs = text_of(client.get(explained, HTTP_ACCEPT_LANGUAGE="cs").content.decode())
     assert "Proč se moje hodnocení změnilo?" in cs and "10,2 v Bluke" in cs
     english = text_of(client.get(explained).content.decode())
