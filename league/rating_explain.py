@@ -112,6 +112,12 @@ class GameExplained:
     lower_is_better: bool
     held_down: float
     settling: bool
+    estimate_change: float = 0.0
+    """How far the game moved the estimate itself (mu), one decimal: the change
+    less what the holding down eased (a settling rating can rise after a game
+    below expectations, as one more game makes it surer)."""
+    eased: float = 0.0
+    """How much less the rating is held down than before the game, one decimal."""
 
     @property
     def better_than_expected(self) -> bool:
@@ -163,6 +169,8 @@ def explain(
     (-16.5, 2.5, 19.0, 27.1)
     >>> runner_up.against, runner_up.settling, runner_up.better_than_expected
     ('table', True, True)
+    >>> runner_up.estimate_change, runner_up.eased  # 4.6 + 14.4 = 19.0
+    (4.6, 14.4)
     """
     shown_before = one_decimal(model.board_value(before))
     shown_after = one_decimal(model.board_value(after))
@@ -179,4 +187,8 @@ def explain(
         lower_is_better=lower_is_better,
         held_down=one_decimal(after.mu - model.board_value(after)),
         settling=model.is_provisional(after),
+        estimate_change=one_decimal(after.mu - before.mu),
+        eased=one_decimal(
+            (before.mu - model.board_value(before)) - (after.mu - model.board_value(after))
+        ),
     )

@@ -177,19 +177,36 @@ def game_words(game: GameExplained) -> str:
 
 
 def held_down_words(game: GameExplained) -> str:
-    """Why a rating still settling stands below what the player showed: the
-    board's figure is the estimate held down by its uncertainty ("" when settled).
+    """Why a rating still settling stands below what the player showed, and why it
+    can rise after a game below expectations: the skill estimate's own move, and
+    the holding down by its uncertainty, which each game eases ("" when settled).
 
     >>> from league.rating_explain import GameExplained
     >>> game = GameExplained(before=-16.5, after=2.5, change=19.0, points=120.0, mean=95.0,
     ...                      expected_margin=0.0, margin=25.0, against="table", players=4,
-    ...                      lower_is_better=False, held_down=27.1, settling=True)
+    ...                      lower_is_better=False, held_down=27.1, settling=True,
+    ...                      estimate_change=4.6, eased=14.4)
     >>> held_down_words(game)
-    'Held down by 27.1 until it settles.'
+    'Skill estimate +4.6; held down by 27.1 until it settles, 14.4 less than before.'
     """
     if not game.settling or game.held_down <= 0:
         return ""
-    return _("Held down by %(held)s until it settles.") % {"held": decimal(game.held_down)}
+    values = {
+        "estimate": signed(game.estimate_change),
+        "held": decimal(game.held_down),
+        "eased": decimal(game.eased),
+    }
+    if game.eased > 0:
+        # Translators: a settling rating's move split in two: the skill estimate's own
+        # move, and how much less it is held down now that one more game made it surer
+        return (
+            _(
+                "Skill estimate %(estimate)s; held down by %(held)s until it settles, "
+                "%(eased)s less than before."
+            )
+            % values
+        )
+    return _("Skill estimate %(estimate)s; held down by %(held)s until it settles.") % values
 
 
 class GameData(TypedDict):

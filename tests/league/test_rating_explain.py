@@ -131,7 +131,13 @@ def test_after_one_bluke_game_a_newcomer_in_second_place_below_a_settled_last_is
     held = after[1].mu - BLUKE.board_value(after[1])
     assert held == pytest.approx(3 * (after[1].sigma - BLUKE.provisional_sigma))
     assert second.held_down == one_decimal(held) > 20
-    assert held_down_words(second) == f"Held down by {second.held_down:.1f} until it settles."
+    assert second.eased > 0  # one game made the newcomer surer: held down less than before
+    assert held_down_words(second) == (
+        f"Skill estimate +{second.estimate_change:.1f}; held down by {second.held_down:.1f} "
+        f"until it settles, {second.eased:.1f} less than before."
+    )
+    # the change is the estimate's own move and what the holding down eased
+    assert second.change == pytest.approx(second.estimate_change + second.eased, abs=0.11)
     assert game_words(second).startswith(
         "Scored 40.0 above the league's average at tables of 4; expected 0.0 above: +"
     )

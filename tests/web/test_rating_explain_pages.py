@@ -100,6 +100,10 @@ def test_the_latest_games_say_why_the_rating_moved_and_round_as_the_chart(
     assert "the league's average at tables of 4" in rows[0]
     assert re.search(r"Scored [0-9.]+ below the league's average at tables of 4; expected", rows[0])
     assert "until it settles" in rows[0]  # three games: still settling, and why it is held down
+    # a game below expectations, and yet a rise: one more game made the rating surer
+    assert re.search(
+        r"Skill estimate -[0-9.]+; held down by [0-9.]+ until it settles, [0-9.]+ less", rows[0]
+    )
     link = reverse("player-rating-games", kwargs={"pk": player.pk})
     assert f'href="{link}?scope={bluke.league.pk}"' in html
 
