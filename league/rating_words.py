@@ -227,6 +227,7 @@ class GameData(TypedDict):
     actual: float | None
     points: float | None
     held_down: float | None
+    estimate_change: float | None
     words: str
 
 
@@ -258,5 +259,6 @@ def game_data(game: RatedGame) -> GameData:
         "actual": explained.margin if explained else None,
         "points": explained.points if explained else None,
         "held_down": explained.held_down if explained else None,
+        "estimate_change": explained.estimate_change if explained else None,
         "words": words,
     }

@@ -597,6 +597,11 @@ class RatingGameOutput(serializers.Serializer[GameData]):
         allow_null=True,
         help_text="how far the rating is held down below the estimate (mu) while provisional",
     )
+    estimate_change = serializers.FloatField(
+        allow_null=True,
+        help_text="how far the game moved the estimate (mu) itself; the rest of the change "
+        "is what the holding down eased",
+    )
     words = serializers.CharField(
         help_text="why the rating moved, in English words (the pages give them in the "
         "reader's language)"

@@ -134,6 +134,7 @@ def test_the_api_lists_each_game_with_its_explanation(bluke: ClubSetup) -> None:
     assert games[1]["after"] == latest["before"]  # newest first, each from the one before
     assert games[-1]["against"] == "table" and latest["against"] == "league"
     assert latest["words"].startswith("Scored ")
+    assert latest["held_down"] > 0 and isinstance(latest["estimate_change"], float)
     # the club-wide rating of the game: the same games here
     club_wide = client.get(url, {"scope": "bluke"}).json()["results"]
     assert [g["after"] for g in club_wide] == [g["after"] for g in games]
