@@ -13,7 +13,7 @@ ENGINE_COMPILE ?= auto
 ENGINE_SO := games/*.so
 ENGINE_BUILD_DIR := build
 
-.PHONY: run test lint format messages messages-check bench bench-api bench-night bench-pad bench-live bench-ratings bench-quality \
+.PHONY: run test lint format messages messages-check messages-compile bench bench-api bench-night bench-pad bench-live bench-ratings bench-quality \
 	bench-scale clean \
 	engine-pure engine-compiled
 
@@ -50,7 +50,7 @@ messages: $(STAMP)
 		--ignore '.venv/*' --ignore 'build/*' --ignore 'tests/*' --ignore 'benchmarks/*' \
 		--ignore 'staticfiles/*' --ignore 'docs/*' --ignore 'tools/*'
 
-# Part of `make lint` (once every language's catalogue is complete): fails, listing
+# Part of `make lint`: fails, listing
 # them, on a marked text a committed catalogue lacks, an empty or fuzzy translation,
 # or a placeholder that differs (tools/messages_check.py; docs/translating.md).
 messages-check: $(STAMP)
@@ -59,13 +59,16 @@ messages-check: $(STAMP)
 locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po
 	msgfmt --check-format -o $@ $<
 
+# The .mo files alone, for a deployment (README.md): `make run` and `make test` make them too.
+messages-compile: $(MESSAGE_CATALOGUES)
+
 run: $(STAMP) $(MESSAGE_CATALOGUES)
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py demo_data --if-empty
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(STAMP) $(MESSAGE_CATALOGUES)
-	$(PY) -m pytest games league/seating league/rating_model.py league/standings.py league/names.py league/season.py league/player_stats.py league/import_files league/csv_format.py tests docs
+	$(PY) -m pytest games league/seating league/rating_model.py league/rating_explain.py league/standings.py league/names.py league/season.py league/player_stats.py league/import_files league/csv_format.py tests docs
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -73,6 +76,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy games league config
 	$(VENV)/bin/lint-imports
 	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) manage.py makemigrations --check --dry-run
+	$(PY) -m tools.messages_check
 
 format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .

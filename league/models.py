@@ -1043,6 +1043,20 @@ class RatingHistory(models.Model):
     mu = models.FloatField()
     sigma = models.FloatField()
     games = models.PositiveIntegerField()
+    # What the game was scored against, so a page can say why the rating moved
+    # (league.rating_explain); null on rows written before they were kept.
+    points = models.FloatField(null=True, help_text="the player's final total in this game")
+    mean = models.FloatField(
+        null=True,
+        help_text="the total the game was measured against: the league's mean at such "
+        "tables (Bluke) or the table's average",
+    )
+    expected = models.FloatField(
+        null=True, help_text="the total the model expected of the player at that table"
+    )
+    against_table = models.BooleanField(
+        null=True, help_text="whether ``mean`` is the table's average, not the league's"
+    )
 
     class Meta:
         ordering = ["scope", "player", "order_key"]

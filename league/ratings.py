@@ -49,10 +49,12 @@ from league.models import (
     Seating,
     Table,
 )
+from league.rating_explain import expected_totals
 from league.rating_model import (
     GameToRate,
     LeagueMeans,
     PlayerState,
+    ScoreModel,
     Skill,
     luck_points,
     model_for,
@@ -195,12 +197,14 @@ def ratings_refresh(*, scope_id: int) -> int:
     state = _state_before(scope, start, touched=touched, playing=playing)
     model = model_for(scope.game)
     means = _means_before(scope, start) if model.against == "league" else None
+    seen: list[_Seen] = []
     with _HistoryWriter(scope.pk) as history, _collector_skipping_what_exists():
         add = history.add
-        for (table_id, key, _, players, *_), skills, counts in model.rate_games(
-            games, state, means
+        for (table_id, key, _, players, totals, *_), skills, counts in model.rate_games(
+            _noting_what_was_expected(games, state, means, model, seen), state, means
         ):
-            add(table_id, key, players, skills, counts)
+            mean, expected, against_table = seen.pop()
+            add(table_id, key, players, skills, counts, totals, mean, expected, against_table)
     _store(scope, state, touched | playing)
     scope.rerate_from = None
     scope.rated_at = timezone.now()
@@ -212,6 +216,35 @@ def ratings_refresh(*, scope_id: int) -> int:
     scope.save(update_fields=["rerate_from", "rated_at", "means", "means_through"])
     _delete_owed([pk for pk, _ in owed])
     return len(games)
+
+
+_Seen = tuple[float, list[float], bool]
+"""What a game was measured against (the mean), the total expected of each of its
+players, and whether the mean is the table's average."""
+
+
+def _noting_what_was_expected(
+    games: Iterable[GameToRate],
+    state: dict[int, PlayerState],
+    means: LeagueMeans | None,
+    model: ScoreModel,
+    seen: list[_Seen],
+) -> Iterator[GameToRate]:
+    """``games``, each one's :data:`_Seen` put in ``seen`` as the model's loop
+    takes it, before it is rated: the skills in ``state`` and the ``means`` are
+    then still those the game is rated from, so the history keeps what the model
+    expected (:mod:`league.rating_explain`) with no change to the model's loop."""
+    new_mu = model.mu
+    for game in games:
+        _, _, _, players, totals, luck, lower_is_better, hands = game
+        mean = None if means is None else means.expected(players=len(players), hands=hands)
+        mus = [state[p][0].mu if p in state else new_mu for p in players]
+        expected = expected_totals(
+            model, mus, totals, luck=luck, mean=mean, lower_is_better=lower_is_better
+        )
+        against_table = mean is None
+        seen.append((sum(totals) / len(totals) if mean is None else mean, expected, against_table))
+        yield game
 
 
 OWED_DELETE_BATCH: Final = 10_000
@@ -408,9 +441,10 @@ class _HistoryWriter:
     SIGNATURE: Final = b"PGCOPY\n\xff\r\n\0" + bytes(8)
     """Binary COPY's header: the signature, no flags, no extension."""
     TRAILER: Final = b"\xff\xff"
-    ROW: Final = struct.Struct(f"!hiqiqiqi{KEY_LENGTH}sididii")
-    """One row: its 7 fields, each its length then its value (three bigint
-    ids, the order key, two float8, an int4)."""
+    ROW: Final = struct.Struct(f"!hiqiqiqi{KEY_LENGTH}sididiiidididi?")
+    """One row: its 11 fields, each its length then its value (three bigint
+    ids, the order key, two float8, an int4, three float8 and a bool: the points,
+    mean and expected total :mod:`league.rating_explain` words)."""
     PACK: Final = ROW.pack
     ROW_BYTES: Final = ROW.size
 
@@ -425,7 +459,10 @@ class _HistoryWriter:
         if connection.vendor == "postgresql":
             cursor = self.stack.enter_context(connection.cursor())
             table = RatingHistory._meta.db_table
-            columns = "scope_id, player_id, table_id, order_key, mu, sigma, games"
+            columns = (
+                "scope_id, player_id, table_id, order_key, mu, sigma, games,"
+                " points, mean, expected, against_table"
+            )
             self.copy = self.stack.enter_context(
                 cursor.copy(f"COPY {table} ({columns}) FROM STDIN (FORMAT BINARY)")
             )
@@ -439,8 +476,14 @@ class _HistoryWriter:
         players: Sequence[int],
         skills: Sequence[Skill],
         counts: Sequence[int],
+        totals: Sequence[float],
+        mean: float,
+        expected: Sequence[float],
+        against_table: bool,
     ) -> None:
-        """The history rows of one game: its players' new skills and game counts."""
+        """The history rows of one game: its players' new skills and game counts,
+        their totals, what the game was measured against (``mean``, the table's
+        average when ``against_table``) and the total expected of each."""
         if self.copy is None:
             self.rows.extend(
                 RatingHistory(
@@ -451,18 +494,27 @@ class _HistoryWriter:
                     mu=skill.mu,
                     sigma=skill.sigma,
                     games=n,
+                    points=points,
+                    mean=mean,
+                    expected=hoped,
+                    against_table=against_table,
                 )
-                for player, skill, n in zip(players, skills, counts, strict=True)
+                for player, skill, n, points, hoped in zip(
+                    players, skills, counts, totals, expected, strict=True
+                )
             )
             if len(self.rows) >= self.BATCH:
                 self.flush()
             return
         scope, pack, size, packed = self.scope_id, self.PACK, KEY_LENGTH, self.packed
         encoded = key.encode()
-        for player, skill, n in zip(players, skills, counts, strict=True):
+        for player, skill, n, points, hoped in zip(
+            players, skills, counts, totals, expected, strict=True
+        ):
             packed += pack(
-                7, 8, scope, 8, player, 8, table_id, size, encoded,
+                11, 8, scope, 8, player, 8, table_id, size, encoded,
                 8, skill.mu, 8, skill.sigma, 4, n,
+                8, float(points), 8, mean, 8, hoped, 1, against_table,
             )  # fmt: skip
         if len(packed) >= self.BATCH * self.ROW_BYTES:
             self.flush()

@@ -288,3 +288,31 @@ class NewestFirst(IdOrder):
     """Pages as :class:`IdOrder`'s, newest (highest id) first: a history."""
 
     ordering = "-id"
+
+
+ORDER_KEY = re.compile(r"\d{4}-\d{2}-\d{2}/\d{5}/\d{5}/\d{19}")
+"""An order key as :mod:`league.ratings` writes them (date/round/table/table id)."""
+
+
+class NewestGameFirst(CursorPagination):
+    """A player's rating history, newest game first, in pages of up to 50 (at
+    most 200): a cursor over the games' order keys, one per player in a scope."""
+
+    ordering = "-order_key"
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+    def decode_cursor(self, request: Request) -> Cursor | None:
+        """The cursor sent, or ``None``; 400 (``cursor``) for one this API
+        cannot have given: not base64 of its fields, or a position that is not
+        an order key."""
+        try:
+            cursor = super().decode_cursor(request)
+        except NotFound:
+            raise InvalidField(self.cursor_query_param, INVALID_CURSOR) from None
+        if cursor is None or cursor.position is None:
+            return cursor
+        if not ORDER_KEY.fullmatch(str(cursor.position)):
+            raise InvalidField(self.cursor_query_param, INVALID_CURSOR)
+        return cursor

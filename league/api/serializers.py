@@ -38,6 +38,7 @@ from league.models import (
     TableStatus,
     Visibility,
 )
+from league.rating_words import GameData
 from league.season import season_in_words
 from league.seating import Method
 from league.selectors import clubs as clubs_selectors
@@ -562,6 +563,68 @@ class RatingPointOutput(serializers.Serializer[RatingHistory]):
 class RatingHistoryOutput(serializers.Serializer[dict[str, object]]):
     player = serializers.IntegerField()
     history = RatingPointOutput(many=True, help_text="the rating after each game, oldest first")
+
+
+class RatingGameOutput(serializers.Serializer[GameData]):
+    """One game of a player's rating (``GET /api/players/{id}/rating-games/``)."""
+
+    event = serializers.IntegerField()
+    event_name = serializers.CharField()
+    date = serializers.DateField()
+    table = serializers.IntegerField()
+    round = serializers.IntegerField(help_text="the round's number in its event")
+    table_number = serializers.IntegerField(help_text="the table's number in its round")
+    before = serializers.FloatField(
+        allow_null=True,
+        help_text="the rating (the board's figure, the ordinal) before the game, one decimal",
+    )
+    after = serializers.FloatField(help_text="the rating after the game, one decimal")
+    change = serializers.FloatField(allow_null=True, help_text="after less before, one decimal")
+    against = serializers.ChoiceField(
+        choices=["league", "club", "table"],
+        allow_null=True,
+        help_text="what the total was measured against: the league's mean total at tables "
+        "of that size (Bluke; the club's, all its leagues of the game, for the club-wide "
+        "rating) or the table's average",
+    )
+    mean = serializers.FloatField(allow_null=True, help_text="that mean, in points")
+    expected = serializers.FloatField(
+        allow_null=True,
+        help_text="the margin over the mean the model expected of the player at that table",
+    )
+    actual = serializers.FloatField(
+        allow_null=True, help_text="the player's margin over the mean: their total less it"
+    )
+    points = serializers.FloatField(allow_null=True, help_text="the player's total")
+    held_down = serializers.FloatField(
+        allow_null=True,
+        help_text="how far the rating is held down below the estimate (mu) while provisional",
+    )
+    estimate_change = serializers.FloatField(
+        allow_null=True,
+        help_text="how far the game moved the estimate (mu) itself; the rest of the change "
+        "is what the holding down eased",
+    )
+    words = serializers.CharField(
+        help_text="why the rating moved, in English words (the pages give them in the "
+        "reader's language)"
+    )
+
+
+class RatingGamesQuery(serializers.Serializer[dict[str, object]]):
+    scope = serializers.CharField(
+        help_text="a league's id (its own rating) or a game, bluke or buck_euchre (the "
+        "club-wide rating of that game)"
+    )
+
+    def validate_scope(self, value: str) -> dict[str, object]:
+        if value in Game.values:
+            return {"game": value}
+        if value.isdigit() and 1 <= int(value) <= 2**63 - 1:
+            return {"league_id": int(value)}
+        raise serializers.ValidationError(
+            "give a league's id, or a game (bluke, buck_euchre) for the club-wide rating"
+        )
 
 
 class GameQuery(serializers.Serializer[dict[str, object]]):

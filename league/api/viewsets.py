@@ -22,7 +22,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from league import access, audit, mails, ratelimits
+from league import access, audit, mails, ratelimits, rating_words
 from league.api import filters
 from league.api import serializers as s
 from league.api.etags import etag, if_match_version
@@ -32,6 +32,7 @@ from league.api.pagination import (
     PLAYER_LOOKUP_LIMIT,
     IdOrder,
     NewestFirst,
+    NewestGameFirst,
     RankedPage,
     RankOrder,
 )
@@ -44,6 +45,7 @@ from league.models import (
     League,
     Membership,
     Player,
+    RatingHistory,
     RatingScope,
     Round,
     Standing,
@@ -489,6 +491,48 @@ class PlayerViewSet(ReadWriteViewSet[Player]):
             game=query.validated_data.get("game"),
         )
         return Response(s.RatingHistoryOutput({"player": player.pk, "history": points}).data)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "scope",
+                OpenApiTypes.STR,
+                required=True,
+                description="a league's id, or a game (bluke, buck_euchre) for the club-wide "
+                "rating of that game",
+            )
+        ],
+        responses=s.RatingGameOutput(many=True),
+    )
+    @action(
+        detail=True,
+        pagination_class=NewestGameFirst,
+        filter_backends=[],
+        url_path="rating-games",
+    )
+    def rating_games(self, request: Request, pk: str | None = None) -> Response:
+        """The player's rating game by game, newest first: the rating before and
+        after each game, what the model expected of the player at that table and
+        what they scored, and why the rating moved in words. In a league
+        (``scope`` its id) or club-wide in a game (``scope`` the game)."""
+        player = self.get_object()
+        query = s.RatingGamesQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        scope = ratings_selectors.player_scope(player=player, **query.validated_data["scope"])
+        rows = ratings_selectors.rating_games(scope=scope, player=player)
+        # the stub ties a view set's pages to its own model; these are history rows
+        page: list[RatingHistory] = list(self.paginate_queryset(rows) or [])  # type: ignore[arg-type]
+        oldest_first = page[::-1]
+        if scope is None or not oldest_first:
+            return self.get_paginated_response([])
+        before = ratings_selectors.rating_before(
+            scope=scope, player=player, order_key=oldest_first[0].order_key
+        )
+        games = ratings_selectors.explain_games(oldest_first, scope=scope, before=before)
+        data = [rating_words.game_data(game) for game in reversed(games)]
+        # many=True takes a list, whatever the stub's one-instance type says
+        output = s.RatingGameOutput(data, many=True)  # type: ignore[arg-type]
+        return self.get_paginated_response(output.data)
 
 
 class LeagueViewSet(ReadWriteViewSet[League]):

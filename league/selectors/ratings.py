@@ -6,6 +6,7 @@ history (:mod:`league.ratings` computes and stores them)."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -26,8 +27,18 @@ from django.db.models.functions import Cast, Greatest, Least, RowNumber, Sqrt
 from django.db.models.sql.compiler import SQLCompiler
 
 from league import ratings
-from league.models import Club, League, Player, Rating, RatingHistory, RatingScope
-from league.rating_model import model_for
+from league.models import (
+    Club,
+    Game,
+    League,
+    Player,
+    Rating,
+    RatingHistory,
+    RatingScope,
+    Table,
+)
+from league.rating_explain import GameExplained, explain
+from league.rating_model import Skill, model_for
 
 if TYPE_CHECKING:
     from django.db.models.sql.compiler import _AsSqlType
@@ -224,12 +235,100 @@ def player_rating_history(
 ) -> list[RatingHistory]:
     """The player's rating after each game, oldest first: in the league
     ``league_id``, or club-wide in ``game`` (exactly one is given)."""
+    scope = player_scope(player=player, league_id=league_id, game=game)
+    return ratings.history_of(scope=scope, player=player) if scope is not None else []
+
+
+def player_scope(
+    *, player: Player, league_id: int | None = None, game: str | None = None
+) -> RatingScope | None:
+    """The rating scope of the player's club: the league ``league_id``'s, or the
+    club-wide one of ``game`` (exactly one is given); ``None`` when there is none
+    (one query)."""
     scopes = RatingScope.objects.filter(club_id=player.club_id)
     if league_id is not None:
-        scope = scopes.filter(league_id=league_id).first()
-    else:
-        scope = scopes.filter(game=game, league=None).first()
-    return ratings.history_of(scope=scope, player=player) if scope is not None else []
+        return scopes.filter(league_id=league_id).first()
+    return scopes.filter(game=game, league=None).first()
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """One game of a player's rating history with why the rating moved
+    (``explained`` is ``None`` for a row written before the history kept what
+    the game was measured against, until the scope is next re-rated)."""
+
+    row: RatingHistory
+    explained: GameExplained | None
+
+
+def rating_games(*, scope: RatingScope | None, player: Player) -> QuerySet[RatingHistory]:
+    """The player's games in the scope, newest first, each with its table, round
+    and event (for :func:`explain_games`); none without a scope."""
+    if scope is None:
+        return RatingHistory.objects.none()
+    return (
+        RatingHistory.objects.filter(scope=scope, player=player)
+        .select_related("table__round__event")
+        .order_by("-order_key")
+    )
+
+
+def rating_before(*, scope: RatingScope, player: Player, order_key: str) -> RatingHistory | None:
+    """The player's history row just before the game at ``order_key`` (one query):
+    the rating a page of :func:`rating_games` starts from."""
+    return (
+        RatingHistory.objects.filter(scope=scope, player=player, order_key__lt=order_key)
+        .order_by("-order_key")
+        .first()
+    )
+
+
+def with_tables(rows: Sequence[RatingHistory]) -> list[RatingHistory]:
+    """``rows`` with their tables, rounds and events loaded, in one query (a page
+    explains a player's latest games, not the whole history the chart draws);
+    a row whose table is gone is left out."""
+    tables = Table.objects.select_related("round__event").in_bulk({row.table_id for row in rows})
+    kept = []
+    for row in rows:
+        if (table := tables.get(row.table_id)) is not None:
+            row.table = table
+            kept.append(row)
+    return kept
+
+
+def explain_games(
+    rows: Sequence[RatingHistory], *, scope: RatingScope, before: RatingHistory | None
+) -> list[RatedGame]:
+    """``rows`` (one player's, oldest first), each explained from the row before it
+    (``before`` for the first: ``None`` when it is the player's first game), no
+    query. A row whose ``table`` is not loaded (:func:`with_tables`) is not
+    explained."""
+    model = model_for(scope.game)
+    lower_is_better = scope.game == Game.BUCK_EUCHRE
+    previous = Skill(before.mu, before.sigma) if before is not None else model.new()
+    table_loaded = RatingHistory._meta.get_field("table").is_cached
+    explained = []
+    for row in rows:
+        after = Skill(row.mu, row.sigma)
+        words = None
+        points, mean, expected = row.points, row.mean, row.expected
+        if points is not None and mean is not None and expected is not None and table_loaded(row):
+            words = explain(
+                model,
+                before=previous,
+                after=after,
+                points=points,
+                mean=mean,
+                expected=expected,
+                against_table=bool(row.against_table),
+                players=row.table.players,
+                lower_is_better=lower_is_better,
+                club_wide=scope.league_id is None,
+            )
+        row.scope = scope  # its ordinal reads the scope's game: no query
+        explained.append(RatedGame(row=row, explained=words))
+        previous = after
+    return explained
 
 
 @dataclass(frozen=True)
@@ -259,9 +358,10 @@ def player_ratings(*, player: Player) -> list[ScopeRating]:
         rating.scope.ratings_owed = rating.scope_owed  # type: ignore[attr-defined]
     histories: dict[int, list[RatingHistory]] = {rating.scope_id: [] for rating in rated}
     scopes = {rating.scope_id: rating.scope for rating in rated}
-    for row in RatingHistory.objects.filter(scope_id__in=list(histories), player=player).order_by(
+    rows = RatingHistory.objects.filter(scope_id__in=list(histories), player=player).order_by(
         "scope_id", "order_key"
-    ):
+    )
+    for row in rows:
         row.scope = scopes[row.scope_id]  # its ordinal reads the scope's game: no query
         histories[row.scope_id].append(row)
 

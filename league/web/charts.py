@@ -2,7 +2,9 @@
 
 A chart is plain markup (no JavaScript, nothing fetched), so it shows on
 any phone and prints; its title and a text summary make it readable to
-screen readers. The functions here are pure: points in, markup out.
+screen readers. The functions here are pure: points in, markup out. Its
+words (the legend, the axis, the summary) are in the reader's language; its
+coordinates stay machine numbers.
 """
 
 from __future__ import annotations
@@ -14,16 +16,22 @@ from typing import Final
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from league.rating_words import decimal
 
 WIDTH: Final = 400
-HEIGHT: Final = 240
+HEIGHT: Final = 262
 """The viewBox: small enough that 13-unit text stays legible at 375 px wide."""
 
 LEFT: Final = 60
 RIGHT: Final = 14
-TOP: Final = 12
+TOP: Final = 34
 BOTTOM: Final = 44
-"""Margins around the plot area, room for the tick labels and axis titles."""
+"""Margins around the plot area, room for the legend, the tick labels and axis titles."""
+LEGEND_Y: Final = 14
+"""Where the legend's line of text sits, above the plot."""
 
 LINE: Final = "#1d4f91"
 BAND: Final = "#9bb8de"
@@ -112,16 +120,29 @@ def thin(
     return [points[n] for n in sorted(kept)]
 
 
-def describe(summary: Summary | None, *, value_name: str = "rating") -> str:
+def describe(summary: Summary | None, *, value_name: str | None = None) -> str:
     """The chart in one sentence, for its ``<desc>`` and for the page text:
-    the first and last values, the highest and the lowest."""
+    the first and last values, the highest and the lowest, at one decimal as
+    the page's words give them. ``value_name`` names something else than the
+    rating (a name of the API's, left untranslated)."""
     if summary is None:
-        return f"No {value_name} yet."
+        return _("No rating yet.") if value_name is None else f"No {value_name} yet."
 
     def at(point: Point) -> str:
-        return f"{point.value:.1f} after {point.games} game{'' if point.games == 1 else 's'}"
+        return ngettext(
+            "%(value)s after %(games)s game", "%(value)s after %(games)s games", point.games
+        ) % {"value": decimal(point.value), "games": point.games}
 
     first, last = at(summary.first), at(summary.last)
+    if value_name is None:
+        if summary.first == summary.last:
+            return _("Rating %(first)s.") % {"first": first}
+        return _("Rating %(first)s, %(last)s; highest %(best)s, lowest %(lowest)s.") % {
+            "first": first,
+            "last": last,
+            "best": at(summary.best),
+            "lowest": at(summary.lowest),
+        }
     name = value_name[:1].upper() + value_name[1:]
     if summary.first == summary.last:
         return f"{name} {first}."
@@ -167,10 +188,11 @@ def rating_chart(
     chart_id: str,
     title: str,
     description: str,
-    value_label: str = "Rating",
+    value_label: str | None = None,
 ) -> SafeString:
     """An SVG line chart of ``points``: the value as a line, value ± sigma
-    as a shaded band, games played along the x axis, ticks on both axes.
+    as a shaded band, games played along the x axis, ticks on both axes, and a
+    legend above the plot saying which is which.
 
     ``chart_id`` prefixes the ids of the title and description elements
     (it must be unique in the page); ``title`` and ``description`` become
@@ -183,6 +205,8 @@ def rating_chart(
     points = thin(points)
     if not points:
         return mark_safe("")
+    if value_label is None:
+        value_label = _("Rating")
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
     bottom = TOP + plot_h
@@ -246,6 +270,13 @@ def rating_chart(
         '<svg class="chart" viewBox="0 0 {w} {h}" role="img" aria-labelledby="{id}-title" '
         'aria-describedby="{id}-desc" font-size="13" fill="{ink}">'
         '<title id="{id}-title">{title}</title><desc id="{id}-desc">{description}</desc>'
+        '<g class="chart-legend" font-size="12">'
+        '<line x1="{left}" y1="{legend_mark}" x2="{legend_line_end}" y2="{legend_mark}" '
+        'stroke="{stroke}" stroke-width="2.5"/>'
+        '<text x="{legend_line_text}" y="{legend_y}">{legend_line}</text>'
+        '<rect x="{legend_band_x}" y="{legend_band_top}" width="18" height="10" fill="{band_fill}" '
+        'fill-opacity="0.45"/>'
+        '<text x="{legend_band_text}" y="{legend_y}">{legend_band}</text></g>'
         "{y_axis}{band}"
         '<polyline class="chart-line" points="{line}" fill="none" stroke="{stroke}" '
         'stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round"/>'
@@ -253,7 +284,7 @@ def rating_chart(
         '<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="{ink}"/>'
         '<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="{ink}"/>'
         "{x_axis}"
-        '<text x="{x_mid}" y="{x_title}" text-anchor="middle">Games played</text>'
+        '<text x="{x_mid}" y="{x_title}" text-anchor="middle">{games_played}</text>'
         '<text transform="translate(16 {y_mid}) rotate(-90)" text-anchor="middle">'
         "{value_label}</text></svg>",
         w=WIDTH,
@@ -277,4 +308,17 @@ def rating_chart(
         x_title=HEIGHT - 8,
         y_mid=TOP + plot_h // 2,
         value_label=value_label,
+        games_played=_("Games played"),
+        legend_y=LEGEND_Y,
+        legend_mark=LEGEND_Y - 4,
+        legend_line_end=LEFT + 18,
+        legend_line_text=LEFT + 24,
+        # Translators: the chart's legend: the line is the rating the leaderboard shows
+        legend_line=_("Rating on the board"),
+        legend_band_x=LEFT + 176,
+        legend_band_top=LEGEND_Y - 9,
+        legend_band_text=LEFT + 200,
+        band_fill=BAND,
+        # Translators: the chart's legend: the shaded band around the line
+        legend_band=_("± uncertainty"),
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import datetime
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from django.http import HttpRequest, HttpResponse
@@ -21,12 +21,19 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from league import access
-from league.models import Club, Game, League, Player, Standing
+from league.models import Club, Game, League, Player, RatingHistory, RatingScope, Standing
 from league.rating_model import MODELS
+from league.rating_words import (
+    decimal,
+    game_words,
+    held_down_words,
+    signed,
+)
+from league.rating_words import rating_words as rating_words  # lists.py too
 from league.selectors import clubs as clubs_selectors
 from league.selectors import events as events_selectors
 from league.selectors import player_stats as player_stats_selectors
@@ -37,49 +44,6 @@ from league.selectors import standings as standings_selectors
 from league.services import clubs
 from league.web import charts, player_figures
 from league.web.access import members_only_refusal
-
-
-def rating_words(*, ordinal: float, sigma: float, games: int, settling: bool) -> str:
-    """A rating as members read it: the number that orders the leaderboard
-    (the ordinal: the estimate of the player's skill, held down while provisional
-    by three times its uncertainty above the threshold), rounded, the uncertainty (sigma) as ± and
-    whether it is still ``settling`` (provisional), in words. The API keeps mu,
-    sigma and the ordinal.
-
-    >>> rating_words(ordinal=27.6, sigma=1.2, games=40, settling=False)
-    'about 28, ± 1 — based on 40 games'
-    >>> rating_words(ordinal=12.4, sigma=5.6, games=12, settling=True)  # away for months
-    'about 12, ± 6 — still settling after 12 games'
-    >>> rating_words(ordinal=-3.4, sigma=7.4, games=1, settling=True)
-    'about -3, ± 7 — still settling after 1 game'
-    >>> rating_words(ordinal=-0.4, sigma=0.3, games=300, settling=False)
-    'about 0, ± less than 1 — based on 300 games'
-    """
-    shown = str(round(ordinal))  # an int: never "-0"
-    spread = round(sigma)
-    # Translators: the uncertainty of a rating below 1 point, after "±"
-    plus_minus = str(spread) if spread >= 1 else _("less than 1")
-    words = {"rating": shown, "spread": plus_minus, "games": games}
-    if settling:
-        return (
-            ngettext(
-                # Translators: a provisional rating: about 12, ± 6 — still settling after 4 games
-                "about %(rating)s, ± %(spread)s — still settling after %(games)d game",
-                "about %(rating)s, ± %(spread)s — still settling after %(games)d games",
-                games,
-            )
-            % words
-        )
-    return (
-        ngettext(
-            # Translators: a settled rating: about 28, ± 1 — based on 40 games
-            "about %(rating)s, ± %(spread)s — based on %(games)d game",
-            "about %(rating)s, ± %(spread)s — based on %(games)d games",
-            games,
-        )
-        % words
-    )
-
 
 STANDINGS_ORDER: Final = {
     True: gettext_lazy(
@@ -163,9 +127,8 @@ def ratings_explained(request: HttpRequest) -> HttpResponse:
         request,
         "league/ratings_explained.html",
         {
-            "settled_below": {
-                Game(game).label: model.provisional_sigma for game, model in MODELS.items()
-            },
+            "bluke_settled": MODELS["bluke"].provisional_sigma,
+            "buck_euchre_settled": MODELS["buck_euchre"].provisional_sigma,
             # a Bluke player's uncertainty after 4 and 40 games, as the model has it
             "example": rating_words(
                 ordinal=12.4, sigma=MODELS["bluke"].sigma_after(4), games=4, settling=True
@@ -180,14 +143,33 @@ def ratings_explained(request: HttpRequest) -> HttpResponse:
 
 
 @dataclass(frozen=True)
+class RatedGameLine:
+    """One game under a rating's chart: the rating before and after it (at one
+    decimal, as the chart), the change, and why, in words."""
+
+    row: RatingHistory
+    before: str | None
+    after: str
+    change: str
+    words: str
+    held_down: str
+
+
+@dataclass(frozen=True)
 class RatingSection:
-    """One scope on a player's page: the rating, its chart and the chart in words."""
+    """One scope on a player's page: the rating, its chart, the chart in words
+    and the latest games explained; or, for a club-wide rating the same as a
+    league's, the league whose chart serves it (``chart_in``)."""
 
     rating: ratings_selectors.ScopeRating
     label: str
     words: str
-    chart: SafeString
-    summary: str
+    chart: SafeString | str = ""
+    summary: str = ""
+    games: list[RatedGameLine] = field(default_factory=list)
+    serves_club_wide: bool = False
+    all_games_url: str = ""
+    chart_in: str = ""
 
 
 @dataclass(frozen=True)
@@ -236,42 +218,123 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     )
 
 
+LATEST_GAMES: Final = 10
+"""The games explained under a rating's chart; the API lists them all."""
+
+
 def _rating_sections(
     player: Player, rated: list[ratings_selectors.ScopeRating]
 ) -> list[RatingSection]:
-    """Each scope's rating in words and its chart: the rating (the ordinal,
-    the number the leaderboard orders by) after every game, with a band of ±
-    its uncertainty (sigma), the same figures the words give."""
+    """Each scope's rating in words, its chart and its latest games explained:
+    the rating (the board's figure) after every game, with a band of ± its
+    uncertainty (sigma), the same figures, at one decimal, as the words give.
+
+    A club-wide rating whose history is the league's (a club with one league of
+    the game) gets no chart of its own: the league's serves both, and says so."""
+    # the latest games of every scope with their tables: one query for the page
+    latest_rows = ratings_selectors.with_tables(
+        [row for item in rated for row in item.history[-LATEST_GAMES:]]
+    )
+    tabled = {id(row) for row in latest_rows}
+    by_history = {_history_key(item): item for item in rated if item.scope.league is not None}
     sections = []
     for item in rated:
         scope = item.scope
         game = Game(scope.game).label
-        label = scope.league.name if scope.league else "Club-wide"
-        points = [charts.Point(row.games, row.ordinal, row.sigma) for row in item.history]
-        summary = charts.describe(charts.summarise(points), value_name="rating")
-        title = f"{player.name}'s rating, ± its uncertainty, by games played: {label} ({game})"
+        # Translators: the club-wide rating of a game, beside a league's own
+        label = scope.league.name if scope.league else _("Club-wide")
         rating = item.rating
+        words = rating_words(
+            ordinal=rating.ordinal,
+            sigma=rating.sigma,
+            games=rating.games,
+            settling=item.provisional,
+        )
+        twin = by_history.get(_history_key(item)) if scope.league is None else None
+        if twin is not None:
+            assert twin.scope.league is not None
+            sections.append(
+                RatingSection(
+                    rating=item, label=label, words=words, chart_in=twin.scope.league.name
+                )
+            )
+            continue
+        points = [charts.Point(row.games, row.ordinal, row.sigma) for row in item.history]
+        summary = charts.describe(charts.summarise(points))
+        title = _(
+            "%(player)s's rating, ± its uncertainty, by games played: %(scope)s (%(game)s)"
+        ) % {"player": player.name, "scope": label, "game": game}
+        latest = item.history[-LATEST_GAMES:]
+        before = item.history[-LATEST_GAMES - 1] if len(item.history) > LATEST_GAMES else None
+        games = [
+            game
+            for game in ratings_selectors.explain_games(latest, scope=scope, before=before)
+            if id(game.row) in tabled
+        ]
+        shared = next(
+            (
+                other
+                for other in rated
+                if other.scope.league is None
+                and scope.league is not None
+                and by_history.get(_history_key(other)) is item
+            ),
+            None,
+        )
         sections.append(
             RatingSection(
                 rating=item,
                 label=label,
-                words=rating_words(
-                    ordinal=rating.ordinal,
-                    sigma=rating.sigma,
-                    games=rating.games,
-                    settling=item.provisional,
-                ),
+                words=words,
                 chart=charts.rating_chart(
                     points,
                     chart_id=f"rating-chart-{scope.pk}",
                     title=title,
                     description=summary,
-                    value_label="Rating ± uncertainty",
+                    value_label=_("Rating ± uncertainty"),
                 ),
                 summary=summary,
+                games=[_game_line(line) for line in reversed(games)],
+                serves_club_wide=shared is not None,
+                all_games_url=_rating_games_url(player, scope),
             )
         )
     return sections
+
+
+def _history_key(
+    item: ratings_selectors.ScopeRating,
+) -> tuple[str, tuple[tuple[str, float, float], ...]]:
+    """What makes two scopes' charts the same: the game and every point drawn."""
+    return item.scope.game, tuple((row.order_key, row.mu, row.sigma) for row in item.history)
+
+
+def _rating_games_url(player: Player, scope: RatingScope) -> str:
+    """The API's list of every game of the player's rating in ``scope``."""
+    url = reverse("player-rating-games", kwargs={"pk": player.pk})
+    return f"{url}?scope={scope.league_id if scope.league_id is not None else scope.game}"
+
+
+def _game_line(game: ratings_selectors.RatedGame) -> RatedGameLine:
+    """A game of a rating's list: its figures and why the rating moved, in words."""
+    explained = game.explained
+    if explained is None:
+        return RatedGameLine(
+            row=game.row,
+            before=None,
+            after=decimal(game.row.ordinal),
+            change="",
+            words=_("Explained once the league's ratings are next updated."),
+            held_down="",
+        )
+    return RatedGameLine(
+        row=game.row,
+        before=decimal(explained.before),
+        after=decimal(explained.after),
+        change=signed(explained.change),
+        words=game_words(explained),
+        held_down=held_down_words(explained),
+    )
 
 
 def _by_game(rows: Sequence[Standing]) -> list[GameStandings]:

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.formats import get_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
 from league.models import Game
 from league.player_stats import (
     HEAD_TO_HEAD_SHOWN,
@@ -27,7 +31,13 @@ def share(part: int, whole: int) -> str:
     >>> share(2, 3), share(0, 0) == NONE
     ('67 %', True)
     """
-    return f"{round(100 * part / whole)} %" if whole else NONE
+    # Translators: a share as a percentage, e.g. "67 %"
+    return _("%(percent)s %%") % {"percent": round(100 * part / whole)} if whole else NONE
+
+
+def _one_decimal(value: float) -> str:
+    """``abs(value)`` at one decimal with the reader's decimal mark (Czech 4,5)."""
+    return f"{abs(value):.1f}".replace(".", str(get_format("DECIMAL_SEPARATOR")))
 
 
 def signed(value: float) -> str:
@@ -36,9 +46,9 @@ def signed(value: float) -> str:
     >>> signed(2.25), signed(-0.5) == f"{MINUS}0.5", signed(0.04)
     ('+2.2', True, '0.0')
     """
-    shown = f"{abs(value):.1f}"
-    if shown == "0.0":
-        return shown
+    if f"{abs(value):.1f}" == "0.0":
+        return _one_decimal(0.0)
+    shown = _one_decimal(value)
     return f"+{shown}" if value > 0 else f"{MINUS}{shown}"
 
 
@@ -53,10 +63,13 @@ def points_words(value: float, *, fewer_is_better: bool) -> str:
     """
     if not fewer_is_better:
         return signed(value)
-    shown = f"{abs(value):.1f}"
-    if shown == "0.0":
-        return "level"
-    return f"{shown} fewer" if value < 0 else f"{shown} more"
+    if f"{abs(value):.1f}" == "0.0":
+        # Translators: two players' points a game were the same (Buck Euchre)
+        return pgettext("points a game", "level")
+    if value < 0:
+        # Translators: fewer points a game than the opponent (better in Buck Euchre)
+        return _("%(points)s fewer") % {"points": _one_decimal(value)}
+    return _("%(points)s more") % {"points": _one_decimal(value)}
 
 
 def ordinal(place: int) -> str:
@@ -65,9 +78,19 @@ def ordinal(place: int) -> str:
     >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)]
     ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd']
     """
+    # Translators: a place in a game by its English suffix; most languages write
+    # every place alike (Czech writes "%(place)s.")
+    values = {"place": place}
     if 10 <= place % 100 <= 20:
-        return f"{place}th"
-    return f"{place}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(place % 10, 'th') }"
+        return pgettext("place ending th", "%(place)sth") % values
+    ending = place % 10
+    if ending == 1:
+        return pgettext("place ending st", "%(place)sst") % values
+    if ending == 2:
+        return pgettext("place ending nd", "%(place)snd") % values
+    if ending == 3:
+        return pgettext("place ending rd", "%(place)srd") % values
+    return pgettext("place ending th", "%(place)sth") % values
 
 
 @dataclass(frozen=True)
@@ -163,7 +186,7 @@ def game_figures(stats: GameStats, *, all_opponents: bool) -> GameFigures:
     bluke = stats.bluke
     return GameFigures(
         stats=stats,
-        label=Game(stats.game).label,
+        label=str(Game(stats.game).label),
         fewer_is_better=fewer,
         opponents=[
             Opposed(row=row, points=points_words(row.points_a_game, fewer_is_better=fewer))
@@ -197,46 +220,91 @@ def _facts(stats: GameStats) -> list[Fact]:
     bluke, buck = stats.bluke, stats.buck
     if bluke is not None:
         made = bluke.bids_made
+        over: dict[str, object] = {"over": bluke.overtricks, "made": made}
+        if made:
+            over["each"] = f"{bluke.overtricks / made:.2f}".replace(
+                ".", str(get_format("DECIMAL_SEPARATOR"))
+            )
+            overtricks = ngettext(
+                "%(over)s in %(made)s bid made (%(each)s a bid made)",
+                "%(over)s in %(made)s bids made (%(each)s a bid made)",
+                made,
+            )
+        else:
+            overtricks = _("%(over)s in %(made)s bids made")
         return [
-            Fact("Bids made", f"{made} of {bluke.hands} hands ({share(made, bluke.hands)})"),
             Fact(
-                "Overtricks",
-                f"{bluke.overtricks} in {made} bids made"
-                + (f" ({bluke.overtricks / made:.2f} a bid made)" if made else ""),
-                "tricks taken over the bid, in the hands whose bid was made",
+                _("Bids made"),
+                ngettext(
+                    "%(made)s of %(hands)s hand (%(share)s)",
+                    "%(made)s of %(hands)s hands (%(share)s)",
+                    bluke.hands,
+                )
+                % {"made": made, "hands": bluke.hands, "share": share(made, bluke.hands)},
+            ),
+            Fact(
+                _("Overtricks"),
+                overtricks % over,
+                _("tricks taken over the bid, in the hands whose bid was made"),
             ),
         ]
     if buck is None:
         return []
     return [
         Fact(
-            "Made trump",
-            f"{buck.maker} of {buck.hands} hands; took 3 tricks or more in "
-            f"{buck.maker_made} ({share(buck.maker_made, buck.maker)})",
+            _("Made trump"),
+            ngettext(
+                "%(maker)s of %(hands)s hand; took 3 tricks or more in %(made)s (%(share)s)",
+                "%(maker)s of %(hands)s hands; took 3 tricks or more in %(made)s (%(share)s)",
+                buck.hands,
+            )
+            % {
+                "maker": buck.maker,
+                "hands": buck.hands,
+                "made": buck.maker_made,
+                "share": share(buck.maker_made, buck.maker),
+            },
         ),
-        Fact("Bucked as maker", str(buck.bucked_as_maker), "made trump and took fewer than 3"),
         Fact(
-            "Bucked as another player",
+            _("Bucked as maker"),
+            str(buck.bucked_as_maker),
+            _("made trump and took fewer than 3"),
+        ),
+        Fact(
+            _("Bucked as another player"),
             str(buck.bucked_as_player),
-            "stayed in without making trump and took no trick",
+            _("stayed in without making trump and took no trick"),
         ),
         Fact(
-            "Dropped out", f"{buck.drops} of {buck.hands} hands ({share(buck.drops, buck.hands)})"
+            _("Dropped out"),
+            ngettext(
+                "%(drops)s of %(hands)s hand (%(share)s)",
+                "%(drops)s of %(hands)s hands (%(share)s)",
+                buck.hands,
+            )
+            % {"drops": buck.drops, "hands": buck.hands, "share": share(buck.drops, buck.hands)},
         ),
         Fact(
-            "Drops that were right",
-            f"{buck.drops_right} of {buck.drops_judged} judged "
-            f"({share(buck.drops_right, buck.drops_judged)})"
+            _("Drops that were right"),
+            _("%(right)s of %(judged)s judged (%(share)s)")
+            % {
+                "right": buck.drops_right,
+                "judged": buck.drops_judged,
+                "share": share(buck.drops_right, buck.drops_judged),
+            }
             if buck.drops_judged
-            else "none judged yet",
-            "judged from hands entered card by card: right when their cards, set against "
-            "the tricks as they were played, would have taken no trick (staying in, they "
-            "would have been bucked); the others would have played differently with them "
-            "in, so this is a guide",
+            else _("none judged yet"),
+            _(
+                "judged from hands entered card by card: right when their cards, set against "
+                "the tricks as they were played, would have taken no trick (staying in, they "
+                "would have been bucked); the others would have played differently with them "
+                "in, so this is a guide"
+            ),
         ),
     ]
 
 
 def _mark(game: GamePlayed) -> Mark:
     kind = "win" if game.won else "top" if game.top_half else "low"
-    return Mark(game=game, kind=kind, words=f"{ordinal(game.place)} of {game.players}")
+    words = _("%(place)s of %(players)s") % {"place": ordinal(game.place), "players": game.players}
+    return Mark(game=game, kind=kind, words=words)

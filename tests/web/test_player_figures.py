@@ -279,7 +279,8 @@ def test_the_figures_cost_four_queries_whatever_the_games(
     # without games: the page's four (no rating, so no history), and the figures' one
     with django_assert_num_queries(5):
         assert client.get(reverse("player", args=[newcomer.pk])).status_code == 200
-    # with games: the page's six, and the figures' four, for one game or two
+    # with games: the page's seven (one for the tables of the rating's latest games),
+    # and the figures' four, for one game or two
     for name in ("Pat", "Di"):
-        with django_assert_num_queries(10):
+        with django_assert_num_queries(11):
             client.get(reverse("player", args=[club_of_pat["people"][name].pk]))

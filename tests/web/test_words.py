@@ -72,12 +72,14 @@ def bluke(django_capture_on_commit_callbacks: Any) -> ClubSetup:
 @pytest.mark.parametrize(
     ("ordinal", "sigma", "games", "words"),
     [
-        (28.4, 7.2, 4, "about 28, ± 7 — still settling after 4 games"),
-        (27.6, 1.4, 40, "about 28, ± 1 — based on 40 games"),
-        (0.0, 8.3, 1, "about 0, ± 8 — still settling after 1 game"),
-        (-0.4, 8.3, 1, "about 0, ± 8 — still settling after 1 game"),
-        (-2.6, 6.5, 2, "about -3, ± 6 — still settling after 2 games"),
-        (30.0, 0.4, 500, "about 30, ± less than 1 — based on 500 games"),
+        # one decimal, as the chart draws it (issue 32: the words said "about 4" where
+        # the chart said 4.5)
+        (28.4, 7.2, 4, "about 28.4, ± 7.2 — still settling after 4 games"),
+        (27.6, 1.4, 40, "about 27.6, ± 1.4 — based on 40 games"),
+        (0.0, 8.3, 1, "about 0.0, ± 8.3 — still settling after 1 game"),
+        (-0.04, 8.3, 1, "about 0.0, ± 8.3 — still settling after 1 game"),
+        (-2.65, 6.5, 2, "about -2.7, ± 6.5 — still settling after 2 games"),
+        (30.0, 0.4, 500, "about 30.0, ± 0.4 — based on 500 games"),
     ],
 )
 def test_a_rating_in_words(ordinal: float, sigma: float, games: int, words: str) -> None:
@@ -118,9 +120,7 @@ def test_the_leaderboard_gives_ratings_in_words_ordered_by_that_number(
     assert shown == sorted(shown, reverse=True)  # the number shown orders the board
     positions = []
     for rating in board:
-        words = (
-            f"about {round(rating.ordinal)}, ± {round(rating.sigma)} — still settling after 4 games"
-        )
+        words = f"about {rating.ordinal:.1f}, ± {rating.sigma:.1f} — still settling after 4 games"
         row = f"{rating.player.name} {words}"
         assert row in text
         positions.append(text.index(row))
@@ -181,7 +181,7 @@ def test_the_player_page_gives_each_rating_in_words_and_charts_it_in_words(
     rated = list(Rating.objects.filter(player=player))
     assert len(rated) == 2  # the league's and the club's
     for rating in rated:
-        assert f"Rating: about {round(rating.ordinal)}, ± {round(rating.sigma)} — " in text
+        assert f"Rating: about {rating.ordinal:.1f}, ± {rating.sigma:.1f} — " in text
     assert text.count("still settling after 4 games") == 2
     assert "Rating ± uncertainty" in html  # the charts' axis, in words
     assert "the shaded band is ± its uncertainty" in text
@@ -217,8 +217,8 @@ def test_how_ratings_work_explains_the_number_the_plus_minus_and_names_the_api_f
     assert html.count("<h1") == 1 and "How ratings work" in html
     # Bluke's sigma after 4 and 40 games: 13.6 and 8.4 (7.5 and 5.2 before issue 32's
     # model: a new Bluke player's sigma is 24)
-    assert "about 12, ± 14 — still settling after 4 games" in text
-    assert "about 28, ± 8 — based on 40 games" in text
+    assert "about 12.4, ± 13.6 — still settling after 4 games" in text
+    assert "about 27.6, ± 8.4 — based on 40 games" in text
     bluke, buck = (rating_model.MODELS[game].provisional_sigma for game in ("bluke", "buck_euchre"))
     assert f"its ± is above {bluke:.1f} in Bluke, {buck:.1f} in Buck Euchre" in text
     assert "the league's average total at tables of that size" in text
