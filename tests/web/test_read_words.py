@@ -23,9 +23,9 @@ from django.utils import timezone, translation
 from icalendar import Calendar
 
 from league import standings
+from league.rating_words import rating_words
 from league.services.finals import final_create
 from league.services.fixtures import event_create
-from league.web.pages import rating_words
 from tests.support.seasons import season_league
 from tests.support.setups import ClubSetup, club_setup
 from tests.web.test_words import played
@@ -334,10 +334,10 @@ def test_the_calendar_feed_describes_a_night_in_the_language_asked_for(
 @pytest.mark.parametrize(
     ("language", "games", "words"),
     [
-        ("uk", 1, "близько 12, ± 6 — ще встановлюється після 1 гри"),
-        ("uk", 4, "близько 12, ± 6 — ще встановлюється після 4 ігор"),
-        ("cs", 1, "asi 12, ± 6 — ještě se ustaluje po 1 hře"),
-        ("cs", 12, "asi 12, ± 6 — ještě se ustaluje po 12 hrách"),
+        ("uk", 1, "близько 12,4, ± 5,6 — ще встановлюється після 1 гри"),
+        ("uk", 4, "близько 12,4, ± 5,6 — ще встановлюється після 4 ігор"),
+        ("cs", 1, "asi 12,4, ± 5,6 — ještě se ustaluje po 1 hře"),
+        ("cs", 12, "asi 12,4, ± 5,6 — ještě se ustaluje po 12 hrách"),
     ],
 )
 def test_a_rating_in_words_in_ukrainian_and_czech(language: str, games: int, words: str) -> None:
