@@ -115,6 +115,8 @@ def test_the_switch_sets_a_cookie_above_the_browser_and_returns_to_the_page(
     page = client.get(club_url(setup), HTTP_ACCEPT_LANGUAGE="uk")
     switch = text(page)
     assert 'lang="cs"' in switch and "Čeština" in switch and "Українська" in switch
+    # each language in its own name, not in the page's ("Англійська")
+    assert 'lang="en-gb">English</button>' in switch
     assert 'value="uk" lang="uk" aria-current="true"' in switch
     token = client.cookies["csrftoken"].value
     answer = client.post(
