@@ -41,18 +41,20 @@ from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_init
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from league.models import Club, LoginLanguage
+from league.services import clubs
 from league.services import languages as language_services
 from league.users import SiteUser, login_of
+from league.web.access import club_page_refusal
 
 PROBLEM_CONTENT_TYPE: Final = "application/problem+json"
 """The API's errors (league/api/problems.py, which the pages' layer does not import)."""
@@ -267,6 +269,42 @@ def account_language_form(request: HttpRequest) -> AccountLanguageForm:
     return AccountLanguageForm(initial={"language": request.session.get(SESSION_KEY, "")})
 
 
+class ClubLanguageForm(forms.Form):
+    """A club's default language, on its own page (``/clubs/<id>/language/``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["language"] = club_language_field()
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def club_language(request: HttpRequest, club_id: int) -> HttpResponse:
+    """A club's default language (organisers): the language of its pages, pads and
+    mails for whoever chose none and whose browser asks for none of the site's."""
+    club = get_object_or_404(Club, pk=club_id)
+    if refusal := club_page_refusal(request, club):
+        return refusal
+    form = ClubLanguageForm(request.POST or None, initial={"language": club.language})
+    if request.method == "POST" and form.is_valid():
+        language = form.cleaned_data["language"]
+        clubs.club_update(club=club, language=language)
+        names = dict(settings.LANGUAGES)
+        messages.success(
+            request,
+            gettext("The club's pages are in %(language)s for those who chose no language.")
+            % {"language": names[language]}
+            if language
+            else gettext("The club has no language of its own now: each visitor's is taken."),
+        )
+        return redirect("club-manage", club_id=club.pk)
+    return render(
+        request,
+        "league/organise/club_language.html",
+        {"club": club, "form": form},
+        status=400 if form.errors else 200,
+    )
+
+
 @login_required
 @require_POST
 def account_language(request: HttpRequest) -> HttpResponse:
@@ -280,10 +318,13 @@ def account_language(request: HttpRequest) -> HttpResponse:
         if language:
             translation.activate(language)
         messages.success(request, gettext("Your language is saved."))
+    else:
+        messages.error(request, gettext("Nothing changed: choose one of the languages listed."))
     return redirect("account")
 
 
 urlpatterns = [
     path("language/", language_set, name="language-set"),
     path("accounts/language/", account_language, name="account-language"),
+    path("clubs/<int:club_id>/language/", club_language, name="club-language"),
 ]

@@ -346,3 +346,42 @@ def test_a_club_s_language_is_changed_or_cleared_by_the_service(setup: ClubSetup
     assert refused.value.field == "language"
     club_update(club=setup.club, language="")
     assert Club.objects.get(pk=setup.club.pk).language == ""
+
+
+def test_an_organiser_sets_and_clears_the_club_s_language_on_its_page(setup: ClubSetup) -> None:
+    organiser = signed_in(setup.organiser)
+    url = reverse("club-language", kwargs={"club_id": setup.club.pk})
+    manage = text(organiser.get(reverse("club-manage", kwargs={"club_id": setup.club.pk})))
+    assert f'href="{url}"' in manage
+    assert organiser.get(url).status_code == 200
+    answer = organiser.post(url, {"language": "cs"})
+    assert answer.status_code == 302
+    assert Club.objects.get(pk=setup.club.pk).language == "cs"
+    # a visitor with no choice and a browser that asks for none of ours: the club's
+    assert language_of(Client().get(club_url(setup), HTTP_ACCEPT_LANGUAGE="de")) == "cs"
+    manage = text(organiser.get(reverse("club-manage", kwargs={"club_id": setup.club.pk})))
+    assert "(Čeština)" in manage
+    organiser.post(url, {"language": ""})
+    assert Club.objects.get(pk=setup.club.pk).language == ""
+
+
+def test_the_club_s_language_page_refuses_an_unknown_language_and_a_scorekeeper(
+    setup: ClubSetup,
+) -> None:
+    with_club_language(setup, "uk")
+    url = reverse("club-language", kwargs={"club_id": setup.club.pk})
+    refused = signed_in(setup.organiser).post(url, {"language": "de"})
+    assert refused.status_code == 400
+    assert 'aria-invalid="true"' in text(refused)  # the message by the field
+    assert signed_in(setup.scorekeeper).post(url, {"language": "cs"}).status_code == 403
+    assert Client().post(url, {"language": "cs"}).status_code in (302, 403, 404)
+    assert Club.objects.get(pk=setup.club.pk).language == "uk"  # nothing changed
+
+
+def test_an_unknown_language_on_the_account_page_changes_nothing_and_says_so(
+    setup: ClubSetup,
+) -> None:
+    organiser = signed_in(setup.organiser)
+    answer = organiser.post(reverse("account-language"), {"language": "de"}, follow=True)
+    assert "choose one of the languages listed" in text(answer)
+    assert not LoginLanguage.objects.filter(user=setup.organiser).exists()
