@@ -246,6 +246,7 @@ PAGES: list[Page] = [
     ("webhooks", lambda s: reverse("club-webhooks", args=[s.club.pk]), _organiser, 200),
     ("personal links", lambda s: reverse("club-personal-links", args=[s.club.pk]), _organiser, 200),
     ("privacy", lambda s: reverse("club-privacy", args=[s.club.pk]), _organiser, 200),
+    ("club language", lambda s: reverse("club-language", args=[s.club.pk]), _organiser, 200),
     ("files", lambda s: reverse("league-files", args=[s.league.pk]), _organiser, 200),
     ("new club", lambda s: reverse("club-create"), _organiser, 200),
     ("login", lambda s: reverse("login"), lambda site: Client(), 200),
