@@ -32,7 +32,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from league import webhook_delivery
 from league.errors import ServiceError
-from league.models import Club, WebhookDelivery, WebhookEndpoint, WebhookEvent
+from league.models import Club, WebhookDelivery, WebhookEndpoint
 from league.services import webhook_endpoints
 from league.web.access import club_page_refusal
 from league.web.form_summary import summary_of
@@ -41,36 +41,6 @@ from league.webhook_events import SUBSCRIBABLE
 
 DELIVERIES_SHOWN: Final = 5
 """How many of each endpoint's latest deliveries the page lists."""
-
-
-EVENT_WORDS = {
-    WebhookEvent.GAME_COMPLETED: gettext_lazy("A game completed"),
-    WebhookEvent.GAME_CONFIRMED: gettext_lazy("A game confirmed at its table"),
-    WebhookEvent.RESULT_CORRECTED: gettext_lazy("A result corrected"),
-    WebhookEvent.STANDINGS_UPDATED: gettext_lazy("Standings updated"),
-    WebhookEvent.ROUND_SEATED: gettext_lazy("A round seated"),
-    WebhookEvent.PING: gettext_lazy("A test ping"),
-}
-"""The events in the page's language (the model's labels are English, for the API)."""
-
-STATUS_WORDS = {
-    WebhookDelivery.Status.PENDING: gettext_lazy("Pending"),
-    WebhookDelivery.Status.DELIVERED: gettext_lazy("Delivered"),
-    WebhookDelivery.Status.FAILED: gettext_lazy("Failed"),
-}
-"""A delivery's status in the page's language."""
-
-
-def event_words(event: str) -> str:
-    """A delivery's event in the page's language (the value itself if unknown)."""
-    return str(EVENT_WORDS.get(WebhookEvent(event), event)) if event in WebhookEvent else event
-
-
-def status_words(status: str) -> str:
-    """A delivery's status in the page's language."""
-    if status in WebhookDelivery.Status.values:
-        return str(STATUS_WORDS[WebhookDelivery.Status(status)])
-    return status
 
 
 class WebhookForm(SetupForm):
@@ -88,7 +58,7 @@ class WebhookForm(SetupForm):
         widget=forms.URLInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
     events = forms.MultipleChoiceField(
-        choices=[(event.value, EVENT_WORDS[event]) for event in SUBSCRIBABLE],
+        choices=[(event.value, event.label) for event in SUBSCRIBABLE],
         label=gettext_lazy("Events"),
         initial=[event.value for event in SUBSCRIBABLE],
         widget=forms.CheckboxSelectMultiple,
