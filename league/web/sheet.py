@@ -18,28 +18,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 import games
+from league import card_names
 from league.models import AuditEntry, Confirmation, Game, Hand, Table
 from league.selectors import tables as tables_selectors
 
 # -- suits and cards -------------------------------------------------------------
 
-_SYMBOLS: Final = {
-    games.Suit.CLUBS: "♣",
-    games.Suit.DIAMONDS: "♦",
-    games.Suit.HEARTS: "♥",
-    games.Suit.SPADES: "♠",
-}
-"""The engine names suits in words only; the sheet also draws them."""
-
-# The suits in the page's language. Card codes stay as they are; these are the
-# words a screen reader hears and a form lists (league/card_names.py will hold
-# them for the whole site once it is merged).
-_SUIT_WORDS: Final = {
-    games.Suit.CLUBS: pgettext_lazy("card suit", "clubs"),
-    games.Suit.DIAMONDS: pgettext_lazy("card suit", "diamonds"),
-    games.Suit.HEARTS: pgettext_lazy("card suit", "hearts"),
-    games.Suit.SPADES: pgettext_lazy("card suit", "spades"),
-}
 _SUIT_CHOICE_WORDS: Final = {
     games.Suit.CLUBS: pgettext_lazy("card suit, in a list", "Clubs"),
     games.Suit.DIAMONDS: pgettext_lazy("card suit, in a list", "Diamonds"),
@@ -68,12 +52,18 @@ def suit_label(suit: games.Suit | str) -> SuitLabel:
     in the language of the request."""
     suit = games.Suit(suit)
     return SuitLabel(
-        code=suit.value, symbol=_SYMBOLS[suit], word=str(_SUIT_WORDS[suit]), red=suit.is_red
+        code=suit.value,
+        symbol=card_names.SUIT_SYMBOLS[suit.value],
+        word=card_names.suit_name(suit.value),
+        red=suit.is_red,
     )
 
 
 SUIT_CHOICES: Final = [
-    (suit.value, format_lazy("{} {}", _SYMBOLS[suit], _SUIT_CHOICE_WORDS[suit]))
+    (
+        suit.value,
+        format_lazy("{} {}", card_names.SUIT_SYMBOLS[suit.value], _SUIT_CHOICE_WORDS[suit]),
+    )
     for suit in games.Suit
 ]
 """The four suits as form choices, in the engine's order; lazy, so that each
@@ -90,28 +80,20 @@ class CardLabel:
     red: bool
 
 
-_RANKS: Final = {
-    11: ("J", pgettext_lazy("card rank", "jack")),
-    12: ("Q", pgettext_lazy("card rank", "queen")),
-    13: ("K", pgettext_lazy("card rank", "king")),
-    14: ("A", pgettext_lazy("card rank", "ace")),
-}
-"""Court cards and aces by the engine's rank; other suited ranks are shown as
-numbers. The letters are the cards' own (as printed on them), the words the page's."""
+_RANK_LETTERS: Final = {11: "J", 12: "Q", 13: "K", 14: "A"}
+"""Court cards and aces by the engine's rank, by the letters printed on them;
+other suited ranks are shown as numbers."""
 
 
 def card_label(card: games.Card) -> CardLabel:
-    if card.suit is None:  # a Bluke: its code tells which one; "Bluke" is a proper name
-        if card.code == "BH":
-            name = pgettext("card name", "Hi Bluke")
-        else:
-            name = pgettext("card name", "Lo Bluke")
-        return CardLabel(text=name, words=name, red=False)
-    shown, word = _RANKS.get(card.rank, (str(card.rank), str(card.rank)))
+    """The card as the sheet shows it, its words each card's own message
+    (:func:`league.card_names.card_name`: Czech and Ukrainian decline a rank
+    by its suit, so a card's name is not a rank's word beside a suit's)."""
+    words = card_names.card_name(card)
+    if card.suit is None:  # a Bluke: its code tells which one
+        return CardLabel(text=words, words=words, red=False)
     suit = suit_label(card.suit)
-    # Translators: a card for screen readers, e.g. "ace of spades"; the rank and
-    # the suit come translated.
-    words = pgettext("card", "%(rank)s of %(suit)s") % {"rank": word, "suit": suit.word}
+    shown = _RANK_LETTERS.get(card.rank, str(card.rank))
     return CardLabel(text=f"{shown}{suit.symbol}", words=words, red=suit.red)
 
 
