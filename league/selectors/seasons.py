@@ -38,9 +38,7 @@ def season_shown(league: League, *, count_nights: bool = True) -> SeasonShown:
     season: SeasonJson | None = league.season
     nights = None
     if season and season.get("best_nights") and count_nights:
-        nights = getattr(league, "season_nights", None)
-        if nights is None:
-            nights = Event.objects.filter(league=league, is_final=False).count()
+        nights = season_night_count(league)
     bluke = league.game == Game.BLUKE
     return SeasonShown(
         points=bool(season),

@@ -26,8 +26,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from league.errors import ServiceError
-from league.models import League
-from league.season_words import season_words
 from league.selectors import leagues as leagues_selectors
 from league.selectors import seasons as seasons_selectors
 from league.services import finals, fixtures
@@ -68,7 +66,7 @@ def league_season(request: HttpRequest, league_id: int) -> HttpResponse:
             "summary": summary_of(form),
             "club": league.club,
             "league": league,
-            "season_words": _shown_words(league, count_nights=True),
+            "season_words": seasons_selectors.season_shown(league, count_nights=True).words,
             "rows": form.size_rows(),
         },
         status=400 if form.is_bound else 200,
@@ -121,21 +119,11 @@ def league_final(request: HttpRequest, league_id: int) -> HttpResponse:
             "form": form,
             "summary": summary_of(form),
             "preview": preview,
-            "season_words": _shown_words(league, count_nights=False),
+            "season_words": seasons_selectors.season_shown(league, count_nights=False).words,
             "qualified": seasons_selectors.qualified_count(league),
         },
         status=400 if bound_and_wrong else 200,
     )
-
-
-def _shown_words(league: League, *, count_nights: bool) -> str:
-    """The season format in the page's language, with the nights the season has
-    (as :func:`league.selectors.seasons.season_shown` counts them) when asked."""
-    season = league.season
-    nights = None
-    if season and season.get("best_nights") and count_nights:
-        nights = seasons_selectors.season_night_count(league)
-    return season_words(season, nights=nights, first=league.table_size)
 
 
 urlpatterns: list[URLPattern] = [
