@@ -37,18 +37,6 @@ def size_words(size: int) -> str:
     return words.get(size, str(size))
 
 
-def place_words(place: int) -> str:
-    """A place at a table as an ordinal: 1st, 2nd, 3rd, 4th."""
-    if place == 1:
-        return pgettext("place at a table", "1st")
-    if place == 2:
-        return pgettext("place at a table", "2nd")
-    if place == 3:
-        return pgettext("place at a table", "3rd")
-    # Translators: the 4th, 5th or 6th place at a table.
-    return pgettext("place at a table", "%(place)dth") % {"place": place}
-
-
 def season_words(
     season: Mapping[str, Any] | None, *, nights: int | None = None, first: int | None = None
 ) -> str:

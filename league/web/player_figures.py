@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from league.models import Game
+from league.ordinals import ordinal
 from league.player_stats import (
     HEAD_TO_HEAD_SHOWN,
     NEMESIS_MIN_GAMES,
@@ -70,27 +71,6 @@ def points_words(value: float, *, fewer_is_better: bool) -> str:
         # Translators: fewer points a game than the opponent (better in Buck Euchre)
         return _("%(points)s fewer") % {"points": _one_decimal(value)}
     return _("%(points)s more") % {"points": _one_decimal(value)}
-
-
-def ordinal(place: int) -> str:
-    """1st, 2nd, 3rd, 4th... 11th, 12th, 13th, 21st.
-
-    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)]
-    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd']
-    """
-    # Translators: a place in a game by its English suffix; most languages write
-    # every place alike (Czech writes "%(place)s.")
-    values = {"place": place}
-    if 10 <= place % 100 <= 20:
-        return pgettext("place ending th", "%(place)sth") % values
-    ending = place % 10
-    if ending == 1:
-        return pgettext("place ending st", "%(place)sst") % values
-    if ending == 2:
-        return pgettext("place ending nd", "%(place)snd") % values
-    if ending == 3:
-        return pgettext("place ending rd", "%(place)srd") % values
-    return pgettext("place ending th", "%(place)sth") % values
 
 
 @dataclass(frozen=True)

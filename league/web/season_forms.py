@@ -21,8 +21,9 @@ from django.utils.translation import gettext_lazy
 
 from league.errors import ServiceError
 from league.models import League
+from league.ordinals import ordinal
 from league.season import SEAT_SIZES, SeasonJson
-from league.season_words import place_words, size_words
+from league.season_words import size_words
 from league.web.organise_forms import SetupForm, number_input, sentence
 
 TODAYS_ORDER, POINTS = "order", "points"
@@ -39,7 +40,7 @@ def decimal_input(place: int, size: int) -> forms.TextInput:
             "autocomplete": "off",
             "class": "number points",
             "aria-label": _("Points for %(place)s place at a table of %(size)d")
-            % {"place": place_words(place), "size": size},
+            % {"place": ordinal(place), "size": size},
         }
     )
 
@@ -111,7 +112,7 @@ class SeasonForm(SetupForm):
             for place in range(1, size + 1):
                 self.fields[self.points_name(size, place)] = forms.DecimalField(
                     required=False,
-                    label=place_words(place),
+                    label=ordinal(place),
                     max_digits=12,
                     decimal_places=4,
                     widget=decimal_input(place, size),
@@ -160,7 +161,7 @@ class SeasonForm(SetupForm):
                             "Enter the points for %(place)s place at a table of %(size)d "
                             "(0 for none)."
                         )
-                        % {"place": place_words(place), "size": size},
+                        % {"place": ordinal(place), "size": size},
                     )
         return data
 

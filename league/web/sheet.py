@@ -20,6 +20,7 @@ from django.utils.translation import ngettext, pgettext, pgettext_lazy
 import games
 from league import card_names
 from league.models import AuditEntry, Confirmation, Game, Hand, Table
+from league.ordinals import ordinal
 from league.selectors import tables as tables_selectors
 
 # -- suits and cards -------------------------------------------------------------
@@ -223,20 +224,7 @@ class SheetPlayer:
         """``1st``, ``2nd``, ``11th``: the place as the foot of the sheet writes it."""
         if self.place is None:
             return ""
-        place = self.place
-        # Translators: a finishing place at the foot of the sheet: "1st", "2nd", "3rd",
-        # "4th". Write each as your language writes an ordinal ("%(place)s." in Czech).
-        if 10 <= place % 100 <= 20:
-            ordinal = pgettext("finishing place", "%(place)sth")
-        elif place % 10 == 1:
-            ordinal = pgettext("finishing place", "%(place)sst")
-        elif place % 10 == 2:
-            ordinal = pgettext("finishing place", "%(place)snd")
-        elif place % 10 == 3:
-            ordinal = pgettext("finishing place", "%(place)srd")
-        else:
-            ordinal = pgettext("finishing place", "%(place)sth")
-        return ordinal % {"place": place}
+        return ordinal(self.place)
 
 
 SHORT_NAME_MAX: Final = 6

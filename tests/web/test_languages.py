@@ -385,3 +385,18 @@ def test_an_unknown_language_on_the_account_page_changes_nothing_and_says_so(
     answer = organiser.post(reverse("account-language"), {"language": "de"}, follow=True)
     assert "choose one of the languages listed" in text(answer)
     assert not LoginLanguage.objects.filter(user=setup.organiser).exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en-gb", ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]),
+        ("cs", ["1.", "2.", "3.", "4.", "11.", "12.", "13.", "21.", "22."]),
+        ("uk", [f"{n}-е" for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)]),  # noqa: RUF001
+    ],
+)
+def test_a_place_is_one_ordinal_on_every_page(language: str, expected: list[str]) -> None:
+    from league.ordinals import ordinal
+
+    with translation.override(language):
+        assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == expected
