@@ -27,7 +27,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import webhook_delivery
@@ -59,7 +59,7 @@ class WebhookForm(SetupForm):
     )
     events = forms.MultipleChoiceField(
         choices=[(event.value, event.label) for event in SUBSCRIBABLE],
-        label=gettext_lazy("Events"),
+        label=pgettext_lazy("what a webhook is sent", "Events"),
         initial=[event.value for event in SUBSCRIBABLE],
         widget=forms.CheckboxSelectMultiple,
         error_messages={
